@@ -1,0 +1,64 @@
+package ollamatest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/sucursal/sucursal/internal/testmodel"
+)
+
+// createTimeout bounds upload, create and first load of a tiny model.
+const createTimeout = 2 * time.Minute
+
+// CreateModel writes spec as a GGUF in the server's directory, uploads it with /api/blobs and
+// /api/create (the same path the edge agent's installer uses), and loads it, so the first real
+// request does not pay for the load. An empty template leaves Ollama's default, "{{ .Prompt }}".
+func (s *Server) CreateModel(t testing.TB, name string, spec testmodel.Spec, template string) {
+	t.Helper()
+	if err := s.createModel(name, spec, template); err != nil {
+		t.Fatalf("ollamatest: create model %q: %v\n--- tail of %s ---\n%s", name, err, s.Log, s.LogTail())
+	}
+}
+
+func (s *Server) createModel(name string, spec testmodel.Spec, template string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), createTimeout)
+	defer cancel()
+	var buf bytes.Buffer
+	if err := testmodel.Write(&buf, spec); err != nil {
+		return err
+	}
+	// Keep a copy next to the log: a failing test can then be replayed by hand.
+	if err := os.WriteFile(filepath.Join(s.Dir, name+".gguf"), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	digest := "sha256:" + hex.EncodeToString(sum[:])
+	c := s.Client()
+	if err := c.CreateBlob(ctx, digest, bytes.NewReader(buf.Bytes())); err != nil {
+		return fmt.Errorf("upload blob: %w", err)
+	}
+	stream := false
+	req := &api.CreateRequest{
+		Model:    name,
+		Files:    map[string]string{name + ".gguf": digest},
+		Template: template,
+		Stream:   &stream,
+	}
+	if err := c.Create(ctx, req, func(api.ProgressResponse) error { return nil }); err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	// A generate request without a prompt only loads the model.
+	if err := c.Generate(ctx, &api.GenerateRequest{Model: name}, func(api.GenerateResponse) error { return nil }); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	return nil
+}
