@@ -124,6 +124,9 @@ func Init(opts Options) (Result, error) {
 		if err := writePair(p.certPath, p.keyPath, p.is); err != nil {
 			return res, fmt.Errorf("pki: %w", err)
 		}
+		if p.existed && p.rel == CACertFile {
+			res.Warnings = append(res.Warnings, "the CA was replaced: every edge needs the new ca.crt and its re-issued edges/<id> files, and dc-gateway must be restarted")
+		}
 		if p.existed {
 			res.Replaced = append(res.Replaced, p.rel)
 		} else {
@@ -295,4 +298,21 @@ func leafCerts(dir string) ([]string, error) {
 		out = append(out, EdgeCertPath(dir, id))
 	}
 	return out, err
+}
+
+// AddEdges enrols edges under the CA already in dir. Unlike Init it never creates a CA: pointed at
+// the wrong directory, it fails instead of quietly starting a second fleet.
+func AddEdges(dir string, ids []string, validity time.Duration, now func() time.Time) (Result, error) {
+	if len(ids) == 0 {
+		return Result{}, errors.New("pki: no edge ids given")
+	}
+	for _, name := range []string{CACertFile, CAKeyFile} {
+		p := filepath.Join(dir, name)
+		if ok, err := exists(p); err != nil {
+			return Result{}, fmt.Errorf("pki: %w", err)
+		} else if !ok {
+			return Result{}, fmt.Errorf("pki: %w: %s does not exist; %s", ErrMissing, p, initHint(dir))
+		}
+	}
+	return Init(Options{Dir: dir, Edges: ids, Validity: validity, Now: now})
 }

@@ -236,3 +236,22 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	})
 	return out
 }
+
+func TestAddEdges(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "nothing")
+	if _, err := AddEdges(empty, []string{"a"}, 0, nil); !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "fleetctl pki init") {
+		t.Errorf("AddEdges without a CA: %v, want ErrMissing pointing at pki init", err)
+	}
+	if _, err := os.Stat(empty); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("AddEdges without a CA created %s", empty)
+	}
+	dir := t.TempDir()
+	mustInit(t, Options{Dir: dir})
+	res, err := AddEdges(dir, []string{"z"}, 0, nil)
+	if err != nil || !slices.Equal(res.Created, []string{"edges/z.crt"}) {
+		t.Fatalf("AddEdges = %+v, %v", res, err)
+	}
+	if err := verifyLeaf(t, dir, EdgeCertPath(dir, "z"), x509.ExtKeyUsageClientAuth); err != nil {
+		t.Error(err)
+	}
+}

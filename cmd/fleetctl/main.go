@@ -1,0 +1,45 @@
+// Command fleetctl is the fleet operator's tool: it creates the fleet PKI and, through the other
+// subcommands in this directory (one file each), publishes models and rolls them out.
+//
+// Every flag has an environment twin (FLEETCTL_<FLAG>), listed in --help.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sucursal/sucursal/internal/envflag"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCommand().ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		os.Exit(1)
+	}
+}
+
+// newRootCommand builds the command tree. Subcommands are listed here and nowhere else.
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "fleetctl",
+		Short:         "Operate a Sucursal fleet: PKI, model publishing and rollouts",
+		Version:       version,
+		SilenceUsage:  true, // a failed run prints its error, not a wall of usage text
+		SilenceErrors: false,
+	}
+	root.AddCommand(
+		newPKICommand(),
+	)
+	// Last, so every flag above gets its FLEETCTL_* twin.
+	envflag.Cobra(root, "FLEETCTL")
+	return root
+}
