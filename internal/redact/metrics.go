@@ -1,0 +1,55 @@
+package redact
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics carry entity types and outcomes only — never a value, never a recognizer's match.
+type metrics struct {
+	redactions  *prometheus.CounterVec // by entity type
+	timeouts    *prometheus.CounterVec // by entity type of the recognizer that timed out
+	nerFallback *prometheus.CounterVec // outcome: degraded | refused
+	nerRejected prometheus.Counter     // model spans that were not exact substrings
+	drift       *prometheus.CounterVec // type, kind: dropped | invented
+	seconds     prometheus.Histogram   // detection time per Redact call
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		redactions: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "redact",
+			Name: "redactions_total", Help: "Occurrences of personal data replaced by a placeholder, by entity type."}, []string{"type"}),
+		timeouts: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "redact",
+			Name: "match_timeouts_total", Help: "Texts refused because a recognizer hit its match timeout, by entity type."}, []string{"type"}),
+		nerFallback: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "redact",
+			Name: "ner_fallbacks_total", Help: "NER backend failures, by outcome (degraded: gazetteer only; refused)."}, []string{"outcome"}),
+		nerRejected: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "redact",
+			Name: "ner_rejected_spans_total", Help: "NER spans dropped because they were not an exact substring of the text."}),
+		drift: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "redact",
+			Name: "placeholder_drift_total", Help: "Placeholders the model dropped or invented, by entity type (OTHER for unknown types)."}, []string{"type", "kind"}),
+		seconds: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "sucursal", Subsystem: "redact",
+			Name: "detect_seconds", Help: "Time to detect and replace personal data in one text.",
+			Buckets: []float64{50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 50e-3, 0.25, 1, 5}}),
+	}
+	if reg == nil {
+		return m, nil
+	}
+	var errs []error
+	for _, c := range []prometheus.Collector{m.redactions, m.timeouts, m.nerFallback, m.nerRejected, m.drift, m.seconds} {
+		if err := reg.Register(c); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("redact: register metrics: %w", err)
+	}
+	return m, nil
+}
+
+// knownTypes bounds the drift label: a model can invent any "@@WHATEVER-1@@", and whatever it
+// wrote must not become a label (cardinality, and it could be a value).
+var knownTypes = map[string]bool{TypeDNI: true, TypeNIE: true, TypeCIF: true, TypeNSS: true, TypeIBAN: true,
+	TypeCard: true, TypePhone: true, TypeEmail: true, TypeIP: true, TypeDOB: true, TypeAddress: true,
+	TypePassport: true, TypePerson: true, TypeOrg: true, TypeLocation: true, TypeLiteral: true}

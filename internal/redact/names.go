@@ -1,0 +1,119 @@
+package redact
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+type word struct {
+	start, end int
+	text       string
+}
+
+// splitWords returns runs of letters (with inner apostrophes and hyphens, as in O'Brien or
+// Pérez-Reverte) and their byte offsets.
+func splitWords(text string) []word {
+	var out []word
+	start := -1
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		letter := unicode.IsLetter(r) || r == 'ª' || r == 'º'
+		joiner := (r == '\'' || r == '’' || r == '-') && start >= 0 && i+n < len(text)
+		if joiner {
+			next, _ := utf8.DecodeRuneInString(text[i+n:])
+			joiner = unicode.IsLetter(next)
+		}
+		switch {
+		case letter || joiner:
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			out = append(out, word{start, i, text[start:i]})
+			start = -1
+		}
+		i += n
+	}
+	if start >= 0 {
+		out = append(out, word{start, len(text), text[start:]})
+	}
+	return out
+}
+
+func capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// gap reports whether only a name-internal gap (one space, or ". " after an abbreviated
+// honorific) separates two words.
+func gap(text string, a, b word, afterCue bool) bool {
+	g := text[a.end:b.start]
+	if g == " " {
+		return true
+	}
+	return afterCue && (g == ". " || g == "." || g == ", " || g == ": ")
+}
+
+// findNames is the gazetteer detector. It reports runs of capitalised words that either follow
+// an honorific or role word, or start with a known given name, or are two known surnames.
+func findNames(text string) []Span {
+	ws := splitWords(text)
+	var out []Span
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		f := fold(w.text)
+		cueScore, isCue := nameCues[f]
+		switch {
+		case isCue && i+1 < len(ws) && capitalised(ws[i+1].text) && gap(text, w, ws[i+1], true) && !nameCueWord(ws[i+1].text):
+			end := extendName(text, ws, i+1)
+			out = append(out, span(text, ws[i+1].start, ws[end].end, cueScore, "gazetteer"))
+			i = end
+		case capitalised(w.text) && givenNames[f]:
+			end := extendName(text, ws, i)
+			score := 0.55
+			for j := i + 1; j <= end; j++ {
+				if surnames[fold(ws[j].text)] {
+					score = 0.85
+					break
+				}
+				score = 0.65
+			}
+			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
+			i = end
+		case capitalised(w.text) && surnames[f] && i+1 < len(ws) && gap(text, w, ws[i+1], false) && surnames[fold(ws[i+1].text)] && capitalised(ws[i+1].text):
+			end := extendName(text, ws, i)
+			out = append(out, span(text, w.start, ws[end].end, 0.6, "gazetteer"))
+			i = end
+		case capitalised(w.text) && surnames[f]:
+			out = append(out, span(text, w.start, w.end, 0.4, "gazetteer"))
+		}
+	}
+	return out
+}
+
+func nameCueWord(s string) bool { _, ok := nameCues[fold(s)]; return ok }
+
+// extendName grows a name from word i over following capitalised words and particles, at most
+// five words in all, and returns the index of its last word.
+func extendName(text string, ws []word, i int) int {
+	end := i
+	for j := i + 1; j < len(ws) && j-i < 6; j++ {
+		if !gap(text, ws[j-1], ws[j], false) {
+			break
+		}
+		if capitalised(ws[j].text) {
+			end = j
+			continue
+		}
+		if nameParticles[ws[j].text] && j+1 < len(ws) {
+			continue // kept only if a capitalised word follows
+		}
+		break
+	}
+	return end
+}
+
+func span(text string, start, end int, score float64, source string) Span {
+	return Span{Start: start, End: end, Type: TypePerson, Text: text[start:end], Score: score, Source: source}
+}

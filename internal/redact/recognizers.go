@@ -1,0 +1,228 @@
+package redact
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dlclark/regexp2"
+)
+
+// recognizer is one compiled pattern. Patterns are written for a backtracking engine: no
+// nested unbounded quantifiers, disjoint alternatives, word-boundary lookbehinds so that a run
+// of letters or digits is entered only at its start.
+type recognizer struct {
+	name     string
+	typ      string
+	re       *regexp2.Regexp
+	score    float64
+	validate validator
+	// refine trims a match to the candidate the validator should see (an IBAN swallowed the
+	// next word, a card number runs into a year); it returns the byte length to keep.
+	refine  func(s string) int
+	context []string
+	// need is a cheap test on the whole text: the recognizer cannot match without it.
+	need func(p *profile) bool
+}
+
+// profile is a one-pass summary of a text that lets most recognizers skip it outright.
+type profile struct {
+	digits, at, colon, dots, upper int
+	lower                          string // lower-cased text, for keyword prefilters and context
+}
+
+func newProfile(text string) *profile {
+	p := &profile{lower: strings.ToLower(text)}
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c >= '0' && c <= '9':
+			p.digits++
+		case c == '@':
+			p.at++
+		case c == ':':
+			p.colon++
+		case c == '.':
+			p.dots++
+		case c >= 'A' && c <= 'Z':
+			p.upper++
+		}
+	}
+	return p
+}
+
+const (
+	wb = `(?<![\w])`  // start of a word
+	we = `(?![\w])`   // end of a word
+	nd = `(?<![\d.])` // not inside a number
+)
+
+type builtin struct {
+	name, typ, pattern string
+	score              float64
+	validator          string
+	refine             func(string) int
+	context            []string
+	need               func(p *profile) bool
+}
+
+func minDigits(n int) func(*profile) bool { return func(p *profile) bool { return p.digits >= n } }
+
+var months = `(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|` +
+	`january|february|march|april|may|june|july|august|september|october|november|december|` +
+	`ene|feb|mar|abr|jun|jul|ago|sep|sept|oct|nov|dic|dec|jan|apr|aug)`
+
+var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[ºo°]\.?|plaza|pza\.?|pl\.|ronda|camino|carretera|ctra\.?|` +
+	`traves[ií]a|glorieta|carrer|rambla|r[úu]a|kalea|passeig|pla[çc]a|callej[óo]n|urbanizaci[óo]n|urb\.)`
+
+// builtins is the recognizer table. Scores are what a match is worth with a valid check digit
+// and no context word; see docs/REDACTION.md for why each is where it is.
+func builtins() []builtin {
+	return []builtin{
+		{name: "es_dni", typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
+			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
+			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
+		{name: "es_nie", typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
+			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,
+			context: []string{"nie", "extranjer", "residencia", "tie", "foreigner", "residence"}},
+		{name: "es_cif", typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
+			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
+			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
+		{name: "es_nss", typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
+			pattern: wb + `\d{2}[ /-]?\d{8}[ /-]?\d{2}` + we,
+			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
+		{name: "iban", typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
+			pattern: wb + `[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
+			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
+		{name: "card", typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
+			pattern: wb + `\d(?:[ -]?\d){12,18}` + we,
+			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit"}},
+		{name: "es_phone", typ: TypePhone, score: 0.55, need: minDigits(9),
+			pattern: `(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
+			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "llamar", "fijo", "whatsapp", "contacto", "phone", "mobile", "call", "contact"}},
+		{name: "e164", typ: TypePhone, score: 0.6, need: minDigits(7),
+			pattern: `(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we,
+			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "phone", "mobile", "call", "whatsapp"}},
+		{name: "email", typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
+			pattern: `(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`,
+			context: []string{"email", "e-mail", "correo", "mail"}},
+		{name: "ipv4", typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
+			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
+			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
+		{name: "ipv6", typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
+			pattern: `(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`,
+			context: []string{"ip", "ipv6", "servidor", "router", "server", "host"}},
+		{name: "dob", typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
+			pattern: wb + `(?i:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?:de )?` + months + `\.?,? (?:de |del )?(?:19|20)\d{2}|` + months + `\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d{2})` + we,
+			context: []string{"nacimiento", "nacido", "nacida", "nació", "nacio", "f. nac", "fecha nac", "born", "birth", "dob", "d.o.b", "cumpleaños", "birthday"}},
+		{name: "es_address", typ: TypeAddress, score: 0.7, need: minDigits(1),
+			pattern: wb + `(?i:` + streetTypes + `) ?(?:(?:de|del|de la|de los|de las) )?\p{Lu}[\p{L}'’-]*(?: (?:(?:de|del|la|los|las|y|i|el|d')\s)?\p{Lu}[\p{L}'’.-]*){0,5},? (?:n[º°o]\.? ?)?\d{1,4}(?: ?[A-Za-z]` + we + `)?(?:,? (?:\d{1,2} ?[º°ª]\.? ?(?:[A-Za-z]` + we + `|izq(?:da)?\.?|dcha\.?)?|(?i:piso|planta|puerta|esc\.?|escalera|bloque|portal) \w{1,3}|(?i:bajo|entresuelo|[áa]tico)(?: [A-Za-z]` + we + `)?)){0,3}(?:,? (?:CP |C\.P\. )?\d{5}(?: \p{Lu}[\p{L}-]*(?: (?:de |del |la |de la )?\p{Lu}[\p{L}-]*){0,3})?)?`,
+			context: []string{"dirección", "direccion", "domicilio", "vive en", "reside", "address", "lives at", "envío", "envio"}},
+		{name: "es_passport", typ: TypePassport, score: 0.3, need: minDigits(6),
+			pattern: wb + `[A-Za-z]{3}\d{6}` + we,
+			context: []string{"pasaporte", "passport"}},
+	}
+}
+
+func compileRecognizers(cfg Config) ([]*recognizer, error) {
+	disabled := map[string]bool{}
+	for _, t := range cfg.Disable {
+		disabled[t] = true
+	}
+	var out []*recognizer
+	add := func(name, typ, pattern string, score float64, val string, refine func(string) int, ctxWords []string, need func(*profile) bool) error {
+		re, err := regexp2.Compile(pattern, regexp2.None)
+		if err != nil {
+			return fmt.Errorf("redact: recognizer %s: %w", name, err)
+		}
+		re.MatchTimeout = cfg.MatchTimeout
+		words := append(append([]string(nil), ctxWords...), cfg.ContextWords[typ]...)
+		for i := range words {
+			words[i] = strings.ToLower(words[i])
+		}
+		out = append(out, &recognizer{name: name, typ: typ, re: re, score: score, validate: validators[val],
+			refine: refine, context: words, need: need})
+		return nil
+	}
+	for _, b := range builtins() {
+		if disabled[b.typ] {
+			continue
+		}
+		if err := add(b.name, b.typ, b.pattern, b.score, b.validator, b.refine, b.context, b.need); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range cfg.Custom {
+		if err := add("custom:"+c.Name, c.Type, c.Pattern, c.Score, c.Validator, nil, c.ContextWords, nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// refineIBAN keeps exactly the country's IBAN length of alphanumerics, so that a following
+// word ("ES91 2100 … 1332 a nombre de") is not read as part of the account.
+func refineIBAN(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	want, ok := ibanLengths[strings.ToUpper(s[:2])]
+	if !ok {
+		return len(s)
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isAlnum(s[i]) {
+			n++
+			if n == want {
+				return i + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+// refineCard keeps the longest prefix, ending at a group boundary, that passes Luhn: a card
+// number followed by an expiry year or a CVV in the same run of digit groups.
+func refineCard(s string) int {
+	if validLuhn(s) {
+		return len(s)
+	}
+	for i := len(s) - 1; i > 0; i-- {
+		if (s[i] == ' ' || s[i] == '-') && validLuhn(s[:i]) {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// refineDate rejects impossible calendar dates (day > 31, month > 12) by returning 0.
+func refineDate(s string) int {
+	var nums []int
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n, in = n*10+int(s[i]-'0'), true
+			continue
+		}
+		if in {
+			nums = append(nums, n)
+		}
+		n, in = 0, false
+	}
+	if in {
+		nums = append(nums, n)
+	}
+	if len(nums) == 3 {
+		d, m := nums[0], nums[1]
+		if d > 1000 { // ISO yyyy-mm-dd
+			d, m = nums[2], nums[1]
+		}
+		if d < 1 || d > 31 || m < 1 || m > 12 {
+			return 0
+		}
+	}
+	return len(s)
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}

@@ -1,0 +1,238 @@
+package redact
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Session is one request's vault. Use one Session for every message of a request (system,
+// user, assistant history, tool-call arguments) so that a value gets one placeholder across
+// all of them, and Close it when the request ends.
+type Session struct {
+	r *Redactor
+
+	mu          sync.Mutex
+	v           *vault
+	timer       *time.Timer
+	closed      bool
+	degraded    bool
+	rehydrated  bool
+	redacted    map[string]int // occurrences replaced, by type
+	invented    map[string]int // by known type or OTHER
+	nerRejected int
+}
+
+// Stats describes a session without any value in it.
+type Stats struct {
+	Redacted    map[string]int // occurrences replaced, by entity type
+	Entities    map[string]int // distinct values in the vault, by entity type
+	Degraded    bool           // the NER backend failed and detection fell back to the gazetteer
+	Dropped     int            // placeholders sent to the model that never came back
+	Invented    int            // placeholder-shaped text in answers that names no vault entry
+	DroppedBy   map[string]int // by entity type
+	InventedBy  map[string]int // by entity type, OTHER for types we never issue
+	NERRejected int            // NER spans that were not exact substrings
+}
+
+// NewSession starts a vault that wipes itself after ttl (0: the configured session_ttl) even
+// if Close is never called.
+func (r *Redactor) NewSession(ttl time.Duration) *Session {
+	if ttl <= 0 {
+		ttl = r.cfg.SessionTTL
+	}
+	s := &Session{r: r, v: newVault(), redacted: map[string]int{}, invented: map[string]int{}}
+	s.timer = time.AfterFunc(ttl, s.expire)
+	return s
+}
+
+func (s *Session) expire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeLocked()
+}
+
+// Close wipes the vault (overwriting the values it holds) and records placeholder drift. It is
+// safe to call more than once.
+func (s *Session) Close() {
+	s.timer.Stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeLocked()
+}
+
+func (s *Session) closeLocked() {
+	if s.closed {
+		return
+	}
+	st := s.statsLocked()
+	for t, n := range st.DroppedBy {
+		s.r.m.drift.WithLabelValues(t, "dropped").Add(float64(n))
+	}
+	for t, n := range st.InventedBy {
+		s.r.m.drift.WithLabelValues(t, "invented").Add(float64(n))
+	}
+	s.closed = true
+	s.v.wipe()
+}
+
+// Redact returns text with every detected value replaced by its placeholder. On any error the
+// text must not be sent anywhere: the error says why (ErrMatchTimeout, ErrNERUnavailable,
+// ErrSessionClosed or the context's error) and never contains the text.
+func (s *Session) Redact(ctx context.Context, text string) (string, error) {
+	start := time.Now()
+	d, err := s.r.detect(ctx, text)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return "", ErrSessionClosed
+	}
+	s.degraded = s.degraded || d.degraded
+	s.nerRejected += d.nerRejected
+	spans := s.sweep(text, d.spans)
+	spans = s.r.keep(text, spans)
+	var b strings.Builder
+	b.Grow(len(text))
+	at := 0
+	for _, sp := range spans {
+		b.WriteString(text[at:sp.Start])
+		b.WriteString(s.v.placeholderFor(text[sp.Start:sp.End], sp.Type))
+		s.redacted[sp.Type]++
+		s.r.m.redactions.WithLabelValues(sp.Type).Inc()
+		at = sp.End
+	}
+	b.WriteString(text[at:])
+	s.r.m.seconds.Observe(time.Since(start).Seconds())
+	return b.String(), nil
+}
+
+// sweep adds every occurrence of a value the vault already holds: a name detected in one
+// message (thanks to "Sr.") is redacted in the next one too, where nothing announces it.
+func (s *Session) sweep(text string, spans []Span) []Span {
+	for i := range s.v.entries {
+		e := &s.v.entries[i]
+		if len(e.value) < 3 {
+			continue
+		}
+		val := string(e.value)
+		for off := 0; off < len(text); {
+			j := strings.Index(text[off:], val)
+			if j < 0 {
+				break
+			}
+			st, en := off+j, off+j+len(val)
+			if boundary(text, st, en) {
+				spans = append(spans, Span{Start: st, End: en, Type: e.typ, Text: val, Score: 1, Source: "vault"})
+			}
+			off = en
+		}
+	}
+	return spans
+}
+
+// boundary reports whether text[st:en] is not glued to letters or digits on either side.
+func boundary(text string, st, en int) bool {
+	return (st == 0 || !isWordByte(text[st-1])) && (en == len(text) || !isWordByte(text[en]))
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c >= 0x80 || c == '_' }
+
+// keep drops allow-listed and below-threshold candidates and merges the rest: overlapping
+// candidates become one span (their union) with the type of the best-scoring one, so that no
+// part of an overlapping value is left behind.
+func (r *Redactor) keep(text string, spans []Span) []Span {
+	var allowed [][2]int
+	if len(r.allow) > 0 {
+		lower := strings.ToLower(text)
+		if len(lower) == len(text) { // offsets are only comparable when lowering kept lengths
+			for _, a := range r.allow {
+				for off := 0; off < len(lower); {
+					j := strings.Index(lower[off:], a)
+					if j < 0 {
+						break
+					}
+					allowed = append(allowed, [2]int{off + j, off + j + len(a)})
+					off += j + len(a)
+				}
+			}
+		}
+	}
+	kept := spans[:0]
+	for _, sp := range spans {
+		if sp.Source != "lookalike" && sp.Source != "vault" && sp.Source != "deny" {
+			if sp.Score < r.threshold(sp.Type) {
+				continue
+			}
+			if slices.ContainsFunc(allowed, func(a [2]int) bool { return a[0] <= sp.Start && sp.End <= a[1] }) {
+				continue
+			}
+		}
+		kept = append(kept, sp)
+	}
+	slices.SortFunc(kept, func(a, b Span) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return b.End - a.End
+	})
+	var out []Span
+	for _, sp := range kept {
+		if n := len(out); n > 0 && sp.Start < out[n-1].End {
+			last := &out[n-1]
+			if sp.End > last.End {
+				last.End = sp.End
+			}
+			if rank(sp) > rank(*last) {
+				last.Type, last.Score, last.Source = sp.Type, sp.Score, sp.Source
+			}
+			last.Text = text[last.Start:last.End]
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// rank orders candidates for the type of a merged span: a LITERAL always wins (it must come
+// back verbatim), then a value the vault already knows, then the score.
+func rank(sp Span) float64 {
+	switch sp.Source {
+	case "lookalike":
+		return 3
+	case "vault":
+		return 2
+	}
+	return sp.Score
+}
+
+// Stats reports counts only.
+func (s *Session) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.statsLocked()
+}
+
+func (s *Session) statsLocked() Stats {
+	st := Stats{Redacted: map[string]int{}, Entities: map[string]int{}, DroppedBy: map[string]int{},
+		InventedBy: map[string]int{}, Degraded: s.degraded, NERRejected: s.nerRejected}
+	for t, n := range s.redacted {
+		st.Redacted[t] = n
+	}
+	for _, e := range s.v.entries {
+		st.Entities[e.typ]++
+		if s.rehydrated && e.sent && !e.seen {
+			st.Dropped++
+			st.DroppedBy[e.typ]++
+		}
+	}
+	for t, n := range s.invented {
+		st.Invented += n
+		st.InventedBy[t] = n
+	}
+	return st
+}
