@@ -1,0 +1,82 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sucursal/sucursal/internal/sync"
+)
+
+// DefaultControlBucket holds the manifest catalog, rollout records and the controller lease.
+const DefaultControlBucket = "sucursal-fleet"
+
+// Config names the buckets and the status TTL.
+type Config struct {
+	Buckets   sync.Buckets
+	Control   string
+	StatusTTL time.Duration // an edge that has not reported for this long counts as offline
+	Replicas  int
+}
+
+// WithDefaults fills in empty fields.
+func (c Config) WithDefaults() Config {
+	c.Buckets = c.Buckets.WithDefaults()
+	if c.Control == "" {
+		c.Control = DefaultControlBucket
+	}
+	if c.StatusTTL == 0 {
+		c.StatusTTL = 30 * time.Second
+	}
+	if c.Replicas == 0 {
+		c.Replicas = 1
+	}
+	return c
+}
+
+// Init creates or updates every bucket; running it twice changes nothing.
+func Init(ctx context.Context, js jetstream.JetStream, cfg Config) error {
+	cfg = cfg.WithDefaults()
+	kvs := []jetstream.KeyValueConfig{
+		{Bucket: cfg.Buckets.Desired, Description: "desired model per role, label and edge", History: 5, Replicas: cfg.Replicas},
+		{Bucket: cfg.Buckets.Status, Description: "edge status heartbeats", History: 1, TTL: cfg.StatusTTL, Replicas: cfg.Replicas},
+		{Bucket: cfg.Control, Description: "manifest catalog, rollouts, controller lease", History: 5, Replicas: cfg.Replicas},
+	}
+	var errs []error
+	for _, kc := range kvs {
+		if _, err := js.CreateOrUpdateKeyValue(ctx, kc); err != nil {
+			errs = append(errs, fmt.Errorf("fleet: bucket %s: %w", kc.Bucket, err))
+		}
+	}
+	oc := jetstream.ObjectStoreConfig{Bucket: cfg.Buckets.Artifacts, Description: "model artifacts", Replicas: cfg.Replicas, Storage: jetstream.FileStorage}
+	if _, err := js.CreateOrUpdateObjectStore(ctx, oc); err != nil {
+		errs = append(errs, fmt.Errorf("fleet: bucket %s: %w", oc.Bucket, err))
+	}
+	return errors.Join(errs...)
+}
+
+type handles struct {
+	desired, status, control jetstream.KeyValue
+	artifacts                jetstream.ObjectStore
+}
+
+func open(ctx context.Context, js jetstream.JetStream, cfg Config) (handles, error) {
+	var h handles
+	var err error
+	if h.desired, err = js.KeyValue(ctx, cfg.Buckets.Desired); err != nil {
+		return h, fmt.Errorf("fleet: %s (run fleetctl init): %w", cfg.Buckets.Desired, err)
+	}
+	if h.status, err = js.KeyValue(ctx, cfg.Buckets.Status); err != nil {
+		return h, fmt.Errorf("fleet: %s (run fleetctl init): %w", cfg.Buckets.Status, err)
+	}
+	if h.control, err = js.KeyValue(ctx, cfg.Control); err != nil {
+		return h, fmt.Errorf("fleet: %s (run fleetctl init): %w", cfg.Control, err)
+	}
+	if h.artifacts, err = js.ObjectStore(ctx, cfg.Buckets.Artifacts); err != nil {
+		return h, fmt.Errorf("fleet: %s (run fleetctl init): %w", cfg.Buckets.Artifacts, err)
+	}
+	return h, nil
+}

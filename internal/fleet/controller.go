@@ -1,0 +1,175 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	gosync "sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+const leaseKey = "controller.lease"
+
+// ControllerConfig configures a fleet controller.
+type ControllerConfig struct {
+	Fleet    Config
+	ID       string        // unique per controller process
+	LeaseTTL time.Duration // a standby takes over this long after the leader stops renewing
+	Tick     time.Duration // how often rollouts are advanced; default LeaseTTL/3
+}
+
+type lease struct {
+	Holder  string    `json:"holder"`
+	Expires time.Time `json:"expires"`
+}
+
+// Controller carries out rollouts while it holds the lease.
+type Controller struct {
+	cfg ControllerConfig
+	js  jetstream.JetStream
+	log *slog.Logger
+	now func() time.Time
+
+	mu     gosync.Mutex
+	leader bool
+}
+
+// NewController returns a controller; it acts only after Run acquires the lease.
+func NewController(js jetstream.JetStream, cfg ControllerConfig, log *slog.Logger) (*Controller, error) {
+	cfg.Fleet = cfg.Fleet.WithDefaults()
+	if cfg.ID == "" {
+		return nil, errors.New("fleet: controller id is required")
+	}
+	if cfg.LeaseTTL == 0 {
+		cfg.LeaseTTL = 15 * time.Second
+	}
+	if cfg.Tick == 0 {
+		cfg.Tick = cfg.LeaseTTL / 3
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Controller{cfg: cfg, js: js, log: log.With("component", "fleet-controller", "controller", cfg.ID), now: time.Now}, nil
+}
+
+// Leader reports whether this controller held the lease at its last tick.
+func (c *Controller) Leader() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.leader
+}
+
+// Run renews or takes the lease and advances rollouts every tick until ctx ends. On the way out it
+// gives the lease up so a standby does not have to wait for it to expire.
+func (c *Controller) Run(ctx context.Context) error {
+	h, err := open(ctx, c.js, c.cfg.Fleet)
+	if err != nil {
+		return err
+	}
+	t := time.NewTicker(c.cfg.Tick)
+	defer t.Stop()
+	defer c.release(h)
+	for {
+		lead := c.acquire(ctx, h)
+		c.mu.Lock()
+		changed := c.leader != lead
+		c.leader = lead
+		c.mu.Unlock()
+		if changed {
+			c.log.Info("lease changed", "leader", lead)
+		}
+		if lead {
+			c.advanceAll(ctx, h)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// acquire renews our lease or takes an expired one, always with compare-and-set, so two
+// controllers can never both believe they hold it after a write.
+func (c *Controller) acquire(ctx context.Context, h handles) bool {
+	now := c.now()
+	mine, _ := json.Marshal(lease{Holder: c.cfg.ID, Expires: now.Add(c.cfg.LeaseTTL).UTC()})
+	e, err := h.control.Get(ctx, leaseKey)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		_, err = h.control.Create(ctx, leaseKey, mine)
+		return err == nil
+	}
+	if err != nil {
+		return false
+	}
+	var cur lease
+	if e.Operation() == jetstream.KeyValuePut {
+		_ = json.Unmarshal(e.Value(), &cur)
+	}
+	if cur.Holder != c.cfg.ID && now.Before(cur.Expires) {
+		return false
+	}
+	_, err = h.control.Update(ctx, leaseKey, mine, e.Revision())
+	return err == nil
+}
+
+func (c *Controller) release(h handles) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	e, err := h.control.Get(ctx, leaseKey)
+	if err != nil {
+		return
+	}
+	var cur lease
+	if json.Unmarshal(e.Value(), &cur) == nil && cur.Holder == c.cfg.ID {
+		_ = h.control.Delete(ctx, leaseKey, jetstream.LastRevision(e.Revision()))
+	}
+}
+
+func (c *Controller) advanceAll(ctx context.Context, h handles) {
+	keys, err := h.control.ListKeysFiltered(ctx, "rollout.*")
+	if err != nil {
+		c.log.Warn("list rollouts", "err", err)
+		return
+	}
+	var roles []string
+	for k := range keys.Keys() {
+		roles = append(roles, strings.TrimPrefix(k, "rollout."))
+	}
+	if len(roles) == 0 {
+		return
+	}
+	edges, err := Snapshot(ctx, c.js, c.cfg.Fleet)
+	if err != nil {
+		c.log.Warn("read edge status", "err", err)
+		return
+	}
+	for _, role := range roles {
+		r, rev, err := readRollout(ctx, h.control, role)
+		if err != nil || r.State != StateRunning {
+			continue
+		}
+		next, err := c.step(ctx, h, r, edges)
+		if err != nil {
+			c.log.Warn("rollout step", "role", role, "rollout", r.Spec.ID, "err", err)
+			continue
+		}
+		if next == nil {
+			continue
+		}
+		next.Updated = c.now().UTC()
+		if err := writeRollout(ctx, h.control, *next, rev); err != nil {
+			// Someone else (operator pause, another controller) wrote first; re-read next tick.
+			c.log.Info("rollout changed underneath; retrying next tick", "role", role, "err", err)
+			continue
+		}
+		c.log.Info("rollout advanced", "role", role, "rollout", r.Spec.ID, "state", next.State, "wave", next.Wave, "msg", next.Message)
+	}
+}
+
+// Errors surfaced in rollout messages.
+var errWaveTimeout = errors.New("wave did not settle before its timeout")

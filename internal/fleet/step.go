@@ -1,0 +1,199 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sucursal/sucursal/internal/sync"
+)
+
+func matches(sel, labels map[string]string) bool {
+	for k, v := range sel {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func installedVersion(e sync.EdgeStatus, role, version string) bool {
+	return e.Roles[role].Version == version
+}
+
+func failedVersion(e sync.EdgeStatus, role, version string) bool {
+	rs := e.Roles[role]
+	return rs.FailedVersion == version && (rs.State == sync.StateFailed || rs.State == sync.StateRejected)
+}
+
+// step computes the next rollout record from the current one and what edges report. It returns
+// nil when nothing changed. Desired-state writes happen before the record is written, so a
+// controller dying in between only repeats idempotent puts.
+func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []sync.EdgeStatus) (*Rollout, error) {
+	now := c.now()
+	s := r.Spec
+	var eligible []sync.EdgeStatus
+	for _, e := range edges {
+		if matches(s.Selector, e.Labels) {
+			eligible = append(eligible, e)
+		}
+	}
+	members := map[string]bool{}
+	for _, m := range r.Members {
+		members[m] = true
+	}
+	var fresh []string
+	pending := 0
+	for _, e := range eligible {
+		switch {
+		case members[e.EdgeID]:
+			if !installedVersion(e, s.Role, s.Version) && !failedVersion(e, s.Role, s.Version) {
+				pending++
+			}
+		case Bucket(e.EdgeID) < s.Waves[r.Wave]:
+			fresh = append(fresh, e.EdgeID)
+		}
+	}
+	slices.SortFunc(fresh, func(a, b string) int {
+		if c := compareFloat(Bucket(a), Bucket(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	if s.WaveBytesLimit > 0 && s.Size > 0 {
+		slots := max(1, int(s.WaveBytesLimit/s.Size)) - pending
+		fresh = fresh[:max(0, min(slots, len(fresh)))]
+	}
+	changed := false
+	for _, id := range fresh {
+		if err := putDesired(ctx, h.desired, sync.EdgeKey(id, s.Role), s.Desired); err != nil {
+			return nil, err
+		}
+		r.Members = append(r.Members, id)
+		members[id] = true
+		pending++
+		changed = true
+	}
+	if changed {
+		r.event(now, "wave %d: %d edges assigned %s", r.Wave+1, len(fresh), s.Version)
+	}
+	if pending > 0 || changed {
+		if now.Sub(r.WaveStarted) > s.WaveTimeout {
+			return c.rollbackWave(ctx, h, r, errWaveTimeout.Error())
+		}
+		if changed {
+			return &r, nil
+		}
+		return nil, nil
+	}
+	if r.SettledAt.IsZero() {
+		r.SettledAt = now.UTC()
+		r.event(now, "wave %d settled", r.Wave+1)
+		return &r, nil
+	}
+	if now.Sub(r.SettledAt) < s.Soak {
+		return nil, nil
+	}
+	var inWave, baseline []sync.EdgeStatus
+	for _, e := range eligible {
+		if members[e.EdgeID] {
+			inWave = append(inWave, e)
+		} else {
+			baseline = append(baseline, e)
+		}
+	}
+	vals := Measure(s.Role, s.Version, inWave, baseline)
+	var failed []string
+	for _, g := range s.Gates {
+		if !g.Holds(vals[g.Metric]) {
+			failed = append(failed, fmt.Sprintf("%s (measured %.4g)", g, vals[g.Metric]))
+		}
+	}
+	if len(failed) > 0 {
+		return c.rollbackWave(ctx, h, r, "gate failed: "+strings.Join(failed, ", "))
+	}
+	if r.Wave == len(s.Waves)-1 {
+		if err := c.finalize(ctx, h, s); err != nil {
+			return nil, err
+		}
+		r.State = StateSucceeded
+		r.event(now, "all waves passed; %s %s is the fleet default", s.Role, s.Version)
+		return &r, nil
+	}
+	r.Wave++
+	r.WaveStarted, r.SettledAt = now.UTC(), time.Time{}
+	r.event(now, "gates held; starting wave %d (%.4g%%)", r.Wave+1, s.Waves[r.Wave])
+	return &r, nil
+}
+
+// rollbackWave sends every edge that got the new version back to the previous desired entry.
+func (c *Controller) rollbackWave(ctx context.Context, h handles, r Rollout, why string) (*Rollout, error) {
+	s := r.Spec
+	for _, id := range r.Members {
+		key := sync.EdgeKey(id, s.Role)
+		if s.Previous != nil {
+			if err := putDesired(ctx, h.desired, key, *s.Previous); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		// Nothing ran before this version: stop pushing it, the edges keep what they have.
+		if err := h.desired.Delete(ctx, key); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+			return nil, fmt.Errorf("fleet: clear override: %w", err)
+		}
+	}
+	r.State = StateRolledBack
+	r.event(c.now(), "wave %d rolled back: %s", r.Wave+1, why)
+	return &r, nil
+}
+
+// finalize makes the version the default for everyone the rollout targeted and drops the
+// per-edge overrides, so edges that were offline during the rollout catch up when they return.
+func (c *Controller) finalize(ctx context.Context, h handles, s Spec) error {
+	switch len(s.Selector) {
+	case 0:
+		if err := putDesired(ctx, h.desired, sync.RoleKey(s.Role), s.Desired); err != nil {
+			return err
+		}
+	case 1:
+		for k, v := range s.Selector {
+			if err := putDesired(ctx, h.desired, sync.LabelKey(k, v, s.Role), s.Desired); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil // several labels cannot be one key: the per-edge overrides stay authoritative
+	}
+	lister, err := h.desired.ListKeysFiltered(ctx, "edge.*."+s.Role)
+	if err != nil {
+		if errors.Is(err, jetstream.ErrNoKeysFound) {
+			return nil
+		}
+		return fmt.Errorf("fleet: list overrides: %w", err)
+	}
+	var keys []string
+	for k := range lister.Keys() {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		if err := h.desired.Delete(ctx, k); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+			return fmt.Errorf("fleet: clear override: %w", err)
+		}
+	}
+	return nil
+}
+
+func compareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,400 @@
+package sync
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	gosync "sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sucursal/sucursal/internal/manifest"
+)
+
+// HealthSource reports how the running version of a role behaves; rollout gates read it from the
+// edge's status. It is implemented by the pipeline.
+type HealthSource interface {
+	Health(role string) Health
+}
+
+// AgentDeps are the agent's collaborators. Everything is optional except what the config cannot
+// provide: without Conn the agent dials cfg.NATSURL; without Trust it reads cfg.TrustedKeys;
+// without Installers it installs "ollama" manifests into cfg.OllamaURL and others as files.
+type AgentDeps struct {
+	Conn       *nats.Conn
+	Trust      manifest.Trust
+	Installers map[string]Installer
+	Registerer prometheus.Registerer
+	Logger     *slog.Logger
+	Health     HealthSource
+	// OnSwitch is called after a new version of a role is installed and smoke-tested (and at Run
+	// start for every installed role), so the pipeline can move to it.
+	OnSwitch func(Model)
+	Now      func() time.Time
+}
+
+// Agent keeps an edge's models in line with the fleet's desired state.
+type Agent struct {
+	cfg     AgentConfig
+	deps    AgentDeps
+	log     *slog.Logger
+	met     *metrics
+	fetcher *Fetcher // set by Run
+	wake    chan struct{}
+	changed chan struct{}
+
+	mu       gosync.Mutex
+	desired  map[string]Desired // by KV key
+	inst     installed
+	status   map[string]RoleStatus
+	rejected map[string]bool // envelope fingerprints that will not be retried
+}
+
+// NewAgent validates cfg and prepares an agent; nothing touches the network until Run.
+func NewAgent(cfg AgentConfig, deps AgentDeps) (*Agent, error) {
+	if err := cfg.Validate(deps.Conn != nil, deps.Trust != nil); err != nil {
+		return nil, err
+	}
+	cfg.Buckets = cfg.Buckets.WithDefaults()
+	if cfg.Heartbeat == 0 {
+		cfg.Heartbeat = 10 * time.Second
+	}
+	if deps.Trust == nil {
+		t, err := manifest.ReadTrustFiles(cfg.TrustedKeys...)
+		if err != nil {
+			return nil, err
+		}
+		deps.Trust = t
+	}
+	if deps.Installers == nil {
+		deps.Installers = map[string]Installer{manifest.RuntimeOVMS: Files{}, manifest.RuntimeLlamaCPP: Files{}}
+		if cfg.OllamaURL != "" {
+			o, err := NewOllama(cfg.OllamaURL, nil)
+			if err != nil {
+				return nil, err
+			}
+			deps.Installers[manifest.RuntimeOllama] = o
+		}
+	}
+	if deps.Registerer == nil {
+		deps.Registerer = prometheus.NewRegistry()
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	met, err := newMetrics(deps.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("sync: data dir: %w", err)
+	}
+	inst, err := loadInstalled(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	a := &Agent{
+		cfg: cfg, deps: deps, met: met, inst: inst,
+		log:      deps.Logger.With("component", "sync", "edge", cfg.EdgeID),
+		wake:     make(chan struct{}, 1),
+		changed:  make(chan struct{}, 1),
+		desired:  map[string]Desired{},
+		status:   map[string]RoleStatus{},
+		rejected: map[string]bool{},
+	}
+	for role, ri := range inst.Roles {
+		rs := RoleStatus{State: StateIdle}
+		if ri.Current != nil {
+			rs.Version, rs.Digest = ri.Current.Version, ri.Current.Digest
+			met.version.WithLabelValues(role).Set(float64(ri.Current.Manifest.Created.Unix()))
+		}
+		if ri.Previous != nil {
+			rs.Previous = ri.Previous.Version
+		}
+		a.status[role] = rs
+	}
+	return a, nil
+}
+
+// Model returns the installed model of a role.
+func (a *Agent) Model(role string) (Model, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ri := a.inst.Roles[role]
+	if ri == nil || ri.Current == nil {
+		return Model{}, false
+	}
+	return *ri.Current, true
+}
+
+// Status returns what the agent reports to the fleet.
+func (a *Agent) Status() EdgeStatus {
+	a.mu.Lock()
+	roles := maps.Clone(a.status)
+	a.mu.Unlock()
+	for role, rs := range roles {
+		if a.deps.Health != nil && rs.Version != "" {
+			rs.Health = a.deps.Health.Health(role)
+			roles[role] = rs
+		}
+	}
+	return EdgeStatus{EdgeID: a.cfg.EdgeID, Labels: a.cfg.Labels, Seen: a.deps.Now().UTC(), Roles: roles}
+}
+
+// FetchCounters exposes the download counters (chunks and bytes received, re-downloads included).
+func (a *Agent) FetchCounters() (chunks, bytes uint64) {
+	a.mu.Lock()
+	f := a.fetcher
+	a.mu.Unlock()
+	if f == nil {
+		return 0, 0
+	}
+	return f.Counters.Chunks.Load(), f.Counters.Bytes.Load()
+}
+
+func (a *Agent) dial() (*nats.Conn, error) {
+	opts := []nats.Option{nats.Name("sucursal-edge " + a.cfg.EdgeID), nats.MaxReconnects(-1)}
+	switch {
+	case a.cfg.CredentialsFile != "":
+		opts = append(opts, nats.UserCredentials(a.cfg.CredentialsFile))
+	case a.cfg.NKeySeedFile != "":
+		o, err := nats.NkeyOptionFromSeed(a.cfg.NKeySeedFile)
+		if err != nil {
+			return nil, fmt.Errorf("sync: nkey seed: %w", err)
+		}
+		opts = append(opts, o)
+	}
+	nc, err := nats.Connect(a.cfg.NATSURL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("sync: connect nats: %w", err)
+	}
+	return nc, nil
+}
+
+// Run watches, downloads, installs and reports until ctx ends.
+func (a *Agent) Run(ctx context.Context) error {
+	nc := a.deps.Conn
+	if nc == nil {
+		var err error
+		if nc, err = a.dial(); err != nil {
+			return err
+		}
+		defer nc.Close()
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("sync: jetstream: %w", err)
+	}
+	fetcher := NewFetcher(js, a.cfg.Buckets.Artifacts, a.cfg.DataDir, a.cfg.WindowChunks, a.cfg.BandwidthLimit,
+		func(n int) { a.met.bytes.Add(float64(n)) })
+	a.mu.Lock()
+	a.fetcher = fetcher
+	a.mu.Unlock()
+	a.announceInstalled()
+
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return a.watch(ctx, js) })
+	g.Go(func() error { return a.work(ctx, fetcher) })
+	g.Go(func() error { return a.report(ctx, js) })
+	if err := g.Wait(); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+func (a *Agent) announceInstalled() {
+	if a.deps.OnSwitch == nil {
+		return
+	}
+	a.mu.Lock()
+	var models []Model
+	for _, ri := range a.inst.Roles {
+		if ri.Current != nil {
+			models = append(models, *ri.Current)
+		}
+	}
+	a.mu.Unlock()
+	for _, m := range models {
+		a.deps.OnSwitch(m)
+	}
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// watch mirrors the desired-state keys that concern this edge. The KV watcher rides an ordered
+// consumer, which survives reconnects; if it still ends, it is recreated.
+func (a *Agent) watch(ctx context.Context, js jetstream.JetStream) error {
+	for {
+		err := a.watchOnce(ctx, js)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		a.log.Warn("desired-state watch ended; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (a *Agent) watchOnce(ctx context.Context, js jetstream.JetStream) error {
+	kv, err := js.KeyValue(ctx, a.cfg.Buckets.Desired)
+	if err != nil {
+		return fmt.Errorf("sync: desired bucket: %w", err)
+	}
+	w, err := kv.WatchFiltered(ctx, edgeFilters(a.cfg.EdgeID))
+	if err != nil {
+		return fmt.Errorf("sync: watch desired: %w", err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("sync: watcher closed")
+			}
+			if e == nil {
+				continue // end of the initial values
+			}
+			a.applyEntry(e)
+		}
+	}
+}
+
+func (a *Agent) applyEntry(e jetstream.KeyValueEntry) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e.Operation() != jetstream.KeyValuePut {
+		delete(a.desired, e.Key())
+		signal(a.wake)
+		return
+	}
+	d, err := ParseDesired(e.Value())
+	if err != nil {
+		a.log.Warn("ignoring unreadable desired-state entry", "key", e.Key(), "err", err)
+		delete(a.desired, e.Key())
+	} else {
+		a.desired[e.Key()] = d
+	}
+	signal(a.wake)
+}
+
+// effective picks, per role, the most specific desired entry for this edge.
+func (a *Agent) effective() map[string]Desired {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := map[string]Desired{}
+	rank := map[string]int{}
+	keys := slices.Sorted(maps.Keys(a.desired))
+	for _, k := range keys {
+		parts := strings.Split(k, ".")
+		var role string
+		var r int
+		switch {
+		case len(parts) == 2 && parts[0] == "role":
+			role, r = parts[1], 1
+		case len(parts) == 3 && parts[0] == "sel":
+			kv := strings.SplitN(parts[1], "=", 2)
+			if len(kv) != 2 || a.cfg.Labels[kv[0]] != kv[1] {
+				continue
+			}
+			role, r = parts[2], 2
+		case len(parts) == 3 && parts[0] == "edge" && parts[1] == a.cfg.EdgeID:
+			role, r = parts[2], 3
+		default:
+			continue
+		}
+		if r > rank[role] { // keys are sorted, so ties keep the first: deterministic
+			out[role], rank[role] = a.desired[k], r
+		}
+	}
+	return out
+}
+
+// work reconciles each role whenever desired state changes, and retries transient failures.
+func (a *Agent) work(ctx context.Context, f *Fetcher) error {
+	retry := time.NewTicker(5 * time.Second)
+	defer retry.Stop()
+	for {
+		for _, role := range slices.Sorted(maps.Keys(a.effective())) {
+			d := a.effective()[role]
+			a.reconcile(ctx, f, role, d)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-a.wake:
+		case <-retry.C:
+		}
+	}
+}
+
+func fingerprint(env manifest.Envelope) string {
+	sum := sha256.Sum256(env.Sig)
+	return string(sum[:])
+}
+
+func (a *Agent) setStatus(role string, fn func(*RoleStatus)) {
+	a.mu.Lock()
+	rs := a.status[role]
+	fn(&rs)
+	rs.Changed = a.deps.Now().UTC()
+	a.status[role] = rs
+	a.mu.Unlock()
+	signal(a.changed)
+}
+
+// report publishes the status on every change and as a heartbeat.
+func (a *Agent) report(ctx context.Context, js jetstream.JetStream) error {
+	tick := time.NewTicker(a.cfg.Heartbeat)
+	defer tick.Stop()
+	var kv jetstream.KeyValue
+	for {
+		if kv == nil {
+			var err error
+			if kv, err = js.KeyValue(ctx, a.cfg.Buckets.Status); err != nil {
+				a.log.Warn("status bucket unavailable", "err", err)
+			}
+		}
+		if kv != nil {
+			data, err := json.Marshal(a.Status())
+			if err == nil {
+				_, err = kv.Put(ctx, StatusKey(a.cfg.EdgeID), data)
+			}
+			if err != nil && ctx.Err() == nil {
+				a.log.Warn("status publish failed", "err", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		case <-a.changed:
+		}
+	}
+}
