@@ -221,3 +221,10 @@ func (v vocab) spm(text string) []int {
 func utf8SeqLen(b byte) int {
 	return [16]int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4}[b>>4]
 }
+
+// Vocab returns the token texts by id, as written to tokenizer.ggml.tokens.
+func (s Spec) Vocab() []string { return s.vocab().tokens }
+
+// TokenIDs is Tokenize as token ids (without the leading <s>), comparable to the ids Ollama returns
+// in the `context` of a non-raw /api/generate.
+func (s Spec) TokenIDs(text string) []int { return s.vocab().tokenize(text) }
