@@ -66,27 +66,36 @@ func EstimateTokens(text string) int {
 // special tokens included), neighbours sharing about overlap tokens. A text that fits, or
 // maxTokens 0, gives the text itself.
 func Windows(text string, maxTokens, overlap int) []string {
-	budget := maxTokens - specialTokens
-	if maxTokens <= 0 {
-		return []string{text}
+	spans := windowSpans(text, maxTokens, overlap)
+	out := make([]string, len(spans))
+	for i, s := range spans {
+		out[i] = text[s[0]:s[1]]
 	}
-	budget = max(budget, maxPieceBytes/bytesPerToken)
+	return out
+}
+
+// windowSpans gives the windows as byte ranges [start, end).
+func windowSpans(text string, maxTokens, overlap int) [][2]int {
+	if maxTokens <= 0 {
+		return [][2]int{{0, len(text)}}
+	}
+	budget := max(maxTokens-specialTokens, maxPieceBytes/bytesPerToken)
 	ps := pieces(text)
 	total := 0
 	for _, p := range ps {
 		total += p.cost
 	}
 	if total <= budget {
-		return []string{text}
+		return [][2]int{{0, len(text)}}
 	}
-	var out []string
+	var out [][2]int
 	for i := 0; i < len(ps); {
 		j, cost := i, 0
 		for j < len(ps) && cost+ps[j].cost <= budget {
 			cost += ps[j].cost
 			j++
 		}
-		out = append(out, text[ps[i].start:ps[j-1].end])
+		out = append(out, [2]int{ps[i].start, ps[j-1].end})
 		if j == len(ps) {
 			break
 		}
