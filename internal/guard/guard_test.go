@@ -168,7 +168,9 @@ func TestMalformedOutputIsAFailureNotSafe(t *testing.T) {
 
 type generatorFunc func(context.Context, []Message) (Generation, error)
 
-func (f generatorFunc) Generate(ctx context.Context, m []Message) (Generation, error) { return f(ctx, m) }
+func (f generatorFunc) Generate(ctx context.Context, m []Message) (Generation, error) {
+	return f(ctx, m)
+}
 
 func down(context.Context, string) (Verdict, error) {
 	return Verdict{}, fmt.Errorf("%w: connection refused", ErrBackend)
