@@ -1,0 +1,159 @@
+// Command dc-gateway is the datacenter end of the edge⇄DC link: it accepts QUIC connections from
+// edges holding a fleet certificate and relays their (redacted) requests to an OpenAI-compatible
+// model server such as vLLM, LiteLLM or Ollama.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sucursal/sucursal/internal/envflag"
+	"github.com/sucursal/sucursal/internal/gateway"
+	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/target"
+)
+
+var version = "dev"
+
+type options struct {
+	listen, pkiDir, targetURL, targetAPIKey, metricsListen, name, logLevel string
+	maxStreams                                                              int64
+	idleTimeout                                                             time.Duration
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRootCmd().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "dc-gateway:", err)
+		os.Exit(1)
+	}
+}
+
+func newRootCmd() *cobra.Command {
+	o := options{listen: ":4443", metricsListen: "127.0.0.1:9464", name: "dc-gateway", logLevel: "info", maxStreams: 1024, idleTimeout: 30 * time.Second}
+	cmd := &cobra.Command{
+		Use:   "dc-gateway",
+		Short: "Relay edge requests from QUIC (mTLS) to the central OpenAI-compatible model server",
+		Long: `dc-gateway accepts QUIC connections only from edges holding a certificate of the fleet CA
+(see fleetctl pki init), serves each request on its own stream, forwards it to --target-url and
+streams the answer back. A request the edge cancels is cancelled upstream.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE:          func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", o.listen, "UDP address for edge QUIC connections")
+	f.StringVar(&o.pkiDir, "pki", o.pkiDir, "folder written by `fleetctl pki init` (ca.crt, dc-gateway.crt/.key)")
+	f.StringVar(&o.targetURL, "target-url", o.targetURL, "OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1")
+	f.StringVar(&o.targetAPIKey, "target-api-key", o.targetAPIKey, "bearer token for the model server (optional)")
+	f.StringVar(&o.metricsListen, "metrics-listen", o.metricsListen, "HTTP address for /metrics and /healthz (empty = off)")
+	f.StringVar(&o.name, "name", o.name, "name reported to edges")
+	f.Int64Var(&o.maxStreams, "max-streams-per-edge", o.maxStreams, "concurrent request streams one edge may open")
+	f.DurationVar(&o.idleTimeout, "idle-timeout", o.idleTimeout, "close an edge connection silent for this long")
+	f.StringVar(&o.logLevel, "log-level", o.logLevel, "debug, info, warn or error")
+	envflag.Cobra(cmd, "DC_GATEWAY")
+	return cmd
+}
+
+func (o options) validate() error {
+	var errs []error
+	if _, _, err := net.SplitHostPort(o.listen); err != nil {
+		errs = append(errs, fmt.Errorf("--listen: %q is not host:port", o.listen))
+	}
+	if o.pkiDir == "" {
+		errs = append(errs, errors.New("--pki is required (the folder written by `fleetctl pki init`)"))
+	}
+	if o.targetURL == "" {
+		errs = append(errs, errors.New("--target-url is required (e.g. http://127.0.0.1:11434/v1)"))
+	} else if u, err := url.Parse(o.targetURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("--target-url: %q is not an http(s) URL", o.targetURL))
+	}
+	if o.metricsListen != "" {
+		if _, _, err := net.SplitHostPort(o.metricsListen); err != nil {
+			errs = append(errs, fmt.Errorf("--metrics-listen: %q is not host:port", o.metricsListen))
+		}
+	}
+	if o.maxStreams <= 0 {
+		errs = append(errs, errors.New("--max-streams-per-edge must be positive"))
+	}
+	switch strings.ToLower(o.logLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("--log-level: %q is not one of debug, info, warn, error", o.logLevel))
+	}
+	return errors.Join(errs...)
+}
+
+func run(ctx context.Context, o options) error {
+	if err := o.validate(); err != nil {
+		return fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(strings.ToUpper(o.logLevel)))
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
+
+	tlsConf, err := pki.ServerTLS(o.pkiDir)
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	srv, err := gateway.New(gateway.Config{
+		Target: target.New(o.targetURL, o.targetAPIKey), Name: o.name,
+		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout,
+	}, tlsConf, reg, log)
+	if err != nil {
+		return err
+	}
+	ln, err := srv.Listen(o.listen)
+	if err != nil {
+		return err
+	}
+	log.Info("dc-gateway serving", "listen", ln.Addr().String(), "target", o.targetURL)
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer ln.Close()
+		return srv.Serve(gctx, ln)
+	})
+	if o.metricsListen != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+		hs := &http.Server{Addr: o.metricsListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		g.Go(func() error {
+			if err := hs.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return fmt.Errorf("metrics listener: %w", err)
+			}
+			return nil
+		})
+		g.Go(func() error {
+			<-gctx.Done()
+			return hs.Close()
+		})
+	}
+	g.Go(func() error {
+		<-gctx.Done()
+		return ln.Close()
+	})
+	return g.Wait()
+}

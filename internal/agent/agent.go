@@ -1,0 +1,184 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sucursal/sucursal/internal/api"
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/pipeline"
+	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// Version is reported to the gateway in the hello; cmd/edge-agent sets it from ldflags.
+var Version = "dev"
+
+// Agent is a configured edge-agent.
+type Agent struct {
+	cfg  Config
+	log  *slog.Logger
+	reg  *prometheus.Registry
+	link *link.Client
+	api  *api.Server
+
+	ln, metricsLn net.Listener
+}
+
+// New builds the agent: it loads the edge certificate and wires the pipeline, but does not listen.
+func New(cfg Config, log *slog.Logger) (*Agent, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	tlsConf, err := pki.ClientTLS(cfg.PKI, cfg.EdgeID)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.DCServerName != "" {
+		tlsConf.ServerName = cfg.DCServerName
+	} else if host, _, err := net.SplitHostPort(cfg.DC); err == nil && host != "" {
+		tlsConf.ServerName = host
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	l := link.New(link.Config{
+		Addr: cfg.DC, EdgeID: cfg.EdgeID, Software: "edge-agent/" + Version, TLS: tlsConf,
+		DialTimeout: cfg.Link.DialTimeout, KeepAlive: cfg.Link.KeepAlive, IdleTimeout: cfg.Link.IdleTimeout,
+		BackoffMin: cfg.Link.BackoffMin, BackoffMax: cfg.Link.BackoffMax,
+	}, reg, log.With("component", "link"))
+
+	h := pipeline.Build(pipeline.Deps{Link: l})
+
+	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+	a := &Agent{cfg: cfg, log: log, reg: reg, link: l}
+	apiMetrics := metricsHandler
+	if cfg.MetricsListen != "" {
+		apiMetrics = nil
+	}
+	a.api = api.New(api.Config{MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout},
+		h, dcModels{l}, l.Ready, apiMetrics, reg, log.With("component", "api"))
+	return a, nil
+}
+
+// Listen binds the HTTP listeners, so callers (and tests) know the addresses before Run.
+func (a *Agent) Listen() error {
+	ln, err := net.Listen("tcp", a.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.cfg.Listen, err)
+	}
+	a.ln = ln
+	if a.cfg.MetricsListen != "" {
+		mln, err := net.Listen("tcp", a.cfg.MetricsListen)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("metrics listen on %s: %w", a.cfg.MetricsListen, err)
+		}
+		a.metricsLn = mln
+	}
+	return nil
+}
+
+// Addr is the bound API address (after Listen).
+func (a *Agent) Addr() string { return a.ln.Addr().String() }
+
+// Handler is the HTTP API (for in-process tests and benchmarks).
+func (a *Agent) Handler() http.Handler { return a.api }
+
+// Link is the QUIC link (for readiness in tests).
+func (a *Agent) Link() *link.Client { return a.link }
+
+// Run serves until ctx ends, then lets in-flight requests finish for ShutdownGrace and stops.
+func (a *Agent) Run(ctx context.Context) error {
+	if a.ln == nil {
+		if err := a.Listen(); err != nil {
+			return err
+		}
+	}
+	// Requests get a context that outlives ctx by the grace period, so a stop signal does not cut
+	// answers mid-stream; after the grace period they are cancelled (and so are their DC streams).
+	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelReqs()
+	srv := &http.Server{
+		Handler:           a.api,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return reqCtx },
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	linkCtx, stopLink := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopLink()
+	g.Go(func() error { return a.link.Run(linkCtx) })
+	g.Go(func() error { return serve(srv, a.ln) })
+	var msrv *http.Server
+	if a.metricsLn != nil {
+		msrv = &http.Server{Handler: promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 10 * time.Second}
+		g.Go(func() error { return serve(msrv, a.metricsLn) })
+	}
+	a.log.Info("edge-agent serving", "listen", a.ln.Addr().String(), "dc", a.cfg.DC, "edge_id", a.cfg.EdgeID)
+	g.Go(func() error {
+		<-gctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownGrace)
+		defer cancel()
+		err := srv.Shutdown(sctx)
+		cancelReqs()
+		if msrv != nil {
+			_ = msrv.Shutdown(sctx)
+		}
+		stopLink()
+		if errors.Is(err, context.DeadlineExceeded) {
+			a.log.Warn("shutdown grace period over; cancelled the remaining requests")
+			_ = srv.Close()
+		}
+		return nil
+	})
+	return g.Wait()
+}
+
+func serve(srv *http.Server, ln net.Listener) error {
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// dcModels lists the DC target's models over the link.
+type dcModels struct{ l *link.Client }
+
+func (d dcModels) Models(ctx context.Context) (json.RawMessage, error) {
+	call, err := d.l.Open(ctx, wire.Request{Op: wire.OpModels})
+	if err != nil {
+		if errors.Is(err, link.ErrNotConnected) {
+			return nil, chat.Unavailable("dc_unavailable", "the datacenter is unreachable from this branch; try again shortly", pipeline.DCRetryAfter)
+		}
+		return nil, err
+	}
+	defer call.Close()
+	f, err := call.Next()
+	if err != nil {
+		return nil, chat.Unavailable("dc_unavailable", "the connection to the datacenter broke during the request", pipeline.DCRetryAfter)
+	}
+	switch f.Type {
+	case wire.TypeResponse:
+		var r wire.Response
+		if err := f.Decode(&r); err != nil {
+			return nil, chat.Internal("the datacenter sent an unreadable model list")
+		}
+		return r.Body, nil
+	case wire.TypeError:
+		var e wire.Error
+		_ = f.Decode(&e)
+		return nil, &chat.Error{Status: e.Status, Type: e.Type, Code: e.Code, Message: e.Message, RetryAfter: e.RetryAfter()}
+	}
+	return nil, chat.Internal("the datacenter answered the model list with a " + f.Type.String() + " frame")
+}

@@ -1,0 +1,136 @@
+package agent
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sucursal/sucursal/internal/api"
+)
+
+// Config is the edge-agent's whole configuration. YAML keys are the documented names; flags and
+// EDGE_AGENT_* variables override them (see cmd/edge-agent).
+type Config struct {
+	// Listen is the HTTP address branch users call.
+	Listen string `yaml:"listen"`
+	// MetricsListen serves /metrics on a separate address; empty means on Listen.
+	MetricsListen string `yaml:"metrics_listen"`
+	// EdgeID names this NUC; it must match the edge certificate.
+	EdgeID string `yaml:"edge_id"`
+	// DC is the dc-gateway's host:port (UDP).
+	DC string `yaml:"dc"`
+	// DCServerName is the name checked against the gateway's certificate (default: DC's host).
+	DCServerName string `yaml:"dc_server_name"`
+	// PKI is the folder written by `fleetctl pki init`.
+	PKI string `yaml:"pki"`
+	// MaxBodyBytes limits a request body.
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
+	// RequestTimeout bounds a whole request (0 = unbounded).
+	RequestTimeout time.Duration `yaml:"request_timeout"`
+	// ShutdownGrace is how long in-flight requests may finish after a stop signal.
+	ShutdownGrace time.Duration `yaml:"shutdown_grace"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `yaml:"log_level"`
+	// Link tunes the QUIC connection.
+	Link LinkConfig `yaml:"link"`
+}
+
+// LinkConfig tunes the QUIC connection to the DC.
+type LinkConfig struct {
+	DialTimeout time.Duration `yaml:"dial_timeout"`
+	KeepAlive   time.Duration `yaml:"keepalive"`
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	BackoffMin  time.Duration `yaml:"backoff_min"`
+	BackoffMax  time.Duration `yaml:"backoff_max"`
+}
+
+// DefaultConfig is the configuration before file, environment and flags.
+func DefaultConfig() Config {
+	return Config{
+		Listen:         "127.0.0.1:8080",
+		MaxBodyBytes:   api.DefaultMaxBodyBytes,
+		RequestTimeout: 10 * time.Minute,
+		ShutdownGrace:  15 * time.Second,
+		LogLevel:       "info",
+		Link: LinkConfig{
+			DialTimeout: 5 * time.Second,
+			KeepAlive:   5 * time.Second,
+			IdleTimeout: 20 * time.Second,
+			BackoffMin:  100 * time.Millisecond,
+			BackoffMax:  10 * time.Second,
+		},
+	}
+}
+
+// LoadFile reads a YAML file over cfg. Unknown keys are errors: a typo must not silently fall
+// back to a default in a bank branch.
+func LoadFile(path string, cfg *Config) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	// An empty file is fine (yaml.v3 reports io.EOF for it).
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}
+
+// Validate lists every problem at once.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		bad("listen: %q is not host:port", c.Listen)
+	}
+	if c.MetricsListen != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsListen); err != nil {
+			bad("metrics_listen: %q is not host:port", c.MetricsListen)
+		}
+	}
+	if c.EdgeID == "" {
+		bad("edge_id is required (the id in this NUC's certificate)")
+	}
+	if c.DC == "" {
+		bad("dc is required (the dc-gateway's host:port)")
+	} else if _, _, err := net.SplitHostPort(c.DC); err != nil {
+		bad("dc: %q is not host:port", c.DC)
+	}
+	if c.PKI == "" {
+		bad("pki is required (the folder written by `fleetctl pki init`)")
+	}
+	if c.MaxBodyBytes <= 0 {
+		bad("max_body_bytes must be positive")
+	}
+	if c.RequestTimeout < 0 {
+		bad("request_timeout must not be negative")
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log_level: %q is not one of debug, info, warn, error", c.LogLevel)
+	}
+	l := c.Link
+	for name, d := range map[string]time.Duration{"link.dial_timeout": l.DialTimeout, "link.keepalive": l.KeepAlive,
+		"link.idle_timeout": l.IdleTimeout, "link.backoff_min": l.BackoffMin, "link.backoff_max": l.BackoffMax} {
+		if d <= 0 {
+			bad("%s must be positive", name)
+		}
+	}
+	if l.KeepAlive >= l.IdleTimeout && l.IdleTimeout > 0 {
+		bad("link.keepalive (%s) must be shorter than link.idle_timeout (%s)", l.KeepAlive, l.IdleTimeout)
+	}
+	if l.BackoffMin > l.BackoffMax {
+		bad("link.backoff_min must not exceed link.backoff_max")
+	}
+	return errors.Join(errs...)
+}

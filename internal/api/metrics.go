@@ -1,0 +1,37 @@
+package api
+
+import "github.com/prometheus/client_golang/prometheus"
+
+type metrics struct {
+	requests *prometheus.CounterVec
+	inflight prometheus.Gauge
+	ttft     prometheus.Histogram
+	duration prometheus.Histogram
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "api", Name: "chat_requests_total",
+			Help: "Chat completion requests by result code (ok, or the OpenAI error code the user received).",
+		}, []string{"code"}),
+		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "sucursal", Subsystem: "api", Name: "chat_requests_in_flight",
+			Help: "Chat completion requests being served.",
+		}),
+		ttft: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "sucursal", Subsystem: "api", Name: "ttft_seconds",
+			Help:    "Time from receiving a request to sending its first byte of answer.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+		}),
+		duration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "sucursal", Subsystem: "api", Name: "chat_request_duration_seconds",
+			Help:    "Time to serve a chat completion request, end to end.",
+			Buckets: prometheus.ExponentialBuckets(0.005, 2, 16),
+		}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.requests, m.inflight, m.ttft, m.duration)
+	}
+	return m
+}

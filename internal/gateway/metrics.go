@@ -1,0 +1,46 @@
+package gateway
+
+import "github.com/prometheus/client_golang/prometheus"
+
+type metrics struct {
+	connections   prometheus.Gauge
+	helloRefused  *prometheus.CounterVec
+	streams       *prometheus.CounterVec
+	activeStreams prometheus.Gauge
+	upstreamTTFT  prometheus.Histogram
+	chunks        prometheus.Counter
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		connections: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "edge_connections",
+			Help: "Edge QUIC connections currently established.",
+		}),
+		helloRefused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "hello_refused_total",
+			Help: "Connections refused after the TLS handshake, by reason.",
+		}, []string{"reason"}),
+		streams: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "streams_total",
+			Help: "Request streams served, by operation and outcome (ok, cancelled, upstream_error, bad_request).",
+		}, []string{"op", "outcome"}),
+		activeStreams: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "active_streams",
+			Help: "Request streams in progress.",
+		}),
+		upstreamTTFT: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "upstream_ttft_seconds",
+			Help:    "Time from sending a streamed request to the target to its first chunk.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+		}),
+		chunks: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "chunks_total",
+			Help: "Streamed chunks relayed from the target to edges.",
+		}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.connections, m.helloRefused, m.streams, m.activeStreams, m.upstreamTTFT, m.chunks)
+	}
+	return m
+}

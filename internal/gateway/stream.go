@@ -1,0 +1,171 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/quic-go/quic-go"
+
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// serveStream serves one request stream: read the request, call the target, relay the answer.
+// A watcher reads the rest of the stream so that a Cancel frame, or the edge resetting the stream,
+// cancels the upstream request at once.
+func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Stream, log *slog.Logger) {
+	s.m.activeStreams.Inc()
+	defer s.m.activeStreams.Dec()
+	fr := wire.NewReader(str)
+	f, err := fr.Read()
+	if err != nil {
+		str.CancelRead(wire.CodeProtocol)
+		str.CancelWrite(wire.CodeProtocol)
+		return
+	}
+	var req wire.Request
+	if f.Type != wire.TypeRequest || f.Decode(&req) != nil {
+		s.m.streams.WithLabelValues("unknown", "bad_request").Inc()
+		_ = writeError(str, &chat.Error{Status: http.StatusBadRequest, Type: "invalid_request_error", Code: "protocol_error",
+			Message: "the first frame of a request stream must be a request"})
+		_ = str.Close()
+		str.CancelRead(wire.CodeProtocol)
+		return
+	}
+	log = log.With("request_id", req.RequestID, "op", req.Op)
+
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			f, err := fr.Read()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					cancel(errEdgeCancelled)
+				}
+				return
+			}
+			if f.Type == wire.TypeCancel {
+				cancel(errEdgeCancelled)
+				return
+			}
+		}
+	}()
+
+	start := time.Now()
+	outcome := s.dispatch(reqCtx, str, req)
+	if errors.Is(context.Cause(reqCtx), errEdgeCancelled) {
+		outcome = "cancelled"
+		str.CancelWrite(wire.CodeCancelled)
+	} else {
+		_ = str.Close()
+	}
+	// Stop the watcher: the edge may keep its side open; reading further is pointless now.
+	str.CancelRead(wire.CodeOK)
+	<-watched
+	s.m.streams.WithLabelValues(req.Op, outcome).Inc()
+	log.Debug("stream served", "outcome", outcome, "duration_ms", time.Since(start).Milliseconds())
+}
+
+var errEdgeCancelled = errors.New("edge cancelled the request")
+
+func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Request) (outcome string) {
+	switch req.Op {
+	case wire.OpModels:
+		status, body, err := s.cfg.Target.Get(ctx, "/models")
+		if err != nil {
+			return s.fail(str, err)
+		}
+		if status/100 != 2 {
+			return s.fail(str, chat.ParseError(status, body))
+		}
+		_ = wire.WriteJSON(str, wire.TypeResponse, wire.Response{Status: status, Body: json.RawMessage(body)})
+		return "ok"
+	case wire.OpChatCompletions:
+		if req.Stream {
+			return s.stream(ctx, str, req.Body)
+		}
+		body, err := s.cfg.Target.Post(ctx, "/chat/completions", req.Body)
+		if err != nil {
+			return s.fail(str, err)
+		}
+		_ = wire.WriteJSON(str, wire.TypeResponse, wire.Response{Status: http.StatusOK, Body: json.RawMessage(body)})
+		return "ok"
+	}
+	_ = writeError(str, &chat.Error{Status: http.StatusBadRequest, Type: "invalid_request_error", Code: "unsupported_operation",
+		Message: "this gateway does not support the operation " + safeOp(req.Op)})
+	return "bad_request"
+}
+
+func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte) string {
+	start := time.Now()
+	var done wire.Done
+	err := s.cfg.Target.Stream(ctx, "/chat/completions", body, func(data []byte) error {
+		if done.Chunks == 0 {
+			ttft := time.Since(start)
+			s.m.upstreamTTFT.Observe(ttft.Seconds())
+			done.UpstreamTTFTMillis = float64(ttft.Microseconds()) / 1000
+		}
+		done.Chunks++
+		s.m.chunks.Inc()
+		return wire.Write(str, wire.TypeChunk, data)
+	})
+	if err != nil {
+		return s.fail(str, err)
+	}
+	_ = wire.WriteJSON(str, wire.TypeDone, done)
+	return "ok"
+}
+
+// fail sends the error frame that matches err and names the outcome for metrics.
+func (s *Server) fail(str *quic.Stream, err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "cancelled"
+	}
+	var ce *chat.Error
+	switch {
+	case errors.As(err, &ce):
+		_ = writeError(str, ce)
+		return "upstream_error"
+	case errors.Is(err, target.ErrUnreachable):
+		_ = writeError(str, chat.Unavailable("target_unreachable",
+			"the datacenter gateway cannot reach its model server", 5*time.Second))
+		return "upstream_unreachable"
+	case errors.Is(err, context.DeadlineExceeded):
+		_ = writeError(str, &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: "upstream_timeout",
+			Message: "the datacenter model server did not answer in time"})
+		return "upstream_timeout"
+	}
+	_ = writeError(str, &chat.Error{Status: http.StatusBadGateway, Type: "api_error", Code: "upstream_error",
+		Message: "the datacenter model server failed: " + err.Error()})
+	return "upstream_error"
+}
+
+func writeError(str *quic.Stream, e *chat.Error) error {
+	return wire.WriteJSON(str, wire.TypeError, wire.Error{
+		Status: e.Status, Type: e.Type, Code: e.Code, Param: e.Param, Message: e.Message,
+		RetryAfterSeconds: int(e.RetryAfter / time.Second),
+	})
+}
+
+// safeOp keeps an unknown operation name printable and short (it comes from the edge).
+func safeOp(op string) string {
+	if len(op) > 40 {
+		op = op[:40]
+	}
+	b := []byte(op)
+	for i, c := range b {
+		if c < 0x20 || c > 0x7e {
+			b[i] = '?'
+		}
+	}
+	return string(b)
+}

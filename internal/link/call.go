@@ -1,0 +1,91 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/quic-go/quic-go"
+
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// ErrStreamLost means the stream or the connection under it broke before the answer ended.
+var ErrStreamLost = errors.New("link: the connection to the datacenter broke during the request")
+
+// Call is one request on its own stream.
+type Call struct {
+	str  *quic.Stream
+	fr   *wire.Reader
+	stop func() bool
+	once sync.Once
+	m    *metrics
+}
+
+// Open opens a stream, sends req, and returns the call whose frames the caller reads with Next.
+// If ctx ends before the call is closed, the gateway is told to cancel (a Cancel frame, then the
+// stream is reset), so the upstream request stops too.
+func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
+	conn, err := c.current()
+	if err != nil {
+		return nil, err
+	}
+	str, err := conn.OpenStreamSync(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: %w", ErrNotConnected, err)
+	}
+	call := &Call{str: str, fr: wire.NewReader(str), m: c.m}
+	c.m.openStreams.Inc()
+	if err := wire.WriteJSON(str, wire.TypeRequest, req); err != nil {
+		call.abort(wire.CodeProtocol)
+		return nil, fmt.Errorf("%w: %w", ErrStreamLost, err)
+	}
+	call.stop = context.AfterFunc(ctx, call.cancel)
+	return call, nil
+}
+
+// Next returns the next frame from the gateway.
+func (call *Call) Next() (wire.Frame, error) {
+	f, err := call.fr.Read()
+	if err != nil {
+		var se *quic.StreamError
+		if errors.As(err, &se) && se.ErrorCode == wire.CodeCancelled {
+			return f, context.Canceled
+		}
+		return f, fmt.Errorf("%w: %w", ErrStreamLost, err)
+	}
+	return f, nil
+}
+
+// Close ends the call after its answer was read (or abandoned). It is safe to call twice.
+func (call *Call) Close() {
+	call.once.Do(func() {
+		call.stop()
+		_ = call.str.Close()
+		call.str.CancelRead(wire.CodeOK)
+		call.m.openStreams.Dec()
+	})
+}
+
+// cancel runs when the caller's context ends first: tell the gateway, then reset the stream.
+func (call *Call) cancel() {
+	call.once.Do(func() {
+		_ = wire.WriteJSON(call.str, wire.TypeCancel, wire.Cancel{Reason: "client went away"})
+		_ = call.str.Close()
+		call.str.CancelRead(wire.CodeCancelled)
+		call.m.cancels.Inc()
+		call.m.openStreams.Dec()
+	})
+}
+
+func (call *Call) abort(code quic.StreamErrorCode) {
+	call.once.Do(func() {
+		call.str.CancelWrite(code)
+		call.str.CancelRead(code)
+		call.m.openStreams.Dec()
+	})
+}

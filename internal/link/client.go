@@ -1,0 +1,269 @@
+package link
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/quic-go/quic-go"
+
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// ErrNotConnected means there is no established connection to the DC right now.
+var ErrNotConnected = errors.New("link: not connected to the datacenter")
+
+// RefusedError is a connection the gateway closed after the TLS handshake, with its reason
+// (wrong protocol version, identity mismatch, …). Re-dialling will not help until an operator acts.
+type RefusedError struct {
+	Code   quic.ApplicationErrorCode
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return "link: the gateway refused this edge: " + e.Reason }
+
+// Config configures the link.
+type Config struct {
+	Addr        string // host:port of the dc-gateway (UDP)
+	EdgeID      string
+	Software    string
+	TLS         *tls.Config
+	DialTimeout time.Duration
+	// KeepAlive and IdleTimeout: a keepalive every KeepAlive; a connection silent for IdleTimeout is dead.
+	KeepAlive   time.Duration
+	IdleTimeout time.Duration
+	BackoffMin  time.Duration
+	BackoffMax  time.Duration
+}
+
+func (c *Config) defaults() {
+	if c.DialTimeout <= 0 {
+		c.DialTimeout = 5 * time.Second
+	}
+	if c.KeepAlive <= 0 {
+		c.KeepAlive = 5 * time.Second
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = 20 * time.Second
+	}
+	if c.BackoffMin <= 0 {
+		c.BackoffMin = 100 * time.Millisecond
+	}
+	if c.BackoffMax <= 0 {
+		c.BackoffMax = 10 * time.Second
+	}
+}
+
+// Client keeps the connection to the DC and opens request streams on it.
+type Client struct {
+	cfg Config
+	log *slog.Logger
+	m   *metrics
+
+	mu      sync.Mutex
+	conn    *quic.Conn
+	ack     wire.HelloAck
+	lastErr error
+	changed chan struct{} // closed and replaced whenever conn changes
+}
+
+// New returns a client; call Run to connect.
+func New(cfg Config, reg prometheus.Registerer, log *slog.Logger) *Client {
+	cfg.defaults()
+	return &Client{cfg: cfg, log: log, m: newMetrics(reg), changed: make(chan struct{})}
+}
+
+// Run dials the gateway and keeps the connection up until ctx ends. It returns only then.
+func (c *Client) Run(ctx context.Context) error {
+	backoff := c.cfg.BackoffMin
+	for {
+		conn, err := c.dial(ctx)
+		if ctx.Err() != nil {
+			if conn != nil {
+				_ = conn.CloseWithError(wire.CodeShutdown, "edge shutting down")
+			}
+			return nil
+		}
+		if err != nil {
+			c.setConn(nil, wire.HelloAck{}, err)
+			c.m.dialFailures.Inc()
+			wait := jitter(backoff)
+			c.log.Warn("cannot connect to the datacenter gateway", "addr", c.cfg.Addr, "error", err.Error(), "retry_in", wait.String())
+			backoff = min(backoff*2, c.cfg.BackoffMax)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+			continue
+		}
+		backoff = c.cfg.BackoffMin
+		c.log.Info("connected to the datacenter gateway", "addr", c.cfg.Addr, "gateway", c.Ack().Gateway)
+		select {
+		case <-ctx.Done():
+			_ = conn.CloseWithError(wire.CodeShutdown, "edge shutting down")
+			c.setConn(nil, wire.HelloAck{}, ErrNotConnected)
+			return nil
+		case <-conn.Context().Done():
+			cause := context.Cause(conn.Context())
+			c.setConn(nil, wire.HelloAck{}, cause)
+			c.m.disconnects.Inc()
+			c.log.Warn("lost the datacenter gateway", "addr", c.cfg.Addr, "error", describe(cause))
+		}
+	}
+}
+
+func (c *Client) dial(ctx context.Context) (*quic.Conn, error) {
+	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
+	defer cancel()
+	conn, err := quic.DialAddr(dctx, c.cfg.Addr, c.cfg.TLS, &quic.Config{
+		HandshakeIdleTimeout: c.cfg.DialTimeout,
+		MaxIdleTimeout:       c.cfg.IdleTimeout,
+		KeepAlivePeriod:      c.cfg.KeepAlive,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", c.cfg.Addr, err)
+	}
+	ack, err := c.hello(dctx, conn)
+	if err != nil {
+		_ = conn.CloseWithError(wire.CodeBadHello, "hello failed")
+		return nil, err
+	}
+	c.setConn(conn, ack, nil)
+	return conn, nil
+}
+
+func (c *Client) hello(ctx context.Context, conn *quic.Conn) (wire.HelloAck, error) {
+	str, err := conn.OpenStreamSync(ctx)
+	if err != nil {
+		return wire.HelloAck{}, refused(conn, err)
+	}
+	stop := context.AfterFunc(ctx, func() { str.CancelRead(wire.CodeBadHello) })
+	defer stop()
+	if err := wire.WriteJSON(str, wire.TypeHello, wire.Hello{Version: wire.Version, EdgeID: c.cfg.EdgeID, Software: c.cfg.Software}); err != nil {
+		return wire.HelloAck{}, refused(conn, err)
+	}
+	f, err := wire.NewReader(str).Read()
+	if err != nil {
+		return wire.HelloAck{}, refused(conn, err)
+	}
+	var ack wire.HelloAck
+	if f.Type != wire.TypeHelloAck || f.Decode(&ack) != nil {
+		return wire.HelloAck{}, fmt.Errorf("link: the gateway answered the hello with a %s frame", f.Type)
+	}
+	if ack.Version != wire.Version {
+		return wire.HelloAck{}, fmt.Errorf("link: %w: gateway speaks version %d, this edge %d", wire.ErrVersion, ack.Version, wire.Version)
+	}
+	_ = str.Close()
+	return ack, nil
+}
+
+// refused turns "the gateway closed the connection with a reason" into a RefusedError.
+func refused(conn *quic.Conn, err error) error {
+	var ae *quic.ApplicationError
+	if errors.As(context.Cause(conn.Context()), &ae) || errors.As(err, &ae) {
+		if ae.Remote {
+			return &RefusedError{Code: ae.ErrorCode, Reason: ae.ErrorMessage}
+		}
+	}
+	return err
+}
+
+func describe(err error) string {
+	var ae *quic.ApplicationError
+	if errors.As(err, &ae) && ae.Remote {
+		return "closed by the gateway: " + ae.ErrorMessage
+	}
+	var ie *quic.IdleTimeoutError
+	if errors.As(err, &ie) {
+		return "idle timeout: no packets from the gateway"
+	}
+	if err == nil {
+		return "closed"
+	}
+	return err.Error()
+}
+
+func (c *Client) setConn(conn *quic.Conn, ack wire.HelloAck, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.conn, c.ack, c.lastErr = conn, ack, err
+	close(c.changed)
+	c.changed = make(chan struct{})
+	if conn != nil {
+		c.m.up.Set(1)
+	} else {
+		c.m.up.Set(0)
+	}
+}
+
+// Ready reports whether the connection to the DC is up, and if not, the last reason.
+func (c *Client) Ready() (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn != nil && c.conn.Context().Err() == nil {
+		return true, nil
+	}
+	if c.lastErr == nil {
+		return false, ErrNotConnected
+	}
+	return false, c.lastErr
+}
+
+// WaitReady blocks until the link is up or ctx ends.
+func (c *Client) WaitReady(ctx context.Context) error {
+	for {
+		c.mu.Lock()
+		ok := c.conn != nil && c.conn.Context().Err() == nil
+		ch := c.changed
+		c.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// Ack is the gateway's hello acknowledgement of the current connection.
+func (c *Client) Ack() wire.HelloAck {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ack
+}
+
+// RTT is quic-go's smoothed RTT estimate of the current connection (0 when down).
+func (c *Client) RTT() time.Duration {
+	c.mu.Lock()
+	conn := c.conn
+	c.mu.Unlock()
+	if conn == nil {
+		return 0
+	}
+	return conn.ConnectionStats().SmoothedRTT
+}
+
+func (c *Client) current() (*quic.Conn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil || c.conn.Context().Err() != nil {
+		if c.lastErr != nil {
+			return nil, fmt.Errorf("%w: %s", ErrNotConnected, describe(c.lastErr))
+		}
+		return nil, ErrNotConnected
+	}
+	return c.conn, nil
+}
+
+func jitter(d time.Duration) time.Duration {
+	return d/2 + rand.N(d/2+1)
+}

@@ -1,0 +1,48 @@
+package link
+
+import "github.com/prometheus/client_golang/prometheus"
+
+type metrics struct {
+	up           prometheus.Gauge
+	dialFailures prometheus.Counter
+	disconnects  prometheus.Counter
+	openStreams  prometheus.Gauge
+	cancels      prometheus.Counter
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		up: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "up",
+			Help: "1 when the QUIC connection to the datacenter gateway is established.",
+		}),
+		dialFailures: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "dial_failures_total",
+			Help: "Failed attempts to connect to the datacenter gateway.",
+		}),
+		disconnects: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "disconnects_total",
+			Help: "Established connections to the datacenter gateway that were lost.",
+		}),
+		openStreams: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "open_streams",
+			Help: "Request streams open to the datacenter gateway.",
+		}),
+		cancels: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "cancels_total",
+			Help: "Requests cancelled towards the datacenter because the branch client went away.",
+		}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.up, m.dialFailures, m.disconnects, m.openStreams, m.cancels)
+	}
+	return m
+}
+
+// RegisterRTT exports the connection's smoothed RTT.
+func (c *Client) RegisterRTT(reg prometheus.Registerer) {
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: "sucursal", Subsystem: "link", Name: "rtt_seconds",
+		Help: "Smoothed round-trip time of the QUIC connection to the datacenter (0 when down).",
+	}, func() float64 { return c.RTT().Seconds() }))
+}

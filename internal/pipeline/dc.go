@@ -1,0 +1,90 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// DCLink is what the DC terminal needs of the QUIC link.
+type DCLink interface {
+	Open(ctx context.Context, req wire.Request) (*link.Call, error)
+}
+
+// ForwardToDC is the terminal handler that sends the request to the datacenter over the link and
+// relays the answer. Whatever reaches it leaves the branch.
+func ForwardToDC(l DCLink) Handler {
+	return HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
+		body, err := json.Marshal(req.Chat)
+		if err != nil {
+			return chat.Internal("could not encode the request for the datacenter")
+		}
+		call, err := l.Open(ctx, wire.Request{Op: wire.OpChatCompletions, RequestID: req.ID, Stream: req.Chat.Stream, Body: body})
+		if err != nil {
+			return dcError(ctx, err)
+		}
+		defer call.Close()
+		for {
+			f, err := call.Next()
+			if err != nil {
+				return dcError(ctx, err)
+			}
+			switch f.Type {
+			case wire.TypeChunk:
+				var c chat.Chunk
+				if err := json.Unmarshal(f.Payload, &c); err != nil {
+					return badGateway("the datacenter sent a chunk that is not valid JSON")
+				}
+				if err := w.WriteChunk(&c); err != nil {
+					return err
+				}
+			case wire.TypeResponse:
+				var r wire.Response
+				var c chat.Completion
+				if f.Decode(&r) != nil || json.Unmarshal(r.Body, &c) != nil {
+					return badGateway("the datacenter sent a response that is not valid JSON")
+				}
+				return w.WriteCompletion(&c)
+			case wire.TypeDone:
+				return nil
+			case wire.TypeError:
+				var e wire.Error
+				if f.Decode(&e) != nil {
+					return badGateway("the datacenter sent an unreadable error")
+				}
+				return &chat.Error{Status: e.Status, Type: e.Type, Code: e.Code, Param: e.Param, Message: e.Message, RetryAfter: e.RetryAfter()}
+			default:
+				return badGateway("the datacenter sent an unexpected " + f.Type.String() + " frame")
+			}
+		}
+	})
+}
+
+// DCRetryAfter is the retry hint given to users when the datacenter is unreachable: about the
+// time the link needs to notice and re-dial.
+const DCRetryAfter = 5 * time.Second
+
+func dcError(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.Canceled):
+		return err
+	case errors.Is(err, link.ErrNotConnected):
+		return chat.Unavailable("dc_unavailable", "the datacenter is unreachable from this branch; try again shortly", DCRetryAfter)
+	case errors.Is(err, link.ErrStreamLost):
+		return &chat.Error{Status: http.StatusBadGateway, Type: "api_error", Code: "dc_connection_lost",
+			Message: "the connection to the datacenter broke during the request", RetryAfter: DCRetryAfter}
+	}
+	return badGateway("the datacenter request failed")
+}
+
+func badGateway(msg string) *chat.Error {
+	return &chat.Error{Status: http.StatusBadGateway, Type: "api_error", Code: "dc_protocol_error", Message: msg}
+}
