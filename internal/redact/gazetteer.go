@@ -53,10 +53,32 @@ var nameCues = map[string]float64{
 	"client": 0.8, "customer": 0.8, "patient": 0.8, "holder": 0.75, "demandante": 0.8,
 	"demandado": 0.8, "demandada": 0.8, "abogado": 0.75, "abogada": 0.75, "letrado": 0.75,
 	"letrada": 0.75, "notario": 0.75, "apoderado": 0.8, "beneficiario": 0.8, "beneficiaria": 0.8,
+	"testigo": 0.8, "firmante": 0.8, "técnico": 0.7, "técnica": 0.7, "contacto": 0.7, "witness": 0.8,
+	"claimant": 0.8, "defendant": 0.8, "signatory": 0.8, "technician": 0.7, "contact": 0.7,
 }
+
+// Capitalised words that are not names: sentence starters, greetings, institutions and other
+// words that often come in capitalised pairs ("Seguridad Social", "Banco de España").
+var notNames = words(`
+the a an in on at for from to of and or but please hi hello dear thanks thank this that these those
+my our your his her their we you it is are was be with by as if when then there here what which who
+el la los las un una unos unas mi mis su sus nuestro nuestra tu hola buenos buenas estimado estimada
+gracias por para con sin en de del y o pero si cuando este esta estos estas ese esa aquel que quien
+lunes martes miércoles miercoles jueves viernes sábado sabado domingo monday tuesday wednesday thursday
+friday saturday sunday enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre
+diciembre january february march april june july august september october november december
+banco bank seguridad social hacienda agencia tributaria tesorería tesoreria general juzgado tribunal
+supremo audiencia nacional provincial ministerio gobierno ayuntamiento comunidad generalitat junta
+consejo registro civil mercantil propiedad colegio notarial hospital clínica clinica centro salud
+servicio urgencias unidad departamento sección seccion área area dirección direccion oficina sucursal
+caja rural europea europeo unión union visa mastercard american express google microsoft apple amazon
+españa spain madrid barcelona valencia sevilla bilbao zaragoza málaga malaga
+resumen summary nota note asunto subject re fwd urgente urgent
+`)
 
 // Particles that may join the parts of a name ("María de la Rosa", "Pau i Puig").
 var nameParticles = words(`de del la las los y i van von da das do dos e`)
+
 
 func words(s string) map[string]bool {
 	m := map[string]bool{}

@@ -81,15 +81,37 @@ func findNames(text string) []Span {
 			}
 			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
 			i = end
-		case capitalised(w.text) && surnames[f] && i+1 < len(ws) && gap(text, w, ws[i+1], false) && surnames[fold(ws[i+1].text)] && capitalised(ws[i+1].text):
+		case nameWord(w.text) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(ws[i+1].text):
+			// Two or more capitalised words that are not sentence furniture: most often a name
+			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is known.
 			end := extendName(text, ws, i)
-			out = append(out, span(text, w.start, ws[end].end, 0.6, "gazetteer"))
+			score := 0.5
+			for j := i; j <= end; j++ {
+				if g := fold(ws[j].text); surnames[g] || givenNames[g] {
+					score = 0.65
+				}
+			}
+			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
 			i = end
 		case capitalised(w.text) && surnames[f]:
 			out = append(out, span(text, w.start, w.end, 0.4, "gazetteer"))
 		}
 	}
 	return out
+}
+
+// nameWord is a capitalised word that could be part of a name: not all capitals (DNI, IBAN),
+// not a word that starts sentences or names institutions.
+func nameWord(w string) bool {
+	if !capitalised(w) || notNames[fold(w)] {
+		return false
+	}
+	for _, r := range w[1:] {
+		if unicode.IsLower(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func nameCueWord(s string) bool { _, ok := nameCues[fold(s)]; return ok }
@@ -102,7 +124,7 @@ func extendName(text string, ws []word, i int) int {
 		if !gap(text, ws[j-1], ws[j], false) {
 			break
 		}
-		if capitalised(ws[j].text) {
+		if capitalised(ws[j].text) && !notNames[fold(ws[j].text)] {
 			end = j
 			continue
 		}

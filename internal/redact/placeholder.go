@@ -40,11 +40,11 @@ func placeholder(typ string, n int) string {
 
 // phParse is the result of reading a placeholder-shaped text at some position.
 type phParse struct {
-	status  int // phNone, phPartial (input ended while still in shape), phFull
-	length  int // bytes consumed when phFull
-	key     phKey
-	typeLen int
-	typeEnd bool // the type is complete (a separator was seen)
+	status    int // phNone, phPartial (input ended while still in shape), phFull
+	length    int // bytes consumed when phFull
+	key       phKey
+	typeLen   int
+	typeEnd   bool // the type is complete (a separator was seen)
 	digits    int  // number of digits read
 	digitsEnd bool // the number is complete (something other than a digit followed)
 }

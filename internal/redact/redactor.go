@@ -292,3 +292,13 @@ func runeOffsets(text string) ([]rune, []int) {
 	offs = append(offs, len(text))
 	return runes, offs
 }
+
+// Detect returns what Redact would replace in text, without a vault: thresholds, allow list and
+// merging applied. It is for evaluation and the operator's command; the spans hold the values.
+func (r *Redactor) Detect(ctx context.Context, text string) ([]Span, error) {
+	d, err := r.detect(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	return r.keep(text, d.spans), nil
+}
