@@ -140,7 +140,11 @@ type Agent struct {
 	cancel   context.CancelFunc
 	done     chan error
 	nc       *nats.Conn
+	dataDir  string
 }
+
+// DataDir is the agent's data directory, to restart it with its state.
+func (a *Agent) DataDir() string { return a.dataDir }
 
 // AgentOptions tweak RunAgent.
 type AgentOptions struct {
@@ -173,7 +177,7 @@ func (e *Env) RunAgent(t testing.TB, id string, o AgentOptions) *Agent {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ag := &Agent{Agent: a, Recorder: rec, cancel: cancel, done: make(chan error, 1), nc: nc}
+	ag := &Agent{Agent: a, Recorder: rec, cancel: cancel, done: make(chan error, 1), nc: nc, dataDir: o.DataDir}
 	go func() { ag.done <- a.Run(ctx) }()
 	t.Cleanup(func() { ag.Stop(t) })
 	return ag

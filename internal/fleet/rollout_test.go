@@ -1,0 +1,235 @@
+package fleet_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sucursal/sucursal/internal/fleet"
+	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/sync"
+)
+
+const role = "drafter"
+
+// runController runs a controller on its own connection. crash closes that connection before
+// stopping it, so it cannot hand its lease over: the standby has to wait for expiry, as after a
+// real crash.
+func runController(t *testing.T, env *fleettest.Env, id string) (crash func()) {
+	t.Helper()
+	nc, err := env.Hub.Connect(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := clientOn(t, nc)
+	c, err := fleet.NewController(js, fleet.ControllerConfig{Fleet: env.Cfg, ID: id, LeaseTTL: time.Second, Tick: 100 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		nc.Close()
+		cancel()
+		<-done
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// health reports per-version traffic: versions in bad have a 50% error rate.
+type health struct {
+	agent func() *sync.Agent
+	bad   map[string]bool
+}
+
+func (h *health) Health(role string) sync.Health {
+	m, ok := h.agent().Model(role)
+	if !ok {
+		return sync.Health{}
+	}
+	if h.bad[m.Version] {
+		return sync.Health{Requests: 100, Errors: 50, TTFTP95Ms: 200}
+	}
+	return sync.Health{Requests: 100, Errors: 1, TTFTP95Ms: 100}
+}
+
+func startEdges(t *testing.T, env *fleettest.Env, n int, bad map[string]bool) []*fleettest.Agent {
+	var out []*fleettest.Agent
+	for i := range n {
+		h := &health{bad: bad}
+		a := env.RunAgent(t, fmt.Sprintf("edge-%02d", i), fleettest.AgentOptions{Health: h})
+		h.agent = func() *sync.Agent { return a.Agent }
+		out = append(out, a)
+	}
+	return out
+}
+
+func waitRollout(t *testing.T, env *fleettest.Env, what string, cond func(fleet.Rollout) bool) fleet.Rollout {
+	t.Helper()
+	var r fleet.Rollout
+	fleettest.Eventually(t, what, func() bool {
+		var err error
+		r, err = fleet.GetRollout(context.Background(), env.JS, env.Cfg, role)
+		return err == nil && cond(r)
+	})
+	return r
+}
+
+func start(t *testing.T, env *fleettest.Env, version string, waves []float64, gates []string, soak time.Duration) {
+	t.Helper()
+	var gs []fleet.Gate
+	for _, g := range gates {
+		p, err := fleet.ParseGate(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, p)
+	}
+	_, err := fleet.StartRollout(context.Background(), env.JS, env.Cfg, fleet.StartRequest{
+		Role: role, Version: version, Waves: waves, Gates: gs, Soak: soak, Key: env.Key,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func skew(t *testing.T, env *fleettest.Env) map[string]int {
+	edges, err := fleet.Snapshot(context.Background(), env.JS, env.Cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fleet.Skew(edges)[role]
+}
+
+// baseline rolls out 1.0.0 to everyone, so later rollouts have a previous version.
+func baseline(t *testing.T, env *fleettest.Env, n int) {
+	t.Helper()
+	env.Publish(t, role, "1.0.0", fleettest.Artifact(1, 300000))
+	start(t, env, "1.0.0", []float64{100}, nil, 0)
+	waitRollout(t, env, "1.0.0 rollout succeeded", func(r fleet.Rollout) bool { return r.State == fleet.StateSucceeded })
+	fleettest.Eventually(t, "all on 1.0.0", func() bool { return skew(t, env)["1.0.0"] == n })
+}
+
+func TestWavesAdvanceAndOfflineEdgeCatchesUp(t *testing.T) {
+	env := fleettest.Start(t)
+	runController(t, env, "ctl-a")
+	edges := startEdges(t, env, 10, nil)
+	baseline(t, env, 10)
+
+	offline := edges[3]
+	offline.Stop(t)
+	fleettest.Eventually(t, "offline edge's status expired", func() bool { return skew(t, env)["1.0.0"] == 9 })
+
+	env.Publish(t, role, "2.0.0", fleettest.Artifact(2, 300000))
+	start(t, env, "2.0.0", []float64{20, 50, 100}, []string{"install_failures==0", "error_rate<0.1"}, 0)
+	r := waitRollout(t, env, "2.0.0 rollout succeeded", func(r fleet.Rollout) bool { return !r.Active() })
+	if r.State != fleet.StateSucceeded {
+		t.Fatalf("rollout ended %s: %s", r.State, r.Message)
+	}
+	// Each wave must have taken exactly the online edges whose hash bucket falls in it.
+	perWave := make([]int, len(r.Spec.Waves))
+	for _, a := range edges {
+		if a != offline {
+			perWave[waveOf(r.Spec.Waves, a.Status().EdgeID)]++
+		}
+	}
+	for i, n := range perWave {
+		want := fmt.Sprintf("wave %d: %d edges assigned", i+1, n)
+		found := n == 0
+		for _, e := range r.Events {
+			found = found || strings.Contains(e, want)
+		}
+		if !found {
+			t.Fatalf("no event %q in %q", want, r.Events)
+		}
+	}
+	fleettest.Eventually(t, "9 online edges on 2.0.0", func() bool { return skew(t, env)["2.0.0"] == 9 })
+
+	back := env.RunAgent(t, "edge-03", fleettest.AgentOptions{DataDir: offlineDir(t, offline)})
+	fleettest.Eventually(t, "returning edge catches up", func() bool { m, _ := back.Model(role); return m.Version == "2.0.0" })
+}
+
+func waveOf(waves []float64, id string) int {
+	for i, w := range waves {
+		if fleet.Bucket(id) < w {
+			return i
+		}
+	}
+	return len(waves)
+}
+
+func offlineDir(t *testing.T, a *fleettest.Agent) string {
+	t.Helper()
+	return a.DataDir()
+}
+
+func TestFailedGateRollsWaveBack(t *testing.T) {
+	env := fleettest.Start(t)
+	runController(t, env, "ctl-a")
+	edges := startEdges(t, env, 10, map[string]bool{"2.0.0": true})
+	baseline(t, env, 10)
+
+	env.Publish(t, role, "2.0.0", fleettest.Artifact(2, 300000))
+	start(t, env, "2.0.0", []float64{30, 100}, []string{"error_rate<0.1"}, 0)
+	r := waitRollout(t, env, "rollout ended", func(r fleet.Rollout) bool { return !r.Active() })
+	if r.State != fleet.StateRolledBack || r.Wave != 0 {
+		t.Fatalf("rollout %s at wave %d (%s), want rolled back in wave 1", r.State, r.Wave+1, r.Message)
+	}
+	var wantMembers int
+	for _, a := range edges {
+		if fleet.Bucket(a.Status().EdgeID) < 30 {
+			wantMembers++
+		}
+	}
+	if len(r.Members) != wantMembers {
+		t.Fatalf("wave 1 had %d members, want %d by hash bucket", len(r.Members), wantMembers)
+	}
+	fleettest.Eventually(t, "everyone back on 1.0.0", func() bool { return skew(t, env)["1.0.0"] == 10 })
+	for _, a := range edges {
+		got := a.Recorder.Count()
+		in := fleet.Bucket(a.Status().EdgeID) < 30
+		if (in && got != 2) || (!in && got != 1) {
+			t.Fatalf("%s (in wave: %v) installed %d times", a.Status().EdgeID, in, got)
+		}
+	}
+}
+
+func TestStandbyControllerTakesOver(t *testing.T) {
+	env := fleettest.Start(t)
+	crashA := runController(t, env, "ctl-a")
+	startEdges(t, env, 6, nil)
+	baseline(t, env, 6)
+	runController(t, env, "ctl-b")
+
+	env.Publish(t, role, "2.0.0", fleettest.Artifact(2, 300000))
+	// A soak keeps each wave open long enough to kill the leader in the middle of the rollout.
+	start(t, env, "2.0.0", []float64{50, 100}, nil, 1500*time.Millisecond)
+	before := waitRollout(t, env, "wave 1 settled", func(r fleet.Rollout) bool { return !r.SettledAt.IsZero() })
+	crashA()
+	r := waitRollout(t, env, "rollout finished under ctl-b", func(r fleet.Rollout) bool { return !r.Active() })
+	if r.State != fleet.StateSucceeded {
+		t.Fatalf("rollout %s: %s", r.State, r.Message)
+	}
+	for i, m := range before.Members {
+		if r.Members[i] != m {
+			t.Fatalf("members changed after takeover: before %v after %v", before.Members, r.Members)
+		}
+	}
+	fleettest.Eventually(t, "all on 2.0.0", func() bool { return skew(t, env)["2.0.0"] == 6 })
+}
+
+func TestMain(m *testing.M) {
+	slog.SetLogLoggerLevel(slog.LevelWarn)
+	os.Exit(m.Run())
+}
