@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"go.uber.org/goleak"
 )
 
 // fake is a classifier whose behaviour a test writes as a function; it records what it saw.
@@ -140,3 +141,6 @@ func (h harness) assertNoLeak(t *testing.T, secret string) {
 }
 
 func slogDiscard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// Every goroutine the guard starts must be waited for before a check returns.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
