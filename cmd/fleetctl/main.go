@@ -38,6 +38,8 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(
 		newPKICommand(),
+		newHubCommand(), newInitCommand(), newKeysCommand(), newPublishCommand(),
+		newRolloutCommand(), newRollbackCommand(), newStatusCommand(), newControllerCommand(),
 	)
 	// Last, so every flag above gets its FLEETCTL_* twin.
 	envflag.Cobra(root, "FLEETCTL")

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sucursal/sucursal/internal/fleet"
+)
+
+func newHubCommand() *cobra.Command {
+	var hc fleet.HubConfig
+	var cf controllerFlags
+	var statusTTL time.Duration
+	cmd := &cobra.Command{
+		Use:   "hub",
+		Short: "Run an embedded NATS server with JetStream plus the fleet controller (development, small fleets)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+			cfg := cf.config()
+			cfg.Fleet.StatusTTL = statusTTL
+			return fleet.RunHub(cmd.Context(), hc, cfg, log)
+		},
+	}
+	cmd.Flags().StringVar(&hc.StoreDir, "store", "", "JetStream storage directory (required)")
+	cmd.Flags().StringVar(&hc.Listen, "listen", "127.0.0.1:4222", "client listen address")
+	cmd.Flags().DurationVar(&statusTTL, "status-ttl", 30*time.Second, "an edge silent for this long counts as offline")
+	cf.register(cmd)
+	return cmd
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/sucursal/sucursal/internal/fleet"
+)
+
+// natsFlags are the connection flags of every command that talks to the fleet's NATS.
+type natsFlags struct {
+	url, creds, nkey string
+}
+
+func (f *natsFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.url, "nats", nats.DefaultURL, "NATS URL of the fleet (a cluster, or `fleetctl hub`)")
+	cmd.Flags().StringVar(&f.creds, "creds", "", "NATS credentials file (JWT + seed)")
+	cmd.Flags().StringVar(&f.nkey, "nkey", "", "NATS NKEY seed file (alternative to --creds)")
+}
+
+// connect returns a JetStream client and a function that closes the connection.
+func (f *natsFlags) connect(name string) (jetstream.JetStream, func(), error) {
+	opts := []nats.Option{nats.Name("fleetctl " + name)}
+	if f.creds != "" {
+		opts = append(opts, nats.UserCredentials(f.creds))
+	}
+	if f.nkey != "" {
+		o, err := nats.NkeyOptionFromSeed(f.nkey)
+		if err != nil {
+			return nil, nil, fmt.Errorf("nkey: %w", err)
+		}
+		opts = append(opts, o)
+	}
+	nc, err := nats.Connect(f.url, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connect %s: %w", f.url, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return js, nc.Close, nil
+}
+
+func newInitCommand() *cobra.Command {
+	var nf natsFlags
+	var cfg fleet.Config
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create the fleet's JetStream buckets (idempotent)",
+		Long: `Creates, or updates in place: a KV for desired state, a KV for edge status whose
+entries expire after --status-ttl, a KV for the manifest catalog, rollouts and the controller lease,
+and an Object Store for artifacts. Running it again changes nothing.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			js, closeConn, err := nf.connect("init")
+			if err != nil {
+				return err
+			}
+			defer closeConn()
+			if err := fleet.Init(cmd.Context(), js, cfg); err != nil {
+				return err
+			}
+			c := cfg.WithDefaults()
+			fmt.Fprintf(cmd.OutOrStdout(), "buckets ready: %s %s %s %s\n", c.Buckets.Desired, c.Buckets.Status, c.Control, c.Buckets.Artifacts)
+			return nil
+		},
+	}
+	nf.register(cmd)
+	cmd.Flags().DurationVar(&cfg.StatusTTL, "status-ttl", 30*time.Second, "an edge silent for this long counts as offline")
+	cmd.Flags().IntVar(&cfg.Replicas, "replicas", 1, "JetStream replicas of each bucket (3 on a cluster)")
+	return cmd
+}
