@@ -92,6 +92,23 @@ func TestOllamaGuardEndToEnd(t *testing.T) {
 	p := guard.DefaultPolicy()
 	p.Timeout = 30 * time.Second // CI machines are slow; the budget is not what is under test here
 
+	t.Run("generator returns the answer and its logprobs", func(t *testing.T) {
+		g, err := ollamaguard.New(s.Client(), "guard-unsafe-s2", ollamaguard.Options{}).Generate(ctx, []guard.Message{{Role: "user", Content: prompt}})
+		if err != nil || g.Text != models["guard-unsafe-s2"] || len(g.Tokens) == 0 {
+			t.Fatalf("generation %+v err %v", g, err)
+		}
+		var joined strings.Builder
+		for _, tok := range g.Tokens {
+			joined.WriteString(tok.Text)
+		}
+		if joined.String() != g.Text {
+			t.Errorf("tokens spell %q, text is %q", joined.String(), g.Text)
+		}
+		if _, err := ollamaguard.New(s.Client(), "no-such-model", ollamaguard.Options{}).Generate(ctx, []guard.Message{{Role: "user", Content: secret}}); !errors.Is(err, guard.ErrBackend) || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "no-such-model") {
+			t.Errorf("unknown model: %v", err)
+		}
+	})
+
 	t.Run("safe and benign allow", func(t *testing.T) {
 		e := newGuard(t, p, []guard.Classifier{safety(s, "guard-safe", guard.RoleUser), injection(s, "pg-benign")}, nil, nil)
 		d, err := e.g.CheckInput(ctx, user(prompt))
