@@ -79,7 +79,6 @@ resumen summary nota note asunto subject re fwd urgente urgent
 // Particles that may join the parts of a name ("María de la Rosa", "Pau i Puig").
 var nameParticles = words(`de del la las los y i van von da das do dos e`)
 
-
 func words(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {
