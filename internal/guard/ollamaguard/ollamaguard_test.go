@@ -33,7 +33,7 @@ var models = map[string]string{
 	"pg-malicious":    "MALICIOUS",
 }
 
-func startWithModels(t *testing.T, names ...string) *ollamatest.Server {
+func startWithModels(t testing.TB, names ...string) *ollamatest.Server {
 	t.Helper()
 	s := ollamatest.Start(t)
 	for _, n := range names {
@@ -56,7 +56,7 @@ type env struct {
 	log *bytes.Buffer
 }
 
-func newGuard(t *testing.T, p guard.Policy, in, out []guard.Classifier, fallback guard.Classifier) env {
+func newGuard(t testing.TB, p guard.Policy, in, out []guard.Classifier, fallback guard.Classifier) env {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	var buf bytes.Buffer
