@@ -52,6 +52,9 @@ func (s *Server) createModel(name string, spec testmodel.Spec, template string) 
 		Files:    map[string]string{name + ".gguf": digest},
 		Template: template,
 		Stream:   &stream,
+		// One thread is plenty for a tiny model, and llama.cpp's spinning worker threads slow
+		// everything down when parallel test processes share two cores. Requests may override it.
+		Parameters: map[string]any{"num_thread": 1},
 	}
 	if err := c.Create(ctx, req, func(api.ProgressResponse) error { return nil }); err != nil {
 		return fmt.Errorf("create: %w", err)
