@@ -29,7 +29,7 @@ func TestValidators(t *testing.T) {
 		{"nss", "080012345601", true}, // number below 10^7: 8*10^7+123456 = 80123456, mod 97 = 1
 		{"iban", "ES91 2100 0418 4502 0005 1332", true},
 		{"iban", "ES9121000418450200051332", true},
-		{"iban", "ES9121000418450200051333", false},  // mod 97
+		{"iban", "ES9121000418450200051333", false}, // mod 97
 		{"iban", "GB82 WEST 1234 5698 7654 32", true},
 		{"iban", "DE89 3704 0044 0532 0130 00", true},
 		{"iban", "FR14 2004 1010 0505 0001 3M02 606", true},

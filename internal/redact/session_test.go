@@ -53,8 +53,8 @@ func TestRehydrateTolerance(t *testing.T) {
 		{"Hola @@Person_1@@.", "Hola Juan Pérez García."},
 		{"DNI: @@DNI-1@@@@PHONE-1@@", "DNI: 12345678Z600 123 456"},
 		{"@@PERSON-1@@2", "Juan Pérez García2"},
-		{"@@PERSON-01@@ stays", "@@PERSON-01@@ stays"},                     // no leading zeros
-		{"@@PERSON-2@@ is invented", "@@PERSON-2@@ is invented"},           // not in the vault
+		{"@@PERSON-01@@ stays", "@@PERSON-01@@ stays"},                         // no leading zeros
+		{"@@PERSON-2@@ is invented", "@@PERSON-2@@ is invented"},               // not in the vault
 		{"@@PERSON   -1@@ too many spaces", "@@PERSON   -1@@ too many spaces"}, // at most two
 		{"@PERSON-1@ single", "@PERSON-1@ single"},
 		{"ends @@PERSON-1", "ends Juan Pérez García"}, // end_of_stream: rehydrate
@@ -97,7 +97,7 @@ func TestStreamHoldsOnlyPlaceholderPrefixes(t *testing.T) {
 		{"mail me @ home", "mail me @ home"},
 		{" @@PERSON-3", " @@PERSON-3"}, // only PERSON-1 exists: not a prefix of anything known
 		{" @@IB", " "},
-		{"X-1@@", "@@IBX-1"},   // the trailing "@@" could open a placeholder
+		{"X-1@@", "@@IBX-1"}, // the trailing "@@" could open a placeholder
 		{" @@DNI-1", "@@ "},
 		{"0", "@@DNI-10"}, // DNI-10 does not exist
 		{" fin @@PHONE-", " fin "},
