@@ -27,7 +27,9 @@ type Ollama struct {
 }
 
 // NewOllama uses client (a local Ollama) and model.
-func NewOllama(client *api.Client, model string) *Ollama { return &Ollama{client: client, model: model} }
+func NewOllama(client *api.Client, model string) *Ollama {
+	return &Ollama{client: client, model: model}
+}
 
 // ErrBadAnswer means the model's answer was not the JSON the schema asks for.
 var ErrBadAnswer = errors.New("ner: model answer is not the expected JSON")
