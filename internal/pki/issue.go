@@ -14,8 +14,8 @@ import (
 )
 
 // ECDSA P-256 rather than ed25519. crypto/tls and quic-go handle both in TLS 1.3, and ed25519 is
-// the faster of the two (BenchmarkMutualHandshake; figures in docs/PKI.md: roughly 1 ms more per
-// full mutual handshake with P-256 on our 2-core CI). We still pick P-256 because the Intel PTT / TPM 2.0
+// somewhat cheaper (BenchmarkMutualHandshake, figures in docs/PKI.md: about 0.15 ms, 15%, less
+// CPU per full mutual handshake). We still pick P-256 because the Intel PTT / TPM 2.0
 // in the NUCs and the HSMs banks keep CA keys in support it and mostly not ed25519, so keys can
 // move into hardware without re-enrolling the fleet; and every other TLS stack on the path
 // (nats-server, openssl, curl, Prometheus) accepts it. The cost is paid once per long-lived
