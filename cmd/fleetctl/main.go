@@ -30,11 +30,10 @@ func main() {
 // newRootCommand builds the command tree. Subcommands are listed here and nowhere else.
 func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "fleetctl",
-		Short:         "Operate a Sucursal fleet: PKI, model publishing and rollouts",
-		Version:       version,
-		SilenceUsage:  true, // a failed run prints its error, not a wall of usage text
-		SilenceErrors: false,
+		Use:          "fleetctl",
+		Short:        "Operate a Sucursal fleet: PKI, model publishing and rollouts",
+		Version:      version,
+		SilenceUsage: true, // a failed run prints its error, not a wall of usage text
 	}
 	root.AddCommand(
 		newPKICommand(),

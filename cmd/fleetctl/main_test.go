@@ -43,7 +43,18 @@ func edgeOf(t *testing.T, path string) (string, string) {
 	return c.Subject.CommonName, c.URIs[0].String()
 }
 
+// clearTwins unsets the FLEETCTL_* twins for the test, so the developer's own shell cannot steer it.
+func clearTwins(t *testing.T) {
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "FLEETCTL_") {
+			t.Setenv(k, "") // registers the restore
+			os.Unsetenv(k)
+		}
+	}
+}
+
 func TestPKICommands(t *testing.T) {
+	clearTwins(t)
 	base := t.TempDir()
 	tests := []struct {
 		name      string
@@ -115,6 +126,7 @@ func TestPKICommands(t *testing.T) {
 }
 
 func TestHelpAndVersion(t *testing.T) {
+	clearTwins(t)
 	out, err := run(t, "pki", "init", "--help")
 	if err != nil {
 		t.Fatal(err)
