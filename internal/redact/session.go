@@ -236,3 +236,16 @@ func (s *Session) statsLocked() Stats {
 	}
 	return st
 }
+
+// PlaceholderOf returns the placeholder this session gave value, if it gave one.
+func (s *Session) PlaceholderOf(value string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return "", false
+	}
+	if i := s.v.lookup(value); i >= 0 {
+		return s.v.entries[i].ph, true
+	}
+	return "", false
+}

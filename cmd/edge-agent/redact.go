@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sucursal/sucursal/internal/redact"
+	"github.com/sucursal/sucursal/internal/redact/corpus"
+	"github.com/sucursal/sucursal/internal/redact/ner"
+)
+
+// newRedactCmd is `edge-agent redact`: the operator's view of the redaction policy, offline.
+func newRedactCmd() *cobra.Command {
+	var policy, eval string
+	var lines, showValues bool
+	cmd := &cobra.Command{
+		Use:   "redact",
+		Short: "Redact text from stdin with the branch policy, or evaluate the policy on a labelled corpus",
+		Long: `Without --eval, reads text from stdin and prints one JSON line per text: the redacted text
+and the entities found (type, byte offsets, placeholder, score, detector). Values are printed only
+with --show-values. With --lines every input line is its own text, all in one session (so a value
+keeps its placeholder across lines).
+
+With --eval corpus.jsonl, prints precision and recall per entity type on a labelled corpus
+(the format of testdata/redact/corpus.jsonl), and how many decoys were redacted.
+
+The policy is --policy (YAML, see docs/REDACTION.md) or the built-in default. A NER backend in the
+policy is called as it would be in service.`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg := redact.DefaultConfig()
+			if policy != "" {
+				var err error
+				if cfg, err = redact.LoadConfig(policy); err != nil {
+					return err
+				}
+			}
+			backend, err := ner.New(cfg.NER, nil)
+			if err != nil {
+				return err
+			}
+			r, err := redact.New(cfg, backend, nil, newLogger("warn"))
+			if err != nil {
+				return err
+			}
+			if eval != "" {
+				return runEval(cmd, r, eval)
+			}
+			return runRedact(cmd, r, cmd.InOrStdin(), cmd.OutOrStdout(), lines, showValues)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&policy, "policy", "", "redaction policy YAML (default: built-in policy)")
+	f.StringVar(&eval, "eval", "", "labelled corpus (JSON lines) to evaluate the policy on")
+	f.BoolVar(&lines, "lines", false, "treat every stdin line as its own text")
+	f.BoolVar(&showValues, "show-values", false, "include the detected values in the output (operator's terminal only)")
+	return cmd
+}
+
+type redactedLine struct {
+	Redacted string       `json:"redacted"`
+	Entities []entityLine `json:"entities"`
+	Degraded bool         `json:"degraded,omitempty"`
+}
+
+type entityLine struct {
+	Type        string  `json:"type"`
+	Start       int     `json:"start"`
+	End         int     `json:"end"`
+	Placeholder string  `json:"placeholder"`
+	Score       float64 `json:"score"`
+	Source      string  `json:"source"`
+	Text        string  `json:"text,omitempty"`
+}
+
+func runRedact(cmd *cobra.Command, r *redact.Redactor, in io.Reader, out io.Writer, lines, showValues bool) error {
+	var texts []string
+	if lines {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+		for sc.Scan() {
+			texts = append(texts, sc.Text())
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+	} else {
+		b, err := io.ReadAll(in)
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		texts = []string{strings.TrimSuffix(string(b), "\n")}
+	}
+	s := r.NewSession(0)
+	defer s.Close()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for _, text := range texts {
+		spans, err := r.Detect(cmd.Context(), text)
+		if err != nil {
+			return err
+		}
+		redacted, err := s.Redact(cmd.Context(), text)
+		if err != nil {
+			return err
+		}
+		line := redactedLine{Redacted: redacted, Entities: []entityLine{}}
+		for _, sp := range spans {
+			e := entityLine{Type: sp.Type, Start: sp.Start, End: sp.End, Score: sp.Score, Source: sp.Source}
+			e.Placeholder, _ = s.PlaceholderOf(sp.Text)
+			if showValues {
+				e.Text = sp.Text
+			}
+			line.Entities = append(line.Entities, e)
+		}
+		line.Degraded = s.Stats().Degraded
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func runEval(cmd *cobra.Command, r *redact.Redactor, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	items, err := corpus.ReadJSONL(f)
+	if err != nil {
+		return err
+	}
+	rep, err := corpus.Evaluate(cmd.Context(), items, func(ctx context.Context, text string) ([]corpus.Found, error) {
+		spans, err := r.Detect(ctx, text)
+		found := make([]corpus.Found, len(spans))
+		for i, s := range spans {
+			found[i] = corpus.Found{Type: s.Type, Start: s.Start, End: s.End}
+		}
+		return found, err
+	})
+	if err != nil {
+		return err
+	}
+	return rep.Print(cmd.OutOrStdout())
+}
