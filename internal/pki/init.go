@@ -194,6 +194,21 @@ func planDC(dir string, ca signer, sans SANs, opts Options, now time.Time, res *
 		res.Kept = append(res.Kept, DCCertFile)
 		return nil, nil
 	}
+	if ok {
+		// Re-issuing under --force must not silently drop names given on an earlier run.
+		if old, _, err := readCert(certPath, ""); err == nil {
+			for _, ip := range old.IPAddresses {
+				if !slices.ContainsFunc(sans.IPs, ip.Equal) {
+					sans.IPs = append(sans.IPs, ip)
+				}
+			}
+			for _, d := range old.DNSNames {
+				if !slices.Contains(sans.DNS, d) {
+					sans.DNS = append(sans.DNS, d)
+				}
+			}
+		}
+	}
 	is, err := issueDCGateway(ca, sans, now, opts.Validity)
 	if err != nil {
 		return nil, fmt.Errorf("pki: %w", err)

@@ -128,6 +128,18 @@ func TestInitRerun(t *testing.T) {
 	}
 }
 
+func TestForceKeepsGatewaySANs(t *testing.T) {
+	dir := t.TempDir()
+	mustInit(t, Options{Dir: dir, DCSANs: []string{"dc.example", "10.9.8.7"}})
+	mustInit(t, Options{Dir: dir, DCSANs: []string{"dc2.example"}, Force: true})
+	dc := parseCertFile(t, filepath.Join(dir, "dc-gateway.crt"))
+	for _, name := range []string{"localhost", "dc.example", "dc2.example", "10.9.8.7"} {
+		if err := dc.VerifyHostname(name); err != nil {
+			t.Errorf("re-issued gateway cert lost %q: %v", name, err)
+		}
+	}
+}
+
 func TestInitRefuses(t *testing.T) {
 	tests := []struct {
 		name    string
