@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,8 +55,19 @@ func startOllama(t testing.TB, opts ...ollamatest.Option) *ollamatest.Server {
 	return o
 }
 
-// startGateway runs a dc-gateway in-process for the given target base URL; it stops at cleanup.
+// gw is an in-process dc-gateway.
+type gw struct {
+	addr string
+	stop func() // idempotent
+}
+
+// startGateway runs a dc-gateway in-process for the given target base URL on addr ("" = any
+// loopback port); it stops at cleanup at the latest.
 func startGateway(t testing.TB, pkiDir, targetURL string) string {
+	return startGatewayAt(t, pkiDir, targetURL, "127.0.0.1:0").addr
+}
+
+func startGatewayAt(t testing.TB, pkiDir, targetURL, addr string) *gw {
 	t.Helper()
 	tlsConf, err := pki.ServerTLS(pkiDir)
 	if err != nil {
@@ -65,7 +77,7 @@ func startGateway(t testing.TB, pkiDir, targetURL string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := srv.Listen("127.0.0.1:0")
+	ln, err := srv.Listen(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +87,16 @@ func startGateway(t testing.TB, pkiDir, targetURL string) string {
 		defer close(done)
 		_ = srv.Serve(ctx, ln)
 	}()
-	t.Cleanup(func() {
-		cancel()
-		ln.Close()
-		<-done
-	})
-	return ln.Addr().String()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			ln.Close()
+			<-done
+		})
+	}
+	t.Cleanup(stop)
+	return &gw{addr: ln.Addr().String(), stop: stop}
 }
 
 // startWAN puts a UDP proxy that delays every packet by rtt/2 in each direction in front of addr.

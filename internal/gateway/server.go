@@ -86,6 +86,7 @@ func (s *Server) Listen(addr string) (*quic.Listener, error) {
 // and waits for all their streams to finish.
 func (s *Server) Serve(ctx context.Context, ln *quic.Listener) error {
 	var wg sync.WaitGroup
+	defer s.cfg.Target.HTTP.CloseIdleConnections()
 	defer wg.Wait()
 	for {
 		conn, err := ln.Accept(ctx)
@@ -105,12 +106,7 @@ func (s *Server) Serve(ctx context.Context, ln *quic.Listener) error {
 
 func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 	// The TLS layer has verified the chain; the identity comes from the certificate only.
-	certs := conn.ConnectionState().TLS.PeerCertificates
-	if len(certs) == 0 {
-		s.refuse(conn, "no_certificate", wire.CodeIdentity, "no client certificate")
-		return
-	}
-	edgeID, err := pki.EdgeID(certs[0])
+	edgeID, err := pki.PeerEdgeID(conn.ConnectionState().TLS)
 	if err != nil {
 		s.refuse(conn, "no_edge_id", wire.CodeIdentity, "client certificate carries no valid edge id")
 		return

@@ -132,7 +132,12 @@ func (c *Client) dial(ctx context.Context) (*quic.Conn, error) {
 	}
 	ack, err := c.hello(dctx, conn)
 	if err != nil {
-		_ = conn.CloseWithError(wire.CodeBadHello, "hello failed")
+		var ve *wire.VersionError
+		if errors.As(err, &ve) {
+			_ = conn.CloseWithError(wire.CodeVersionMismatch, ve.Error())
+		} else {
+			_ = conn.CloseWithError(wire.CodeBadHello, "hello failed")
+		}
 		return nil, err
 	}
 	c.setConn(conn, ack, nil)
