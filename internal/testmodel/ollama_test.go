@@ -86,6 +86,28 @@ func TestOllamaMatchesGreedy(t *testing.T) {
 			})
 		}
 	}
+	t.Run("multi-turn chat concatenates the turns", func(t *testing.T) {
+		// The legacy {{ .Prompt }} template renders user and assistant turns back to back and drops
+		// the system message, so the turns below render as "Hello": the sentence model's trigger.
+		msgs := []api.Message{{Role: "system", Content: "be brief"}, {Role: "user", Content: "Hel"},
+			{Role: "assistant", Content: "l"}, {Role: "user", Content: "o"}}
+		spec := ms[slices.IndexFunc(ms, func(m model) bool { return m.name == "sentence" })].spec
+		want := spec.Greedy("Hello", 1<<20)
+		if want == "" || spec.Greedy("o", 1<<20) != "" {
+			t.Fatal("the sentence model no longer tells the renderings apart")
+		}
+		var got strings.Builder
+		err := c.Chat(ctx, &api.ChatRequest{Model: "sentence", Messages: msgs, Options: greedy}, func(r api.ChatResponse) error {
+			got.WriteString(r.Message.Content)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want {
+			t.Errorf("chat = %q, Greedy(\"Hello\") = %q", got.String(), want)
+		}
+	})
 	t.Run("sharp model samples like greedy", func(t *testing.T) {
 		// Default options sample (temperature 0.8, top_p 0.9); the sharp model leaves one candidate.
 		for _, prompt := range []string{"a", "j", "Q"} {
