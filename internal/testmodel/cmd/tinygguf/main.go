@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,13 +18,13 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "tinygguf:", err)
 		os.Exit(2)
 	}
 }
 
-func run(args []string) error {
+func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("tinygguf", flag.ContinueOnError)
 	out := fs.String("o", "tiny.gguf", "GGUF file to write")
 	kind := fs.String("kind", "alphabet", "alphabet | sentence | fixed")
@@ -66,6 +67,6 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Print(testmodel.Modelfile(abs, template))
-	return nil
+	_, err = fmt.Fprint(stdout, testmodel.Modelfile(abs, template))
+	return err
 }
