@@ -3,26 +3,34 @@ package guard
 import (
 	"context"
 	"errors"
-
 	"unicode/utf8"
 )
 
 // ErrScannerClosed is returned by Write after Close.
 var ErrScannerClosed = errors.New("guard: output scanner closed")
 
-// OutputScanner checks an answer as it streams: every Output.CheckEvery bytes it classifies the
-// trailing Output.Window bytes, and Close checks what is left. The first block (or fail-closed
-// failure) is sticky: every later call returns it, so the pipeline can cut the stream with a
-// terminal error event. It never fails over to the DC: the answer it sees is rehydrated and may
-// hold personal data. Not safe for concurrent use; one scanner per answer.
+// OutputScanner checks an answer as it streams: once Output.CheckEvery new bytes have arrived it
+// classifies the trailing Output.Window bytes (in the background when Output.Async), and Close
+// checks what is left and waits. The first block (or fail-closed failure) is sticky: every later
+// call returns it, so the pipeline can cut the stream with a terminal error event. It never fails
+// over to the DC: the answer it sees is rehydrated and may hold personal data.
+//
+// One scanner per answer, used from one goroutine. Close must be called: it owns and waits for
+// the background check.
 type OutputScanner struct {
 	g         *Guard
 	ctx       context.Context
 	buf       []byte // the trailing part of the answer still needed for context
 	unchecked int    // bytes at the end of buf not yet seen by a check
+	inflight  chan checkResult
 	d         Decision
 	err       error
 	closed    bool
+}
+
+type checkResult struct {
+	d   Decision
+	err error
 }
 
 // NewOutputScanner starts scanning one answer. ctx bounds every check (the request's context).
@@ -32,57 +40,105 @@ func (g *Guard) NewOutputScanner(ctx context.Context) *OutputScanner {
 
 func (o *OutputScanner) active() bool { return o.g.p.Output.Enabled && len(o.g.output) > 0 }
 
-// Write adds a delta of the answer. It blocks only when a check is due. The decision is
-// cumulative over the answer so far.
+// Write adds a delta of the answer and returns the decision so far (cumulative over the checks
+// finished). In sync mode it blocks while a due check runs.
 func (o *OutputScanner) Write(delta string) (Decision, error) {
 	if o.closed {
 		return o.d, ErrScannerClosed
 	}
-	if o.err != nil || !o.active() {
+	if !o.active() {
+		return o.d, nil
+	}
+	o.collect(false)
+	if o.err != nil {
 		return o.d, o.err
 	}
 	o.buf = append(o.buf, delta...)
 	o.unchecked += len(delta)
-	if o.unchecked >= o.g.p.Output.CheckEvery {
-		o.check()
+	if o.unchecked >= o.g.p.Output.CheckEvery && o.inflight == nil {
+		text := o.next()
+		if o.g.p.Output.Async {
+			o.inflight = make(chan checkResult, 1)
+			go func(ch chan<- checkResult) { ch <- o.check(text) }(o.inflight)
+		} else {
+			o.merge(o.check(text))
+		}
 	}
 	return o.d, o.err
 }
 
-// Close checks the rest of the answer and returns the decision on the whole of it.
+// Close waits for a check in flight, checks the rest of the answer and returns the decision on the
+// whole of it.
 func (o *OutputScanner) Close() (Decision, error) {
 	if o.closed {
 		return o.d, o.err
 	}
 	o.closed = true
-	if o.err == nil && o.active() && o.unchecked > 0 {
-		o.check()
+	if !o.active() {
+		return o.d, nil
+	}
+	o.collect(true)
+	if o.err == nil && o.unchecked > 0 {
+		o.merge(o.check(o.next()))
 	}
 	return o.d, o.err
 }
 
-func (o *OutputScanner) check() {
+// collect merges the background check's result, waiting for it if wait is set.
+func (o *OutputScanner) collect(wait bool) {
+	if o.inflight == nil {
+		return
+	}
+	if wait {
+		o.merge(<-o.inflight)
+		o.inflight = nil
+		return
+	}
+	select {
+	case r := <-o.inflight:
+		o.merge(r)
+		o.inflight = nil
+	default:
+	}
+}
+
+// next takes the text for a check: every unchecked byte, plus as much earlier context as fits in
+// the window; it then drops what the following check will not need.
+func (o *OutputScanner) next() string {
 	p := o.g.p.Output
-	// Every unchecked byte, plus as much earlier context as fits in the window.
 	from := runeStart(o.buf, len(o.buf)-max(p.Window, o.unchecked))
 	text := string(o.buf[from:])
 	o.unchecked = 0
+	keep := runeStart(o.buf, len(o.buf)-(p.Window-p.CheckEvery))
+	o.buf = append(o.buf[:0], o.buf[keep:]...)
+	return text
+}
+
+// check classifies one window; it touches only its argument and the guard, so it may run in the
+// background.
+func (o *OutputScanner) check(text string) checkResult {
 	var tasks []task
 	for _, c := range o.g.output {
 		tasks = append(tasks, task{c: c, windows: o.g.windows(c.Kind(), text)})
 	}
-	d, err := o.g.run(o.ctx, stageOutput, []ScanText{{Text: text}}, tasks, p.Timeout, o.g.p.outputFailMode(), false)
-	if err != nil && !errors.Is(err, ErrBlocked) {
-		o.err = err
+	d, err := o.g.run(o.ctx, stageOutput, []ScanText{{Text: text}}, tasks, o.g.p.Output.Timeout, o.g.p.outputFailMode(), false)
+	return checkResult{d, err}
+}
+
+func (o *OutputScanner) merge(r checkResult) {
+	if o.err != nil {
 		return
 	}
-	o.d.add(d.Action, d.Categories)
-	o.d.Degraded = o.d.Degraded || d.Degraded
-	o.d.Refusal = d.Refusal
-	o.err = err
-	// Keep only the context the next check needs.
-	keep := runeStart(o.buf, len(o.buf)-(p.Window-p.CheckEvery))
-	o.buf = append(o.buf[:0], o.buf[keep:]...)
+	if r.err != nil && !errors.Is(r.err, ErrBlocked) {
+		o.err = r.err
+		return
+	}
+	o.d.add(r.d.Action, r.d.Categories)
+	o.d.Degraded = o.d.Degraded || r.d.Degraded
+	if r.d.Refusal != "" {
+		o.d.Refusal = r.d.Refusal
+	}
+	o.err = r.err
 }
 
 // runeStart moves i forward to the start of a rune, so windows never split a character.

@@ -17,9 +17,10 @@ func bombDetector() *fake {
 	}}
 }
 
+// outPolicy is synchronous, so a test knows which Write saw which check; async has its own tests.
 func outPolicy(every, window int) Policy {
 	p := DefaultPolicy()
-	p.Output.CheckEvery, p.Output.Window = every, window
+	p.Output.CheckEvery, p.Output.Window, p.Output.Async = every, window, false
 	return p
 }
 
@@ -172,5 +173,59 @@ func TestOutputScannerDisabledPassesThrough(t *testing.T) {
 	}
 	if d, err := o.Close(); err != nil || d.Action != ActionAllow || len(det.texts()) != 0 {
 		t.Fatal(d, err)
+	}
+}
+
+func TestOutputScannerAsyncDoesNotHoldTheStream(t *testing.T) {
+	started, release := make(chan struct{}, 4), make(chan struct{})
+	det := &fake{name: "lg-out", kind: KindSafety, fn: func(ctx context.Context, w string) (Verdict, error) {
+		started <- struct{}{}
+		<-release
+		return bombDetector().fn(ctx, w)
+	}}
+	p := outPolicy(10, 40)
+	p.Output.Async = true
+	h := newHarness(t, p, nil, []Classifier{det}, nil)
+	o := h.g.NewOutputScanner(context.Background())
+	// This Write makes a check due; it must return while the check is still running (if it
+	// waited, it would wait for release forever).
+	if d, err := o.Write("a BOMB recipe"); err != nil || d.Action != ActionAllow {
+		t.Fatalf("first write: %+v %v", d, err)
+	}
+	<-started
+	// More text arrives while the check runs: forwarded at once, no second check started.
+	for range 5 {
+		if _, err := o.Write(" and more text"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(det.texts()); n != 1 {
+		t.Fatalf("%d checks in flight, want 1", n)
+	}
+	close(release)
+	// Close waits for the check in flight; its block is the answer's verdict.
+	d, err := o.Close()
+	if !errors.Is(err, ErrBlocked) || d.Action != ActionBlock {
+		t.Fatalf("close: %+v %v", d, err)
+	}
+	if n := len(det.texts()); n != 1 {
+		t.Errorf("%d checks after a block, want no more", n)
+	}
+}
+
+func TestOutputScannerAsyncChecksTheWholeAnswer(t *testing.T) {
+	det := bombDetector()
+	p := outPolicy(16, 64)
+	p.Output.Async = true
+	h := newHarness(t, p, nil, []Classifier{det}, nil)
+	o := h.g.NewOutputScanner(context.Background())
+	answer := strings.Repeat("todo en orden. ", 30) + "BOMB"
+	for i := 0; i < len(answer); i += 5 {
+		if _, err := o.Write(answer[i:min(i+5, len(answer))]); err != nil {
+			break // a background check may already have cut it
+		}
+	}
+	if d, err := o.Close(); !errors.Is(err, ErrBlocked) || d.Action != ActionBlock {
+		t.Fatalf("the last bytes were not checked: %+v %v", d, err)
 	}
 }

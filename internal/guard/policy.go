@@ -98,6 +98,11 @@ type OutputPolicy struct {
 	// byte is checked with some context before it).
 	Window  int           `yaml:"window"`
 	Timeout time.Duration `yaml:"timeout"`
+	// Async runs streaming checks in the background so the answer keeps flowing while the guard
+	// model works (on a NUC's CPU a Llama Guard check takes seconds); a block then cuts the stream
+	// at the next delta. The check at Close is always waited for. Off: Write blocks while a check
+	// runs.
+	Async bool `yaml:"async"`
 	// FailMode overrides the top-level fail mode for answers; empty inherits it.
 	FailMode FailMode `yaml:"fail_mode"`
 }
@@ -123,7 +128,7 @@ func DefaultPolicy() Policy {
 			Default:    ActionBlock,
 			Categories: map[string]Action{"S6": ActionFlag, "S7": ActionFlag, "S8": ActionFlag},
 		},
-		Output: OutputPolicy{Enabled: true, CheckEvery: 512, Window: 2048, Timeout: 2 * time.Second},
+		Output: OutputPolicy{Enabled: true, CheckEvery: 512, Window: 2048, Timeout: 5 * time.Second, Async: true},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -164,36 +165,38 @@ func TestOllamaGuardEndToEnd(t *testing.T) {
 		}
 	})
 
-	t.Run("streaming output guard cuts an unsafe answer", func(t *testing.T) {
-		po := p
-		po.Output.CheckEvery, po.Output.Window = 64, 256
-		e := newGuard(t, po, nil, []guard.Classifier{safety(s, "guard-unsafe-s2", guard.RoleAgent)}, nil)
-		o := e.g.NewOutputScanner(ctx)
-		answer := strings.Repeat("Paso uno: abra la cuenta. ", 20)
-		var sent strings.Builder
-		var cut error
-		for i := 0; i < len(answer) && cut == nil; i += 10 {
-			delta := answer[i:min(i+10, len(answer))]
-			if _, cut = o.Write(delta); cut == nil {
-				sent.WriteString(delta) // what the pipeline would forward
+	for _, async := range []bool{false, true} {
+		t.Run(fmt.Sprintf("streaming output guard cuts an unsafe answer/async=%v", async), func(t *testing.T) {
+			po := p
+			po.Output.CheckEvery, po.Output.Window, po.Output.Async = 64, 256, async
+			e := newGuard(t, po, nil, []guard.Classifier{safety(s, "guard-unsafe-s2", guard.RoleAgent)}, nil)
+			o := e.g.NewOutputScanner(ctx)
+			answer := strings.Repeat("Paso uno: abra la cuenta. ", 20)
+			var sent strings.Builder
+			var cut error
+			for i := 0; i < len(answer) && cut == nil; i += 10 {
+				delta := answer[i:min(i+10, len(answer))]
+				if _, cut = o.Write(delta); cut == nil {
+					sent.WriteString(delta) // what the pipeline would forward
+				}
 			}
-		}
-		var be *guard.BlockedError
-		if !errors.As(cut, &be) || be.Categories[0].Code != "S2" {
-			t.Fatalf("stream not cut: %v", cut)
-		}
-		// Cut at the first check, after check_every bytes: far short of the whole answer.
-		if sent.Len() >= po.Output.CheckEvery || sent.Len() >= len(answer) {
-			t.Errorf("forwarded %d of %d bytes before the cut", sent.Len(), len(answer))
-		}
-		if _, err := o.Close(); !errors.Is(err, guard.ErrBlocked) {
-			t.Errorf("close after cut: %v", err)
-		}
-	})
+			_, closeErr := o.Close()
+			var be *guard.BlockedError
+			if !errors.As(closeErr, &be) || be.Categories[0].Code != "S2" {
+				t.Fatalf("answer not blocked: %v", closeErr)
+			}
+			if !async {
+				// Sync: cut by the first check, before check_every bytes went out.
+				if !errors.Is(cut, guard.ErrBlocked) || sent.Len() >= po.Output.CheckEvery {
+					t.Errorf("forwarded %d of %d bytes before the cut (%v)", sent.Len(), len(answer), cut)
+				}
+			}
+		})
+	}
 
 	t.Run("streaming output guard passes a safe answer", func(t *testing.T) {
 		po := p
-		po.Output.CheckEvery, po.Output.Window = 64, 256
+		po.Output.CheckEvery, po.Output.Window, po.Output.Async = 64, 256, false
 		e := newGuard(t, po, nil, []guard.Classifier{safety(s, "guard-safe", guard.RoleAgent)}, nil)
 		o := e.g.NewOutputScanner(ctx)
 		for _, d := range strings.SplitAfter(strings.Repeat("Su saldo es correcto. ", 10), " ") {
