@@ -35,6 +35,8 @@ func holdPort(port int) (*portHold, int, error) {
 	return &portHold{fd: fd}, sa.(*syscall.SockaddrInet4).Port, nil
 }
 
+func (h *portHold) held() bool { return h.fd >= 0 }
+
 // release frees the port so the server can bind it. Safe to call twice.
 func (h *portHold) release() {
 	if h == nil || h.fd < 0 {

@@ -45,16 +45,18 @@ func KeepAlive(d time.Duration) Option { return func(c *config) { c.keepAlive = 
 // Env adds "KEY=value" entries to the server's environment, after the ones Start sets.
 func Env(kv ...string) Option { return func(c *config) { c.env = append(c.env, kv...) } }
 
-// Server is a running (or stopped) `ollama serve` owned by one test.
+// Server is a running (or stopped) `ollama serve` owned by one test. Its methods are meant to be
+// called from that test's goroutine; Client and HTTPClient may be used from any goroutine.
 type Server struct {
 	URL  string // http://127.0.0.1:PORT
 	Port int
 	Dir  string // HOME, models and the log live here
 	Log  string // path of the server's log file
 
-	bin  string
-	cfg  config
-	hold *portHold
+	bin       string
+	cfg       config
+	transport *http.Transport // shared by every client, so cleanup can close its connections
+	hold      *portHold
 	cmd  *exec.Cmd
 	done chan struct{} // closed when cmd has been waited for
 }
@@ -68,7 +70,10 @@ func Start(t testing.TB, opts ...Option) *Server {
 	if err != nil {
 		t.Fatalf("%v", err)
 	}
-	s := &Server{bin: bin, Dir: t.TempDir(), cfg: config{keepAlive: "-1"}}
+	s := &Server{
+		bin: bin, Dir: t.TempDir(), cfg: config{keepAlive: "-1"},
+		transport: http.DefaultTransport.(*http.Transport).Clone(),
+	}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
@@ -81,6 +86,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	t.Cleanup(func() {
 		s.kill()
 		s.hold.release()
+		s.transport.CloseIdleConnections()
 		if t.Failed() {
 			t.Logf("ollamatest: tail of %s:\n%s", s.Log, s.LogTail())
 		}
@@ -203,6 +209,10 @@ func (s *Server) kill() {
 func (s *Server) Stop(t testing.TB) {
 	t.Helper()
 	s.kill()
+	s.transport.CloseIdleConnections()
+	if s.hold != nil && s.hold.held() {
+		return
+	}
 	hold, _, err := holdPort(s.Port)
 	if err != nil {
 		t.Logf("ollamatest: could not keep port %d reserved after stop: %v", s.Port, err)
@@ -239,8 +249,12 @@ func (s *Server) Client() *api.Client {
 	if err != nil {
 		panic(err) // s.URL is built by this package
 	}
-	return api.NewClient(u, &http.Client{})
+	return api.NewClient(u, s.HTTPClient())
 }
+
+// HTTPClient returns an HTTP client for raw calls (e.g. /v1/chat/completions); its idle
+// connections are closed when the test ends, so goroutine-leak checks stay quiet.
+func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.transport} }
 
 // LogTail returns the last few KiB of the server's log.
 func (s *Server) LogTail() string {
