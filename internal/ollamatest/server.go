@@ -57,8 +57,8 @@ type Server struct {
 	cfg       config
 	transport *http.Transport // shared by every client, so cleanup can close its connections
 	hold      *portHold
-	cmd  *exec.Cmd
-	done chan struct{} // closed when cmd has been waited for
+	cmd       *exec.Cmd
+	done      chan struct{} // closed when cmd has been waited for
 }
 
 // Start runs `ollama serve` on a free loopback port with HOME and OLLAMA_MODELS in t.TempDir(), waits
