@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -119,6 +120,10 @@ func (s *Server) launch() error {
 		return err
 	}
 	defer logf.Close() // the child has its own copy
+	logStart, err := logf.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(logf, "--- ollamatest: starting on port %d at %s ---\n", s.Port, time.Now().Format(time.RFC3339Nano))
 	cmd := exec.Command(s.bin, "serve")
 	cmd.Env = s.environ()
@@ -137,9 +142,9 @@ func (s *Server) launch() error {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		close(done)
 	}(s.done)
-	if err := s.waitReady(); err != nil {
+	if err := s.waitReady(logStart); err != nil {
 		s.kill()
-		if strings.Contains(s.LogTail(), "address already in use") {
+		if strings.Contains(s.logSince(logStart), "address already in use") {
 			return fmt.Errorf("%w: %w", errAddrInUse, err)
 		}
 		return err
@@ -170,14 +175,18 @@ func (s *Server) environ() []string {
 	return append(env, s.cfg.env...)
 }
 
-func (s *Server) waitReady() error {
+// waitReady waits until /api/version answers and this launch's log says it listens on our port:
+// the answer alone could come from another test's server that took the port in the short window
+// between release and bind.
+func (s *Server) waitReady(logStart int64) error {
+	listening := fmt.Sprintf("Listening on 127.0.0.1:%d ", s.Port)
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	defer cancel()
 	client := s.Client()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if _, err := client.Version(ctx); err == nil {
+		if _, err := client.Version(ctx); err == nil && strings.Contains(s.logSince(logStart), listening) {
 			return nil
 		}
 		select {
@@ -255,6 +264,20 @@ func (s *Server) Client() *api.Client {
 // HTTPClient returns an HTTP client for raw calls (e.g. /v1/chat/completions); its idle
 // connections are closed when the test ends, so goroutine-leak checks stay quiet.
 func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.transport} }
+
+// logSince returns the log written from offset on ("" if it cannot be read).
+func (s *Server) logSince(offset int64) string {
+	f, err := os.Open(s.Log)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.NewSectionReader(f, offset, 1<<30))
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
 
 // LogTail returns the last few KiB of the server's log.
 func (s *Server) LogTail() string {
