@@ -89,6 +89,7 @@ func FixedOutput(marker, out string) Spec {
 
 // Perturbed returns a copy of base whose successor differs on round(fraction × n) of base's n
 // successor entries, chosen deterministically from seed, and the sorted list of pieces that differ.
+// A changed entry points to another piece (to </s> only if the vocabulary has no other).
 // A drafter built from it agrees with base everywhere else: a known acceptance rate.
 func Perturbed(base Spec, fraction float64, seed int64) (Spec, []string) {
 	s := base.Clone()
@@ -99,13 +100,15 @@ func Perturbed(base Spec, fraction float64, seed int64) (Spec, []string) {
 	var changed []string
 	for _, i := range rng.Perm(len(keys))[:k] {
 		from := keys[i]
-		for {
-			to := candidates[rng.IntN(len(candidates))]
-			if to != base.Successor[from] {
-				s.Successor[from] = to
-				break
-			}
+		others := slices.DeleteFunc(slices.Clone(candidates), func(p string) bool { return p == base.Successor[from] })
+		to := EOS // only when the vocabulary has no other piece to go to
+		if len(others) > 0 {
+			to = others[rng.IntN(len(others))]
 		}
+		if to == base.Successor[from] {
+			continue // base already ends here and there is nothing else: cannot differ
+		}
+		s.Successor[from] = to
 		changed = append(changed, from)
 	}
 	slices.Sort(changed)

@@ -41,6 +41,10 @@ func TestPerturbed(t *testing.T) {
 	if base.Successor["a"] != "b" {
 		t.Fatal("Perturbed modified its base")
 	}
+	tiny := Spec{Pieces: []string{"a"}, Successor: map[string]string{"a": "a"}}
+	if p, changed := Perturbed(tiny, 1, 1); p.Successor["a"] != EOS || !slices.Equal(changed, []string{"a"}) {
+		t.Errorf("one-piece vocabulary: successor %q, changed %q", p.Successor["a"], changed)
+	}
 	_, c1 := Perturbed(base, 0.3, 1)
 	_, c2 := Perturbed(base, 0.3, 2)
 	if slices.Equal(c1, c2) {
