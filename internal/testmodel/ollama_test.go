@@ -108,6 +108,28 @@ func TestOllamaMatchesGreedy(t *testing.T) {
 			t.Errorf("chat = %q, Greedy(\"Hello\") = %q", got.String(), want)
 		}
 	})
+	t.Run("show reports the vocabulary behind the fingerprint", func(t *testing.T) {
+		// /api/show (verbose) is how a runtime client can compute the fingerprint of what it runs.
+		for _, m := range ms[:2] {
+			info, err := c.Show(ctx, &api.ShowRequest{Model: m.name, Verbose: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := info.ModelInfo["tokenizer.ggml.tokens"].([]any)
+			tokens := make([]string, len(raw))
+			for i, tok := range raw {
+				tokens[i], _ = tok.(string)
+			}
+			if !slices.Equal(tokens, m.spec.Vocab()) {
+				t.Errorf("%s: /api/show lists %d tokens, spec has %d (or they differ)", m.name, len(tokens), len(m.spec.Vocab()))
+			}
+			bos, _ := info.ModelInfo["tokenizer.ggml.bos_token_id"].(float64)
+			eos, _ := info.ModelInfo["tokenizer.ggml.eos_token_id"].(float64)
+			if model := info.ModelInfo["tokenizer.ggml.model"]; model != "llama" || bos != 1 || eos != 2 {
+				t.Errorf("%s: model %v bos %v eos %v", m.name, model, bos, eos)
+			}
+		}
+	})
 	t.Run("sharp model samples like greedy", func(t *testing.T) {
 		// Default options sample (temperature 0.8, top_p 0.9); the sharp model leaves one candidate.
 		for _, prompt := range []string{"a", "j", "Q"} {
