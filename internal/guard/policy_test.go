@@ -20,7 +20,7 @@ func TestLoadPolicyExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	if p.FailMode != FailClosed || p.Timeout != 1500*time.Millisecond || p.OnBlock != "refusal" ||
-		p.Injection.BlockThreshold != 0.85 || p.Output.FailMode != FailOpen || p.Output.CheckEvery != 400 {
+		p.Injection.BlockThreshold != 0.85 || p.Output.FailMode != FailOpen || p.Output.CheckEvery != 400 || !p.Output.Async {
 		t.Errorf("policy not read as written: %+v", p)
 	}
 	if p.safetyAction("S6") != ActionAllow || p.safetyAction("S7") != ActionFlag || p.safetyAction("S1") != ActionBlock {

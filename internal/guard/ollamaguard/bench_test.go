@@ -2,6 +2,7 @@ package ollamaguard_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -13,7 +14,8 @@ import (
 // BenchmarkGuardLatency measures what the guard adds on a real Ollama with the generated tiny guard
 // models, against a baseline measured in the same run: the bare Ollama chat call the safety
 // classifier makes. The difference is the guard's own cost (template, parse, policy, goroutines,
-// metrics); "safety+injection" shows two classifiers run concurrently, not one after the other.
+// metrics). "safety+injection" runs both kinds, one after the other (max_concurrency=1) and
+// concurrently (4), to show what concurrency buys on this machine.
 //
 //	go test -run '^$' -bench GuardLatency -benchtime 200x ./internal/guard/ollamaguard/
 func BenchmarkGuardLatency(b *testing.B) {
@@ -32,10 +34,14 @@ func BenchmarkGuardLatency(b *testing.B) {
 		e := newGuard(b, p, []guard.Classifier{safety(s, "guard-safe", guard.RoleUser)}, nil, nil)
 		measure(b, func() error { _, err := e.g.CheckInput(ctx, text); return err })
 	})
-	b.Run("guard-safety+injection", func(b *testing.B) {
-		e := newGuard(b, p, []guard.Classifier{safety(s, "guard-safe", guard.RoleUser), injection(s, "pg-benign")}, nil, nil)
-		measure(b, func() error { _, err := e.g.CheckInput(ctx, text); return err })
-	})
+	for _, conc := range []int{1, 4} {
+		b.Run(fmt.Sprintf("guard-safety+injection/max_concurrency=%d", conc), func(b *testing.B) {
+			pc := p
+			pc.MaxConcurrency = conc
+			e := newGuard(b, pc, []guard.Classifier{safety(s, "guard-safe", guard.RoleUser), injection(s, "pg-benign")}, nil, nil)
+			measure(b, func() error { _, err := e.g.CheckInput(ctx, text); return err })
+		})
+	}
 }
 
 // measure runs f b.N times after a warm-up and reports p50 and p99 latency.
