@@ -11,11 +11,13 @@ import (
 
 // BenchmarkCheckInput measures the guard's own cost and its concurrency with classifiers whose
 // latency is known, so it can be read apart from any model server:
+//
 //   - instant: classifiers that answer at once — the guard's overhead per check;
+//
 //   - 2ms-each: two classifiers that each take 2 ms (a stand-in for a model call), run one after
 //     the other (max_concurrency=1, the baseline) and concurrently (4).
 //
-//	go test -run '^$' -bench CheckInput -benchmem ./internal/guard/
+//     go test -run '^$' -bench CheckInput -benchmem ./internal/guard/
 func BenchmarkCheckInput(b *testing.B) {
 	sleepy := func(d time.Duration, v Verdict) func(context.Context, string) (Verdict, error) {
 		return func(ctx context.Context, _ string) (Verdict, error) {
@@ -74,4 +76,3 @@ func BenchmarkWindows(b *testing.B) {
 		}
 	}
 }
-

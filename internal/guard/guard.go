@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -83,6 +84,15 @@ func New(p Policy, input, output []Classifier, fallback Classifier, reg promethe
 	m, err := newMetrics(reg)
 	if err != nil {
 		return nil, fmt.Errorf("guard: metrics: %w", err)
+	}
+	// A policy that scans for a kind no classifier provides silently passes everything of that
+	// kind; that is allowed (a branch may run only Prompt Guard) but worth saying at start-up.
+	for _, k := range []Kind{KindInjection, KindSafety} {
+		scanned := slices.ContainsFunc(slices.Collect(maps.Values(p.Scan)), func(ks []Kind) bool { return slices.Contains(ks, k) })
+		provided := slices.ContainsFunc(input, func(c Classifier) bool { return c.Kind() == k })
+		if scanned && !provided {
+			log.Warn("guard policy scans for a kind no input classifier provides", "kind", string(k))
+		}
 	}
 	return &Guard{p: p, input: input, output: output, fallback: fallback, m: m, log: log}, nil
 }
@@ -173,7 +183,12 @@ func (g *Guard) finish(stage string, d Decision, start time.Time) (Decision, err
 	for i, c := range d.Categories {
 		codes[i] = c.Code
 	}
-	g.log.Info("guard decision", "stage", stage, "action", string(d.Action), "categories", codes,
+	// Plain allows are Debug: the output scanner decides every few hundred bytes of every answer.
+	level := slog.LevelDebug
+	if d.Action != ActionAllow || d.Degraded || d.FailedOver {
+		level = slog.LevelInfo
+	}
+	g.log.Log(context.Background(), level, "guard decision", "stage", stage, "action", string(d.Action), "categories", codes,
 		"degraded", d.Degraded, "failed_over", d.FailedOver, "duration_ms", time.Since(start).Milliseconds())
 	if d.Action != ActionBlock {
 		return d, nil

@@ -309,3 +309,24 @@ func TestNothingToScanAllows(t *testing.T) {
 		t.Fatalf("decision %+v err %v", d, err)
 	}
 }
+
+func TestNewWarnsWhenAScannedKindHasNoClassifier(t *testing.T) {
+	h := newHarness(t, DefaultPolicy(), []Classifier{&fake{name: "lg", kind: KindSafety, fn: safetySays()}}, nil, nil)
+	if !strings.Contains(h.log.String(), `"kind":"injection"`) || strings.Contains(h.log.String(), `"kind":"safety"`) {
+		t.Errorf("start-up log:\n%s", h.log)
+	}
+}
+
+func TestVerdictKindIsCheckedButMayBeOmitted(t *testing.T) {
+	for _, tt := range []struct {
+		kind Kind
+		ok   bool
+	}{{"", true}, {KindSafety, true}, {KindInjection, false}} {
+		c := &fake{name: "dc", kind: KindSafety, fn: func(context.Context, string) (Verdict, error) { return Verdict{Kind: tt.kind}, nil }}
+		h := newHarness(t, DefaultPolicy(), []Classifier{c}, nil, nil)
+		_, err := h.g.CheckInput(context.Background(), user("x"))
+		if (err == nil) != tt.ok || (!tt.ok && !errors.Is(err, ErrMalformedOutput)) {
+			t.Errorf("verdict kind %q: err %v", tt.kind, err)
+		}
+	}
+}

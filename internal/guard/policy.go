@@ -113,7 +113,7 @@ type OutputPolicy struct {
 func DefaultPolicy() Policy {
 	return Policy{
 		FailMode:        FailClosed,
-		Timeout:         2 * time.Second,
+		Timeout:         3 * time.Second,
 		FallbackTimeout: 3 * time.Second,
 		MaxConcurrency:  4,
 		OnBlock:         "error",

@@ -193,6 +193,9 @@ func (g *Guard) classify(ctx context.Context, stage string, c Classifier, text s
 	v, err := c.Classify(ctx, text)
 	dur := time.Since(t0)
 	g.m.classify.WithLabelValues(c.Name(), stage).Observe(dur.Seconds())
+	if err == nil && v.Kind == "" {
+		v.Kind = c.Kind() // a classifier has one kind; saying it again is optional
+	}
 	if err == nil && v.Kind != c.Kind() {
 		err = fmt.Errorf("%w: verdict of kind %q from a %q classifier", ErrMalformedOutput, v.Kind, c.Kind())
 	}
