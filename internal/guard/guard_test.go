@@ -330,3 +330,20 @@ func TestVerdictKindIsCheckedButMayBeOmitted(t *testing.T) {
 		}
 	}
 }
+
+func TestSpentBudgetCountsAsTimeout(t *testing.T) {
+	p := DefaultPolicy()
+	p.Timeout = time.Nanosecond
+	// Whether the budget is found spent before the call or during it, it is one timeout.
+	lg := &fake{name: "lg", kind: KindSafety, fn: func(ctx context.Context, _ string) (Verdict, error) {
+		<-ctx.Done()
+		return Verdict{}, ctx.Err()
+	}}
+	h := newHarness(t, p, []Classifier{lg}, nil, nil)
+	if _, err := h.g.CheckInput(context.Background(), user("x")); !errors.Is(err, ErrGuardUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if got := h.counter(t, "sucursal_guard_failures_total", map[string]string{"classifier": "lg", "reason": "timeout"}); got != 1 {
+		t.Errorf("timeout failures = %v", got)
+	}
+}

@@ -186,13 +186,17 @@ func (g *Guard) classifyRedacted(ctx context.Context, stage string, t ScanText) 
 
 // classify is one classifier call, measured. Its errors name the classifier and the reason only.
 func (g *Guard) classify(ctx context.Context, stage string, c Classifier, text string) (Verdict, error) {
-	if err := ctx.Err(); err != nil {
-		return Verdict{}, err
+	var (
+		v   Verdict
+		err = ctx.Err() // a call queued behind the concurrency limit may find the budget spent
+		dur time.Duration
+	)
+	if err == nil {
+		t0 := time.Now()
+		v, err = c.Classify(ctx, text)
+		dur = time.Since(t0)
+		g.m.classify.WithLabelValues(c.Name(), stage).Observe(dur.Seconds())
 	}
-	t0 := time.Now()
-	v, err := c.Classify(ctx, text)
-	dur := time.Since(t0)
-	g.m.classify.WithLabelValues(c.Name(), stage).Observe(dur.Seconds())
 	if err == nil && v.Kind == "" {
 		v.Kind = c.Kind() // a classifier has one kind; saying it again is optional
 	}
