@@ -69,6 +69,7 @@ func New(p Policy, input, output []Classifier, fallback Classifier, reg promethe
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	p = p.clone() // the caller keeps its maps; the guard reads its own without locks
 	var errs []error
 	for _, c := range slices.Concat(input, output, []Classifier{fallback}) {
 		if c != nil && (c.Name() == "" || !c.Kind().valid()) {
@@ -97,8 +98,8 @@ func New(p Policy, input, output []Classifier, fallback Classifier, reg promethe
 	return &Guard{p: p, input: input, output: output, fallback: fallback, m: m, log: log}, nil
 }
 
-// Policy returns the guard's policy.
-func (g *Guard) Policy() Policy { return g.p }
+// Policy returns a copy of the guard's policy.
+func (g *Guard) Policy() Policy { return g.p.clone() }
 
 // CheckInput runs the input classifiers, concurrently, on the texts the policy says to scan,
 // within the policy's latency budget. A block returns the decision and a *BlockedError; a failure

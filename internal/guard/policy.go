@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -277,4 +279,13 @@ func (p Policy) outputFailMode() FailMode {
 		return p.Output.FailMode
 	}
 	return p.FailMode
+}
+
+func (p Policy) clone() Policy {
+	p.Scan = maps.Clone(p.Scan)
+	for s, ks := range p.Scan {
+		p.Scan[s] = slices.Clone(ks)
+	}
+	p.Safety.Categories = maps.Clone(p.Safety.Categories)
+	return p
 }

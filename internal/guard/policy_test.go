@@ -116,3 +116,18 @@ func TestInjectionAction(t *testing.T) {
 		}
 	}
 }
+
+func TestGuardKeepsItsOwnCopyOfThePolicy(t *testing.T) {
+	p := DefaultPolicy()
+	h := newHarness(t, p, nil, nil, nil)
+	p.Safety.Categories["S1"] = ActionAllow
+	p.Scan[SourceUser][0] = "changed"
+	got := h.g.Policy()
+	if got.safetyAction("S1") != ActionBlock || got.Scan[SourceUser][0] != KindInjection {
+		t.Fatal("the caller's later edits reached the guard's policy")
+	}
+	got.Safety.Categories["S2"] = ActionAllow
+	if h.g.Policy().safetyAction("S2") != ActionBlock {
+		t.Fatal("Policy() exposes the guard's maps")
+	}
+}
