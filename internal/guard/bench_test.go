@@ -54,7 +54,7 @@ func BenchmarkCheckInput(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, c := range in {
-				c.(*fake).seen = make([]string, 0, b.N+1)
+				c.(*fake).quiet = true
 			}
 			b.ReportAllocs()
 			for b.Loop() {
