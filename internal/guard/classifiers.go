@@ -25,6 +25,9 @@ type TokenProb struct {
 type Generation struct {
 	Text   string
 	Tokens []TokenProb
+	// Truncated: the answer hit the token cap. A cut category list ("S1" of "S14") would be
+	// misread, so a truncated answer is malformed.
+	Truncated bool
 }
 
 // Generator runs a generative guard model (Llama Guard, or a Prompt Guard exported as a label
@@ -71,6 +74,9 @@ func (c *safetyClassifier) Classify(ctx context.Context, text string) (Verdict, 
 	if err != nil {
 		return Verdict{Kind: KindSafety}, err
 	}
+	if g.Truncated {
+		return Verdict{Kind: KindSafety}, fmt.Errorf("%w: answer cut at the token cap", ErrMalformedOutput)
+	}
 	v, err := ParseLlamaGuard(g.Text)
 	if err != nil {
 		return v, err
@@ -101,6 +107,9 @@ func (c *labelInjectionClassifier) Classify(ctx context.Context, text string) (V
 	g, err := c.gen.Generate(ctx, []Message{{Role: "user", Content: text}})
 	if err != nil {
 		return v, err
+	}
+	if g.Truncated {
+		return v, fmt.Errorf("%w: answer cut at the token cap", ErrMalformedOutput)
 	}
 	if v.Malicious, err = ParsePromptGuardLabel(g.Text); err != nil {
 		return v, err

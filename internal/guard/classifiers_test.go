@@ -78,3 +78,14 @@ func TestScoreInjectionClassifier(t *testing.T) {
 		t.Errorf("backend error lost: %v", err)
 	}
 }
+
+func TestTruncatedAnswerIsMalformed(t *testing.T) {
+	gen := generatorFunc(func(context.Context, []Message) (Generation, error) {
+		return Generation{Text: "unsafe\nS1", Truncated: true}, nil // perhaps "S14" cut short
+	})
+	for _, c := range []Classifier{NewSafetyClassifier("lg", gen, RoleUser), NewLabelInjectionClassifier("pg", gen)} {
+		if _, err := c.Classify(context.Background(), "x"); !errors.Is(err, ErrMalformedOutput) {
+			t.Errorf("%s: err = %v", c.Name(), err)
+		}
+	}
+}

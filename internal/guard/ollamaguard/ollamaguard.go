@@ -20,7 +20,8 @@ type Generator struct {
 
 // Options tune the call; the zero value is sensible.
 type Options struct {
-	// MaxTokens caps the answer: "unsafe\nS1,S2,S3" is about ten tokens. Default 24.
+	// MaxTokens caps the answer: "unsafe\nS1,S2,S3" is about ten tokens, all fourteen categories
+	// about forty. An answer that hits the cap is treated as malformed. Default 48.
 	MaxTokens int
 	// KeepAlive keeps the model loaded between checks; a guard that has to load its model on the
 	// request path blows its latency budget. Default: Ollama's own (5 minutes).
@@ -30,7 +31,7 @@ type Options struct {
 // New returns a generator for model on the server behind client.
 func New(client *api.Client, model string, opts Options) *Generator {
 	if opts.MaxTokens <= 0 {
-		opts.MaxTokens = 24
+		opts.MaxTokens = 48
 	}
 	return &Generator{client: client, model: model, opts: opts}
 }
@@ -52,6 +53,9 @@ func (g *Generator) Generate(ctx context.Context, msgs []guard.Message) (guard.G
 	var out guard.Generation
 	err := g.client.Chat(ctx, req, func(r api.ChatResponse) error {
 		out.Text += r.Message.Content
+		if r.Done && r.DoneReason == "length" {
+			out.Truncated = true
+		}
 		for _, lp := range r.Logprobs {
 			out.Tokens = append(out.Tokens, guard.TokenProb{Text: lp.Token, Logprob: lp.Logprob})
 		}

@@ -24,7 +24,7 @@ type Options struct {
 	BaseURL string
 	Model   string
 	APIKey  string // sent as a bearer token when set
-	// MaxTokens caps the answer. Default 24.
+	// MaxTokens caps the answer; an answer that hits it is treated as malformed. Default 48.
 	MaxTokens int
 	// Logprobs asks for log probabilities (llama-server supports them; leave off for servers
 	// that reject the field).
@@ -48,7 +48,7 @@ func New(o Options) (*Generator, error) {
 		return nil, errors.New("openaiguard: model is required")
 	}
 	if o.MaxTokens <= 0 {
-		o.MaxTokens = 24
+		o.MaxTokens = 48
 	}
 	if o.Client == nil {
 		o.Client = http.DefaultClient
@@ -67,7 +67,8 @@ type chatRequest struct {
 
 type chatResponse struct {
 	Choices []struct {
-		Message struct {
+		FinishReason string `json:"finish_reason"`
+		Message      struct {
 			Content string `json:"content"`
 		} `json:"message"`
 		Logprobs *struct {
@@ -122,7 +123,7 @@ func ParseResponse(b []byte) (guard.Generation, error) {
 		return guard.Generation{}, fmt.Errorf("%w: chat completion without choices", guard.ErrMalformedOutput)
 	}
 	c := r.Choices[0]
-	g := guard.Generation{Text: c.Message.Content}
+	g := guard.Generation{Text: c.Message.Content, Truncated: c.FinishReason == "length"}
 	if c.Logprobs != nil {
 		for _, t := range c.Logprobs.Content {
 			g.Tokens = append(g.Tokens, guard.TokenProb{Text: t.Token, Logprob: t.Logprob})

@@ -89,6 +89,10 @@ func TestParseResponse(t *testing.T) {
 	if err != nil || g.Text != "unsafe\nS1" || len(g.Tokens) != 1 || g.Tokens[0].Logprob != -0.5 {
 		t.Fatalf("%+v %v", g, err)
 	}
+	g, err = openaiguard.ParseResponse([]byte(`{"choices":[{"finish_reason":"length","message":{"content":"unsafe\nS1"}}]}`))
+	if err != nil || !g.Truncated {
+		t.Errorf("finish_reason length: %+v %v", g, err)
+	}
 	for _, body := range []string{``, `[]`, `{"choices":[]}`, `{"choices":"SECRET"}`} {
 		if _, err := openaiguard.ParseResponse([]byte(body)); !errors.Is(err, guard.ErrMalformedOutput) || strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("%q: %v", body, err)
