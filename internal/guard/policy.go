@@ -129,6 +129,8 @@ func DefaultPolicy() Policy {
 		Safety: SafetyPolicy{
 			Default:    ActionBlock,
 			Categories: map[string]Action{"S6": ActionFlag, "S7": ActionFlag, "S8": ActionFlag},
+			// Well inside Ollama's default 4096-token context, with Llama Guard's ~400-token prompt.
+			WindowTokens: 2048, WindowOverlap: 128,
 		},
 		Output: OutputPolicy{Enabled: true, CheckEvery: 512, Window: 2048, Timeout: 5 * time.Second, Async: true},
 	}

@@ -38,8 +38,13 @@ func New(client *api.Client, model string, opts Options) *Generator {
 
 // Generate asks for the model's greedy answer to msgs, with log probabilities.
 func (g *Generator) Generate(ctx context.Context, msgs []guard.Message) (guard.Generation, error) {
-	stream := false
+	stream, truncate, shift := false, false, false
 	req := &api.ChatRequest{
+		// Ollama would otherwise drop the start of a text longer than the context and classify
+		// the rest: an attack at the start would pass unseen. An error is a failure the policy
+		// handles; the guard's windowing keeps texts short enough.
+		Truncate:  &truncate,
+		Shift:     &shift,
 		Model:     g.model,
 		Messages:  make([]api.Message, len(msgs)),
 		Stream:    &stream,

@@ -167,6 +167,27 @@ func TestOllamaGuardEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("a text longer than the model's context is never silently truncated", func(t *testing.T) {
+		// The generated model reads one letter per token and has a 2048-token context.
+		long := strings.Repeat("abc ", 1500) // ≈ 6000 tokens for this model
+		whole := p
+		whole.Safety.WindowTokens = 0
+		e := newGuard(t, whole, []guard.Classifier{safety(s, "guard-safe", guard.RoleUser)}, nil, nil)
+		if _, err := e.g.CheckInput(ctx, user(long)); !errors.Is(err, guard.ErrGuardUnavailable) || !errors.Is(err, guard.ErrBackend) {
+			t.Fatalf("whole text: err = %v, want a backend failure", err)
+		}
+		// Windowed small enough for this char-level tokenizer, every part is classified.
+		windowed := p
+		windowed.Safety.WindowTokens, windowed.Safety.WindowOverlap = 256, 32
+		e = newGuard(t, windowed, []guard.Classifier{safety(s, "guard-safe", guard.RoleUser)}, nil, nil)
+		if d, err := e.g.CheckInput(ctx, user(long)); err != nil || d.Action != guard.ActionAllow {
+			t.Fatalf("windowed: %+v %v", d, err)
+		}
+		if n := counter(t, e.reg, "sucursal_guard_verdicts_total", map[string]string{"classifier": "ollama-guard-safe", "kind": "safety", "category": "none"}); n < 4 {
+			t.Errorf("%v windows classified, want several", n)
+		}
+	})
+
 	t.Run("malformed answer fails closed", func(t *testing.T) {
 		e := newGuard(t, p, []guard.Classifier{safety(s, "guard-garbage", guard.RoleUser)}, nil, nil)
 		_, err := e.g.CheckInput(ctx, user(prompt))
