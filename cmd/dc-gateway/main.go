@@ -62,7 +62,7 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", o.listen, "UDP address for edge QUIC connections")
-	f.StringVar(&o.pkiDir, "pki", o.pkiDir, "folder written by `fleetctl pki init` (ca.crt, dc-gateway.crt/.key)")
+	f.StringVar(&o.pkiDir, "pki", o.pkiDir, "folder written by 'fleetctl pki init' (ca.crt, dc-gateway.crt/.key)")
 	f.StringVar(&o.targetURL, "target-url", o.targetURL, "OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1")
 	f.StringVar(&o.targetAPIKey, "target-api-key", o.targetAPIKey, "bearer token for the model server (optional)")
 	f.StringVar(&o.metricsListen, "metrics-listen", o.metricsListen, "HTTP address for /metrics and /healthz (empty = off)")
@@ -80,7 +80,7 @@ func (o options) validate() error {
 		errs = append(errs, fmt.Errorf("--listen: %q is not host:port", o.listen))
 	}
 	if o.pkiDir == "" {
-		errs = append(errs, errors.New("--pki is required (the folder written by `fleetctl pki init`)"))
+		errs = append(errs, errors.New("--pki is required (the folder written by 'fleetctl pki init')"))
 	}
 	if o.targetURL == "" {
 		errs = append(errs, errors.New("--target-url is required (e.g. http://127.0.0.1:11434/v1)"))

@@ -24,7 +24,7 @@ func Name(prefix, flag string) string {
 // Annotate appends "[env PREFIX_NAME]" to the usage of every flag in fs, so --help lists the twin.
 func Annotate(fs *pflag.FlagSet, prefix string) {
 	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" {
+		if f.Name == "help" || f.Name == "version" {
 			return
 		}
 		tag := "[env " + Name(prefix, f.Name) + "]"
@@ -39,7 +39,7 @@ func Annotate(fs *pflag.FlagSet, prefix string) {
 func Apply(fs *pflag.FlagSet, prefix string) error {
 	var errs []error
 	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Changed || f.Name == "help" {
+		if f.Changed || f.Name == "help" || f.Name == "version" {
 			return
 		}
 		name := Name(prefix, f.Name)

@@ -1,0 +1,48 @@
+# Sucursal — the two commands a newcomer needs are `make demo` and `make test`.
+SHELL := /bin/bash
+GO ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+OLLAMA_VERSION ?= 0.17.4
+export OLLAMA_VERSION
+
+.PHONY: all deps build test test-short bench fuzz demo vet clean
+
+all: build
+
+## deps: download Go modules and build the real Ollama used by the demo and the tests (cached in .cache/)
+deps:
+	$(GO) mod download
+	./scripts/build-ollama.sh
+
+## build: static binaries of edge-agent, dc-gateway and fleetctl into bin/
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/edge-agent ./cmd/dc-gateway ./cmd/fleetctl
+
+## test: everything, against real Ollama, real NATS and real QUIC (installs what is missing first)
+test: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 40m ./...
+
+## bench: the benchmarks whose figures are in docs/PERFORMANCE.md
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 60m ./internal/e2e/ ./internal/redact/ ./internal/guard/... ./internal/sync/
+
+## fuzz: a short run of every fuzz target (FUZZTIME per target, default 15s)
+FUZZTIME ?= 15s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+## demo: install what is missing, then stream an answer through edge-agent → QUIC → dc-gateway → Ollama
+demo: deps build
+	./scripts/demo.sh
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin/ .cache/demo

@@ -1,0 +1,126 @@
+// Command edge-agent runs on a branch NUC: an OpenAI-compatible endpoint for branch users whose
+// requests travel, redacted, over QUIC to the datacenter gateway.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/envflag"
+)
+
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRootCmd().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "edge-agent:", err)
+		os.Exit(1)
+	}
+}
+
+func newRootCmd() *cobra.Command {
+	root, _ := newServeCmd()
+	root.AddCommand(
+		newRedactCmd(),
+		newAskCmd(),
+	)
+	envflag.Cobra(root, "EDGE_AGENT")
+	return root
+}
+
+// serveOptions are the root command's flag values (before layering over the YAML file).
+type serveOptions struct {
+	configFile string
+	cfg        agent.Config
+}
+
+// newServeCmd is the root command: with no subcommand, edge-agent serves.
+func newServeCmd() (*cobra.Command, *serveOptions) {
+	o := &serveOptions{cfg: agent.DefaultConfig()}
+	cfg := &o.cfg
+	configFile := &o.configFile
+	cmd := &cobra.Command{
+		Use:   "edge-agent",
+		Short: "Serve branch users an OpenAI-compatible endpoint that keeps personal data in the branch",
+		Long: `edge-agent serves POST /v1/chat/completions and GET /v1/models to branch users and apps,
+and forwards each request over one mutually authenticated QUIC connection to the dc-gateway.
+It also serves /healthz, /readyz (the QUIC link is up) and /metrics.
+
+Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flags (flags win).`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			final, err := resolveConfig(cmd, *configFile, *cfg)
+			if err != nil {
+				return err
+			}
+			log := newLogger(final.LogLevel)
+			agent.Version = version
+			a, err := agent.New(final, log)
+			if err != nil {
+				return err
+			}
+			return a.Run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(configFile, "config", "", "YAML configuration file (flags and environment override it)")
+	f.StringVar(&cfg.Listen, "listen", cfg.Listen, "HTTP address for branch users (host:port)")
+	f.StringVar(&cfg.MetricsListen, "metrics-listen", cfg.MetricsListen, "separate address for /metrics (default: on --listen)")
+	f.StringVar(&cfg.EdgeID, "edge-id", cfg.EdgeID, "this NUC's edge id (must match its certificate)")
+	f.StringVar(&cfg.DC, "dc", cfg.DC, "dc-gateway address, host:port (UDP)")
+	f.StringVar(&cfg.DCServerName, "dc-server-name", cfg.DCServerName, "name to verify in the gateway's certificate (default: the host of --dc)")
+	f.StringVar(&cfg.PKI, "pki", cfg.PKI, "folder written by 'fleetctl pki init' (ca.crt, edges/<id>.crt/.key)")
+	f.Int64Var(&cfg.MaxBodyBytes, "max-body-bytes", cfg.MaxBodyBytes, "largest accepted request body in bytes")
+	f.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout, "upper bound for one request, streaming included (0 = none)")
+	f.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "debug, info, warn or error")
+	return cmd, o
+}
+
+// resolveConfig layers defaults < YAML file < environment < flags. Flags (and their environment
+// twins) hold the defaults unless changed, so only changed ones override the file.
+func resolveConfig(cmd *cobra.Command, file string, flagged agent.Config) (agent.Config, error) {
+	cfg := agent.DefaultConfig()
+	if file != "" {
+		if err := agent.LoadFile(file, &cfg); err != nil {
+			return cfg, err
+		}
+	}
+	fs := cmd.Flags()
+	set := func(name string, apply func()) {
+		if envflag.Changed(fs, name) {
+			apply()
+		}
+	}
+	set("listen", func() { cfg.Listen = flagged.Listen })
+	set("metrics-listen", func() { cfg.MetricsListen = flagged.MetricsListen })
+	set("edge-id", func() { cfg.EdgeID = flagged.EdgeID })
+	set("dc", func() { cfg.DC = flagged.DC })
+	set("dc-server-name", func() { cfg.DCServerName = flagged.DCServerName })
+	set("pki", func() { cfg.PKI = flagged.PKI })
+	set("max-body-bytes", func() { cfg.MaxBodyBytes = flagged.MaxBodyBytes })
+	set("request-timeout", func() { cfg.RequestTimeout = flagged.RequestTimeout })
+	set("log-level", func() { cfg.LogLevel = flagged.LogLevel })
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	return cfg, nil
+}
+
+func newLogger(level string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(strings.ToUpper(level)))
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}
