@@ -20,6 +20,8 @@ import (
 	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/redact"
+	"github.com/sucursal/sucursal/internal/redact/ner"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -59,7 +61,15 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 		BackoffMin: cfg.Link.BackoffMin, BackoffMax: cfg.Link.BackoffMax,
 	}, reg, log.With("component", "link"))
 
-	h := pipeline.Build(pipeline.Deps{Link: l})
+	nerBackend, err := ner.New(cfg.Redaction.NER, &http.Client{})
+	if err != nil {
+		return nil, fmt.Errorf("redaction: %w", err)
+	}
+	redactor, err := redact.New(cfg.Redaction, nerBackend, reg, log.With("component", "redact"))
+	if err != nil {
+		return nil, fmt.Errorf("redaction: %w", err)
+	}
+	h := pipeline.Build(pipeline.Deps{Link: l, Redactor: redactor})
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	a := &Agent{cfg: cfg, log: log, reg: reg, link: l}

@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sucursal/sucursal/internal/api"
+	"github.com/sucursal/sucursal/internal/redact"
 )
 
 // Config is the edge-agent's whole configuration. YAML keys are the documented names; flags and
@@ -40,6 +41,8 @@ type Config struct {
 	LogLevel string `yaml:"log_level"`
 	// Link tunes the QUIC connection.
 	Link LinkConfig `yaml:"link"`
+	// Redaction is the personal-data policy (docs/REDACTION.md). It is always on.
+	Redaction redact.Config `yaml:"redaction"`
 }
 
 // LinkConfig tunes the QUIC connection to the DC.
@@ -66,6 +69,7 @@ func DefaultConfig() Config {
 			BackoffMin:  100 * time.Millisecond,
 			BackoffMax:  10 * time.Second,
 		},
+		Redaction: redact.DefaultConfig(),
 	}
 }
 
@@ -131,6 +135,9 @@ func (c Config) Validate() error {
 	}
 	if l.BackoffMin > l.BackoffMax {
 		bad("link.backoff_min must not exceed link.backoff_max")
+	}
+	if err := c.Redaction.Validate(); err != nil {
+		bad("redaction: %w", err)
 	}
 	return errors.Join(errs...)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync"
 	"time"
 
@@ -73,19 +74,48 @@ func (s *Server) QUICConfig() *quic.Config {
 	}
 }
 
+// Listener is the gateway's UDP socket and QUIC listener. The gateway owns the socket (through
+// its own quic.Transport) so that closing it frees the port at once: a restarted gateway must be
+// able to bind the same address.
+type Listener struct {
+	*quic.Listener
+	tr   *quic.Transport
+	conn *net.UDPConn
+	once sync.Once
+	err  error
+}
+
+// Close stops accepting and releases the socket, ending every connection on it.
+func (l *Listener) Close() error {
+	// quic.Transport does not close a socket it did not create.
+	l.once.Do(func() { l.err = errors.Join(l.Listener.Close(), l.tr.Close(), l.conn.Close()) })
+	return l.err
+}
+
 // Listen opens the UDP listener.
-func (s *Server) Listen(addr string) (*quic.Listener, error) {
-	ln, err := quic.ListenAddr(addr, s.tls, s.QUICConfig())
+func (s *Server) Listen(addr string) (*Listener, error) {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: listen address %q: %w", addr, err)
+	}
+	conn, err := net.ListenUDP("udp", ua)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: listen on %s (UDP): %w", addr, err)
 	}
-	return ln, nil
+	tr := &quic.Transport{Conn: conn}
+	ln, err := tr.Listen(s.tls, s.QUICConfig())
+	if err != nil {
+		tr.Close()
+		return nil, fmt.Errorf("gateway: listen on %s (UDP): %w", addr, err)
+	}
+	return &Listener{Listener: ln, tr: tr, conn: conn}, nil
 }
 
 // Serve accepts connections until ctx ends or the listener closes, then closes every connection
-// and waits for all their streams to finish.
-func (s *Server) Serve(ctx context.Context, ln *quic.Listener) error {
+// (telling each edge why) and waits for all their streams to finish before releasing the socket.
+func (s *Server) Serve(ctx context.Context, ln *Listener) error {
 	var wg sync.WaitGroup
+	defer ln.Close()
 	defer s.cfg.Target.HTTP.CloseIdleConnections()
 	defer wg.Wait()
 	for {

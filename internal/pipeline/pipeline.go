@@ -39,11 +39,13 @@ func (f HandlerFunc) ServeChat(ctx context.Context, req *Request, w ResponseWrit
 // Stage wraps the rest of the pipeline.
 type Stage func(next Handler) Handler
 
-// Chain returns stages[0] → stages[1] → … → terminal.
-func Chain(terminal Handler, stages ...Stage) Handler {
-	h := terminal
-	for i := len(stages) - 1; i >= 0; i-- {
-		h = stages[i](h)
+// Chain composes stages into one: Chain(a, b)(h) is a → b → h.
+func Chain(stages ...Stage) Stage {
+	return func(terminal Handler) Handler {
+		h := terminal
+		for i := len(stages) - 1; i >= 0; i-- {
+			h = stages[i](h)
+		}
+		return h
 	}
-	return h
 }

@@ -1,0 +1,208 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/redact"
+)
+
+// Redact replaces personal data in every text of the request with placeholders before the rest of
+// the pipeline runs, and puts the values back into the answer on its way up, streamed or not.
+// The vault lives in a per-request session that is wiped when the request ends (or its TTL runs
+// out). Anything below this stage only ever sees redacted text.
+func Redact(r *redact.Redactor) Stage {
+	return func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
+			sess := r.NewSession(0)
+			defer sess.Close()
+			if err := redactRequest(ctx, sess, req.Chat); err != nil {
+				return redactionError(err)
+			}
+			rw := &rehydrator{ResponseWriter: w, sess: sess}
+			err := next.ServeChat(ctx, req, rw)
+			if err == nil {
+				err = rw.finish()
+			}
+			return err
+		})
+	}
+}
+
+// redactRequest redacts message contents, text parts and tool-call arguments through one session,
+// so a value gets the same placeholder everywhere, plus the request's free-text `user` field.
+func redactRequest(ctx context.Context, sess *redact.Session, req *chat.Request) error {
+	err := req.Texts(func(_ string, s *string) error {
+		out, err := sess.Redact(ctx, *s)
+		if err != nil {
+			return err
+		}
+		*s = out
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// OpenAI's `user` is meant for an end-user id; branch apps put e-mails there.
+	if raw, ok := req.Extra["user"]; ok {
+		var u string
+		if json.Unmarshal(raw, &u) == nil {
+			out, err := sess.Redact(ctx, u)
+			if err != nil {
+				return err
+			}
+			req.Extra["user"], _ = json.Marshal(out)
+		}
+	}
+	return nil
+}
+
+func redactionError(err error) error {
+	switch {
+	case errors.Is(err, redact.ErrMatchTimeout):
+		// Fail closed: text we could not finish checking is not sent anywhere.
+		return &chat.Error{Status: http.StatusUnprocessableEntity, Type: "invalid_request_error", Code: "redaction_timeout",
+			Message: "the request could not be checked for personal data in time, so it was not sent; shorten or simplify it"}
+	case errors.Is(err, redact.ErrNERUnavailable):
+		return chat.Unavailable("ner_unavailable",
+			"the branch's personal-data detector is unavailable and policy requires it; the request was not sent", 5*time.Second)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	return chat.Internal("the request could not be checked for personal data, so it was not sent")
+}
+
+// rehydrator puts vault values back into what comes up the pipeline: one stream per choice for
+// content and one per (choice, tool call) for arguments, so a placeholder split across chunks at
+// any byte is restored.
+type rehydrator struct {
+	ResponseWriter
+	sess    *redact.Session
+	content map[int]*redact.Stream
+	args    map[[2]int]*redact.Stream
+	last    *chat.Chunk // a template for a closing chunk, if text is still held at the end
+}
+
+func (rw *rehydrator) stream(choice int) *redact.Stream {
+	if rw.content == nil {
+		rw.content = map[int]*redact.Stream{}
+	}
+	st, ok := rw.content[choice]
+	if !ok {
+		st = rw.sess.NewStream()
+		rw.content[choice] = st
+	}
+	return st
+}
+
+func (rw *rehydrator) argStream(choice, tool int) *redact.Stream {
+	if rw.args == nil {
+		rw.args = map[[2]int]*redact.Stream{}
+	}
+	k := [2]int{choice, tool}
+	st, ok := rw.args[k]
+	if !ok {
+		st = rw.sess.NewJSONStream()
+		rw.args[k] = st
+	}
+	return st
+}
+
+func (rw *rehydrator) WriteChunk(c *chat.Chunk) error {
+	for i := range c.Choices {
+		ch := &c.Choices[i]
+		st := rw.stream(ch.Index)
+		if ch.Delta.Content != nil {
+			out := st.Write(*ch.Delta.Content)
+			ch.Delta.Content = &out
+		}
+		for j := range ch.Delta.ToolCalls {
+			tc := &ch.Delta.ToolCalls[j]
+			idx := j
+			if tc.Index != nil {
+				idx = *tc.Index
+			}
+			tc.Function.Arguments = rw.argStream(ch.Index, idx).Write(tc.Function.Arguments)
+		}
+		if ch.FinishReason != nil {
+			// The choice is over: whatever is held comes out with its last chunk.
+			rw.flushInto(ch)
+		}
+	}
+	if len(c.Choices) > 0 {
+		rw.last = c
+	}
+	return rw.ResponseWriter.WriteChunk(c)
+}
+
+// flushInto appends the held tails of a finished choice to its chunk.
+func (rw *rehydrator) flushInto(ch *chat.ChunkChoice) {
+	if st, ok := rw.content[ch.Index]; ok {
+		if tail := st.Flush(); tail != "" {
+			s := tail
+			if ch.Delta.Content != nil {
+				s = *ch.Delta.Content + tail
+			}
+			ch.Delta.Content = &s
+		}
+		delete(rw.content, ch.Index)
+	}
+	for k, st := range rw.args {
+		if k[0] != ch.Index {
+			continue
+		}
+		if tail := st.Flush(); tail != "" {
+			idx := k[1]
+			ch.Delta.ToolCalls = append(ch.Delta.ToolCalls, chat.ToolCall{Index: &idx, Function: chat.ToolFunction{Arguments: tail}})
+		}
+		delete(rw.args, k)
+	}
+}
+
+// finish sends what is still held for choices that ended without a finish_reason (a target that
+// does not send one) in one closing chunk.
+func (rw *rehydrator) finish() error {
+	if len(rw.content) == 0 && len(rw.args) == 0 || rw.last == nil {
+		return nil
+	}
+	closing := chat.Chunk{ID: rw.last.ID, Object: rw.last.Object, Created: rw.last.Created, Model: rw.last.Model}
+	for idx := range rw.content {
+		ch := chat.ChunkChoice{Index: idx}
+		rw.flushInto(&ch)
+		if ch.Delta.Content != nil || len(ch.Delta.ToolCalls) > 0 {
+			closing.Choices = append(closing.Choices, ch)
+		}
+	}
+	for k := range rw.args {
+		ch := chat.ChunkChoice{Index: k[0]}
+		rw.flushInto(&ch)
+		if len(ch.Delta.ToolCalls) > 0 {
+			closing.Choices = append(closing.Choices, ch)
+		}
+	}
+	if len(closing.Choices) == 0 {
+		return nil
+	}
+	return rw.ResponseWriter.WriteChunk(&closing)
+}
+
+func (rw *rehydrator) WriteCompletion(c *chat.Completion) error {
+	for i := range c.Choices {
+		m := &c.Choices[i].Message
+		if m.Content.Text != nil {
+			s := rw.sess.Rehydrate(*m.Content.Text)
+			m.Content.Text = &s
+		}
+		for j := range m.Content.Parts {
+			m.Content.Parts[j].Text = rw.sess.Rehydrate(m.Content.Parts[j].Text)
+		}
+		for j := range m.ToolCalls {
+			m.ToolCalls[j].Function.Arguments = rw.sess.RehydrateJSON(m.ToolCalls[j].Function.Arguments)
+		}
+	}
+	return rw.ResponseWriter.WriteCompletion(c)
+}
