@@ -86,6 +86,13 @@ Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flag
 	f.Int64Var(&cfg.MaxBodyBytes, "max-body-bytes", cfg.MaxBodyBytes, "largest accepted request body in bytes")
 	f.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout, "upper bound for one request, streaming included (0 = none)")
 	f.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "debug, info, warn or error")
+	f.StringVar(&cfg.Sync.NATSURL, "nats", cfg.Sync.NATSURL, "NATS URL of the fleet (enables model sync), e.g. nats://fleet.dc:4222")
+	f.StringVar(&cfg.Sync.CredentialsFile, "nats-creds", cfg.Sync.CredentialsFile, "NATS credentials file (.creds) of this edge")
+	f.StringVar(&cfg.Sync.NKeySeedFile, "nats-nkey", cfg.Sync.NKeySeedFile, "NATS NKEY seed file of this edge (instead of --nats-creds)")
+	f.StringSliceVar(&cfg.Sync.TrustedKeys, "trusted-key", cfg.Sync.TrustedKeys, "ed25519 public key file trusted to sign model manifests (repeatable)")
+	f.StringVar(&cfg.Sync.DataDir, "data-dir", cfg.Sync.DataDir, "where model sync keeps downloads and installed versions")
+	f.StringVar(&cfg.Sync.OllamaURL, "ollama-url", cfg.Sync.OllamaURL, "local Ollama that synced models are installed into, e.g. http://127.0.0.1:11434")
+	f.Int64Var(&cfg.Sync.BandwidthLimit, "sync-bandwidth-limit", cfg.Sync.BandwidthLimit, "model download limit in bytes per second (0 = unlimited)")
 	return cmd, o
 }
 
@@ -113,6 +120,13 @@ func resolveConfig(cmd *cobra.Command, file string, flagged agent.Config) (agent
 	set("max-body-bytes", func() { cfg.MaxBodyBytes = flagged.MaxBodyBytes })
 	set("request-timeout", func() { cfg.RequestTimeout = flagged.RequestTimeout })
 	set("log-level", func() { cfg.LogLevel = flagged.LogLevel })
+	set("nats", func() { cfg.Sync.NATSURL = flagged.Sync.NATSURL })
+	set("nats-creds", func() { cfg.Sync.CredentialsFile = flagged.Sync.CredentialsFile })
+	set("nats-nkey", func() { cfg.Sync.NKeySeedFile = flagged.Sync.NKeySeedFile })
+	set("trusted-key", func() { cfg.Sync.TrustedKeys = flagged.Sync.TrustedKeys })
+	set("data-dir", func() { cfg.Sync.DataDir = flagged.Sync.DataDir })
+	set("ollama-url", func() { cfg.Sync.OllamaURL = flagged.Sync.OllamaURL })
+	set("sync-bandwidth-limit", func() { cfg.Sync.BandwidthLimit = flagged.Sync.BandwidthLimit })
 	if err := cfg.Validate(); err != nil {
 		return cfg, fmt.Errorf("invalid configuration:\n%w", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/redact/ner"
+	modelsync "github.com/sucursal/sucursal/internal/sync"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -35,6 +36,7 @@ type Agent struct {
 	reg  *prometheus.Registry
 	link *link.Client
 	api  *api.Server
+	sync *modelsync.Agent // nil when model sync is off
 
 	ln, metricsLn net.Listener
 }
@@ -73,6 +75,16 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	a := &Agent{cfg: cfg, log: log, reg: reg, link: l}
+	if cfg.SyncEnabled() {
+		sc := cfg.Sync
+		if sc.EdgeID == "" {
+			sc.EdgeID = cfg.EdgeID
+		}
+		a.sync, err = modelsync.NewAgent(sc, modelsync.AgentDeps{Registerer: reg, Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("model sync: %w", err)
+		}
+	}
 	apiMetrics := metricsHandler
 	if cfg.MetricsListen != "" {
 		apiMetrics = nil
@@ -129,6 +141,10 @@ func (a *Agent) Run(ctx context.Context) error {
 	linkCtx, stopLink := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopLink()
 	g.Go(func() error { return a.link.Run(linkCtx) })
+	if a.sync != nil {
+		// Model sync stops with the stop signal: an install is atomic, so it may be cut anywhere.
+		g.Go(func() error { return a.sync.Run(gctx) })
+	}
 	g.Go(func() error { return serve(srv, a.ln) })
 	var msrv *http.Server
 	if a.metricsLn != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/api"
 	"github.com/sucursal/sucursal/internal/redact"
+	modelsync "github.com/sucursal/sucursal/internal/sync"
 )
 
 // Config is the edge-agent's whole configuration. YAML keys are the documented names; flags and
@@ -43,7 +44,13 @@ type Config struct {
 	Link LinkConfig `yaml:"link"`
 	// Redaction is the personal-data policy (docs/REDACTION.md). It is always on.
 	Redaction redact.Config `yaml:"redaction"`
+	// Sync keeps this NUC's local models in line with the fleet (docs/FLEET.md). It is on when
+	// sync.nats is set; sync.edge_id defaults to edge_id.
+	Sync modelsync.AgentConfig `yaml:"sync"`
 }
+
+// SyncEnabled reports whether model sync is configured.
+func (c Config) SyncEnabled() bool { return c.Sync.NATSURL != "" }
 
 // LinkConfig tunes the QUIC connection to the DC.
 type LinkConfig struct {
@@ -138,6 +145,15 @@ func (c Config) Validate() error {
 	}
 	if err := c.Redaction.Validate(); err != nil {
 		bad("redaction: %w", err)
+	}
+	if c.SyncEnabled() {
+		sc := c.Sync
+		if sc.EdgeID == "" {
+			sc.EdgeID = c.EdgeID
+		}
+		if err := sc.Validate(false, false); err != nil {
+			bad("%w", err)
+		}
 	}
 	return errors.Join(errs...)
 }
