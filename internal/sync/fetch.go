@@ -28,6 +28,11 @@ var (
 // a crash can cost is one window (4 MiB with the object store's default 128 KiB chunks).
 const DefaultWindow = 32
 
+// PrefetchBytes bounds the chunks buffered ahead of the disk writer (the pull consumer asks for
+// more at half of it). Measured here, 8, 16 and 32 MiB all keep 20 parallel downloads within the
+// noise of the stock Get's throughput, so the smallest wins for memory (see docs/FLEET.md).
+const PrefetchBytes = 8 << 20
+
 // progress is what survives a crash: where in the object's chunk stream we are and the hash state
 // of everything already on disk, so a resume neither re-reads the partial file nor restarts.
 type progress struct {
@@ -187,7 +192,7 @@ func (f *Fetcher) stream(ctx context.Context, info *jetstream.ObjectInfo, part *
 	if err != nil {
 		return fmt.Errorf("sync: chunk consumer: %w", err)
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(f.window))
+	it, err := cons.Messages(jetstream.PullMaxMessages(f.prefetch(info)))
 	if err != nil {
 		return fmt.Errorf("sync: chunk stream: %w", err)
 	}
@@ -234,6 +239,15 @@ func (f *Fetcher) stream(ctx context.Context, info *jetstream.ObjectInfo, part *
 		}
 	}
 	return nil
+}
+
+// prefetch is the number of chunk messages that fit PrefetchBytes, at least one window.
+func (f *Fetcher) prefetch(info *jetstream.ObjectInfo) int {
+	if info.Chunks == 0 {
+		return f.window
+	}
+	chunk := (info.Size + uint64(info.Chunks) - 1) / uint64(info.Chunks)
+	return max(f.window, int(PrefetchBytes/max(chunk, 1)))
 }
 
 func writeFileAtomic(path string, data []byte) error {

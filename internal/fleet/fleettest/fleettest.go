@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,11 +70,10 @@ func (e *Env) Client(t testing.TB, name string) jetstream.JetStream {
 
 // Artifact returns n pseudo-random bytes from seed.
 func Artifact(seed uint64, n int) []byte {
-	r := rand.New(rand.NewPCG(seed, seed^0x5eed))
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
 	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
+	_, _ = rand.NewChaCha8(key).Read(b)
 	return b
 }
 
