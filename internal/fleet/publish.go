@@ -58,8 +58,19 @@ func Publish(ctx context.Context, js jetstream.JetStream, cfg Config, priv ed255
 	if validity == 0 {
 		validity = 90 * 24 * time.Hour
 	}
+	// The object store publishes chunks asynchronously and gives up when no ack arrives within
+	// 200 ms while the default 4000 chunks (500 MiB) are in flight, which is what a 1 GiB upload
+	// on a busy server hits. A small in-flight window keeps acks coming and memory bounded.
+	pubJS, err := jetstream.New(js.Conn(), jetstream.WithPublishAsyncMaxPending(64))
+	if err != nil {
+		return manifest.Envelope{}, manifest.Manifest{}, fmt.Errorf("fleet: jetstream: %w", err)
+	}
+	artifacts, err := pubJS.ObjectStore(ctx, cfg.Buckets.Artifacts)
+	if err != nil {
+		return manifest.Envelope{}, manifest.Manifest{}, fmt.Errorf("fleet: %w", err)
+	}
 	sum := sha256.New()
-	info, err := h.artifacts.Put(ctx, jetstream.ObjectMeta{Name: ObjectName(req.Role, req.Version)}, io.TeeReader(req.Artifact, sum))
+	info, err := artifacts.Put(ctx, jetstream.ObjectMeta{Name: ObjectName(req.Role, req.Version)}, io.TeeReader(req.Artifact, sum))
 	if err != nil {
 		return manifest.Envelope{}, manifest.Manifest{}, fmt.Errorf("fleet: upload artifact: %w", err)
 	}

@@ -269,6 +269,9 @@ func SetRolloutState(ctx context.Context, js jetstream.JetStream, cfg Config, ro
 			return r, fmt.Errorf("fleet: rollout is %s", r.State)
 		}
 		now := time.Now()
+		if state == StateRunning && r.State == StatePaused {
+			r.WaveStarted = now.UTC() // time spent paused does not count against the wave timeout
+		}
 		r.State, r.Updated = state, now.UTC()
 		r.event(now, "operator set state %s", state)
 		err = writeRollout(ctx, kv, r, rev)

@@ -2,9 +2,11 @@ package fleet_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -232,4 +234,64 @@ func TestStandbyControllerTakesOver(t *testing.T) {
 func TestMain(m *testing.M) {
 	slog.SetLogLoggerLevel(slog.LevelWarn)
 	os.Exit(m.Run())
+}
+
+func TestOperatorRollback(t *testing.T) {
+	env := fleettest.Start(t)
+	runController(t, env, "ctl-a")
+	startEdges(t, env, 4, nil)
+	baseline(t, env, 4)
+	env.Publish(t, role, "2.0.0", fleettest.Artifact(2, 300000))
+	start(t, env, "2.0.0", []float64{100}, nil, 0)
+	waitRollout(t, env, "2.0.0 succeeded", func(r fleet.Rollout) bool { return r.State == fleet.StateSucceeded })
+	fleettest.Eventually(t, "all on 2.0.0", func() bool { return skew(t, env)["2.0.0"] == 4 })
+
+	r, err := fleet.Rollback(context.Background(), env.JS, env.Cfg, role, env.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.State != fleet.StateRolledBack {
+		t.Fatalf("state %s after rollback", r.State)
+	}
+	fleettest.Eventually(t, "all back on 1.0.0", func() bool { return skew(t, env)["1.0.0"] == 4 })
+}
+
+func TestStartRefusesWhileActiveAndUnknownVersion(t *testing.T) {
+	env := fleettest.Start(t)
+	env.Publish(t, role, "1.0.0", fleettest.Artifact(1, 1000))
+	req := fleet.StartRequest{Role: role, Version: "1.0.0", Waves: []float64{100}, Key: env.Key}
+	if _, err := fleet.StartRollout(context.Background(), env.JS, env.Cfg, req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fleet.StartRollout(context.Background(), env.JS, env.Cfg, req); !errors.Is(err, fleet.ErrRolloutActive) {
+		t.Fatalf("second start: err = %v, want ErrRolloutActive", err)
+	}
+	req.Version = "9.9.9"
+	if _, err := fleet.StartRollout(context.Background(), env.JS, env.Cfg, req); !errors.Is(err, fleet.ErrNotPublished) {
+		t.Fatalf("unknown version: err = %v, want ErrNotPublished", err)
+	}
+	if _, _, err := fleet.Publish(context.Background(), env.JS, env.Cfg, env.Key, fleet.PublishRequest{
+		Role: role, Version: "1.0.0", Runtime: "ollama", Artifact: strings.NewReader("x")}); !errors.Is(err, fleet.ErrVersionExists) {
+		t.Fatalf("republish: err = %v, want ErrVersionExists", err)
+	}
+}
+
+func TestParseWaves(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []float64
+	}{
+		{"5%,25%,100%", []float64{5, 25, 100}},
+		{"100", []float64{100}},
+		{"50,40,100", nil},
+		{"5,50", nil},
+		{"0,100", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		got, err := fleet.ParseWaves(tt.in)
+		if (err != nil) != (tt.want == nil) || !slices.Equal(got, tt.want) {
+			t.Errorf("ParseWaves(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
 }

@@ -70,8 +70,15 @@ func runChild(jobJSON string) error {
 		if err != nil {
 			return err
 		}
-		if err := obs.GetFile(ctx, job.Object, f.Name()); err != nil {
-			return err
+		// Same retry policy as the fan-out benchmark's baseline (see there).
+		for attempt := 1; ; attempt++ {
+			err := obs.GetFile(ctx, job.Object, f.Name())
+			if err == nil {
+				break
+			}
+			if attempt == 3 {
+				return err
+			}
 		}
 		f.Close()
 	} else {

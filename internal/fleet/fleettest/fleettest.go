@@ -154,6 +154,8 @@ type AgentOptions struct {
 	Logger  *slog.Logger
 	Window  int
 	Fail    map[string]bool
+	// BandwidthLimit in bytes per second; 0 = unlimited.
+	BandwidthLimit int64
 }
 
 // RunAgent starts an agent on its own connection; Stop (or the end of the test) stops it.
@@ -170,7 +172,7 @@ func (e *Env) RunAgent(t testing.TB, id string, o AgentOptions) *Agent {
 	inst := map[string]sync.Installer{manifest.RuntimeOllama: rec}
 	a, err := sync.NewAgent(sync.AgentConfig{
 		EdgeID: id, Labels: o.Labels, DataDir: o.DataDir, Heartbeat: 300 * time.Millisecond,
-		WindowChunks: o.Window, Buckets: e.Cfg.Buckets,
+		WindowChunks: o.Window, Buckets: e.Cfg.Buckets, BandwidthLimit: o.BandwidthLimit,
 	}, sync.AgentDeps{Conn: nc, Trust: e.Trust, Installers: inst, Health: o.Health, Logger: o.Logger})
 	if err != nil {
 		nc.Close()
