@@ -25,6 +25,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/envflag"
 	"github.com/sucursal/sucursal/internal/gateway"
+	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/target"
 )
@@ -33,8 +34,9 @@ var version = "dev"
 
 type options struct {
 	listen, pkiDir, targetURL, targetAPIKey, metricsListen, name, logLevel string
-	maxStreams                                                              int64
-	idleTimeout                                                             time.Duration
+	guardModel, guardURL, guardAPIKey, guardKind                           string
+	maxStreams                                                             int64
+	idleTimeout                                                            time.Duration
 }
 
 func main() {
@@ -70,6 +72,10 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	f.Int64Var(&o.maxStreams, "max-streams-per-edge", o.maxStreams, "concurrent request streams one edge may open")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", o.idleTimeout, "close an edge connection silent for this long")
 	f.StringVar(&o.logLevel, "log-level", o.logLevel, "debug, info, warn or error")
+	f.StringVar(&o.guardModel, "guard-model", o.guardModel, "guard model edges fail over to, on redacted text (empty = no DC guard)")
+	f.StringVar(&o.guardURL, "guard-url", o.guardURL, "OpenAI-compatible base URL of the guard model (default: --target-url)")
+	f.StringVar(&o.guardAPIKey, "guard-api-key", o.guardAPIKey, "bearer token for the guard model server (default: --target-api-key)")
+	f.StringVar(&o.guardKind, "guard-kind", "safety", "what the guard model answers: safety (Llama Guard) or injection (BENIGN/MALICIOUS)")
 	envflag.Cobra(cmd, "DC_GATEWAY")
 	return cmd
 }
@@ -90,6 +96,14 @@ func (o options) validate() error {
 	if o.metricsListen != "" {
 		if _, _, err := net.SplitHostPort(o.metricsListen); err != nil {
 			errs = append(errs, fmt.Errorf("--metrics-listen: %q is not host:port", o.metricsListen))
+		}
+	}
+	if o.guardKind != "safety" && o.guardKind != "injection" {
+		errs = append(errs, fmt.Errorf("--guard-kind: %q is not safety or injection", o.guardKind))
+	}
+	if o.guardURL != "" {
+		if u, err := url.Parse(o.guardURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("--guard-url: %q is not an http(s) URL", o.guardURL))
 		}
 	}
 	if o.maxStreams <= 0 {
@@ -117,9 +131,22 @@ func run(ctx context.Context, o options) error {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	var dcGuard guard.Classifier
+	if o.guardModel != "" {
+		gu, key := o.guardURL, o.guardAPIKey
+		if gu == "" {
+			gu = o.targetURL
+			if key == "" {
+				key = o.targetAPIKey
+			}
+		}
+		if dcGuard, err = gateway.NewGuardClassifier(gateway.GuardOptions{URL: gu, Model: o.guardModel, APIKey: key, Kind: o.guardKind}); err != nil {
+			return err
+		}
+	}
 	srv, err := gateway.New(gateway.Config{
 		Target: target.New(o.targetURL, o.targetAPIKey), Name: o.name,
-		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout,
+		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, Guard: dcGuard,
 	}, tlsConf, reg, log)
 	if err != nil {
 		return err
@@ -128,7 +155,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	log.Info("dc-gateway serving", "listen", ln.Addr().String(), "target", o.targetURL)
+	log.Info("dc-gateway serving", "listen", ln.Addr().String(), "target", o.targetURL, "guard_model", o.guardModel)
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {

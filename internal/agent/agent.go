@@ -71,7 +71,11 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
-	h := pipeline.Build(pipeline.Deps{Link: l, Redactor: redactor})
+	g, err := buildGuard(cfg.Guard, l, reg, log.With("component", "guard"))
+	if err != nil {
+		return nil, err
+	}
+	h := pipeline.Build(pipeline.Deps{Link: l, Redactor: redactor, Guard: g, SequentialGuard: cfg.Guard.Mode == "sequential"})
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	a := &Agent{cfg: cfg, log: log, reg: reg, link: l}
@@ -191,6 +195,9 @@ func (d dcModels) Models(ctx context.Context) (json.RawMessage, error) {
 	}
 	defer call.Close()
 	f, err := call.Next()
+	for err == nil && f.Type == wire.TypeAccepted {
+		f, err = call.Next()
+	}
 	if err != nil {
 		return nil, chat.Unavailable("dc_unavailable", "the connection to the datacenter broke during the request", pipeline.DCRetryAfter)
 	}
@@ -204,7 +211,7 @@ func (d dcModels) Models(ctx context.Context) (json.RawMessage, error) {
 	case wire.TypeError:
 		var e wire.Error
 		_ = f.Decode(&e)
-		return nil, &chat.Error{Status: e.Status, Type: e.Type, Code: e.Code, Message: e.Message, RetryAfter: e.RetryAfter()}
+		return nil, pipeline.FromWireError(e)
 	}
 	return nil, chat.Internal("the datacenter answered the model list with a " + f.Type.String() + " frame")
 }

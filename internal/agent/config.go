@@ -47,6 +47,8 @@ type Config struct {
 	// Sync keeps this NUC's local models in line with the fleet (docs/FLEET.md). It is on when
 	// sync.nats is set; sync.edge_id defaults to edge_id.
 	Sync modelsync.AgentConfig `yaml:"sync"`
+	// Guard checks prompts and answers with local guard models (docs/GUARD.md). Off by default.
+	Guard GuardConfig `yaml:"guard"`
 }
 
 // SyncEnabled reports whether model sync is configured.
@@ -145,6 +147,9 @@ func (c Config) Validate() error {
 	}
 	if err := c.Redaction.Validate(); err != nil {
 		bad("redaction: %w", err)
+	}
+	if err := c.Guard.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if c.SyncEnabled() {
 		sc := c.Sync

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/quic-go/quic-go"
 
+	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/target"
 	"github.com/sucursal/sucursal/internal/wire"
@@ -30,6 +31,8 @@ type Config struct {
 	MaxStreamsPerEdge int64
 	// IdleTimeout closes a connection that has been silent this long (edges keep it alive).
 	IdleTimeout time.Duration
+	// Guard serves OpGuard (see NewGuardClassifier); nil answers guard_not_configured.
+	Guard guard.Classifier
 }
 
 // Server serves edges on a QUIC listener.

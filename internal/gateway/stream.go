@@ -39,6 +39,9 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 		return
 	}
 	log = log.With("request_id", req.RequestID, "op", req.Op)
+	// Acknowledge at once: the edge learns the gateway is alive one round trip after sending,
+	// however long the model takes (see wire.TypeAccepted).
+	_ = wire.Write(str, wire.TypeAccepted, nil)
 
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -89,6 +92,8 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 		}
 		_ = wire.WriteJSON(str, wire.TypeResponse, wire.Response{Status: status, Body: json.RawMessage(body)})
 		return "ok"
+	case wire.OpGuard:
+		return s.serveGuard(ctx, str, req.Body)
 	case wire.OpChatCompletions:
 		if req.Stream {
 			return s.stream(ctx, str, req.Body)

@@ -1,19 +1,40 @@
 package pipeline
 
-import "github.com/sucursal/sucursal/internal/redact"
+import (
+	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/redact"
+)
 
 // Deps are what the stages need.
 type Deps struct {
 	Link     DCLink
 	Redactor *redact.Redactor
+	// Guard checks prompts and answers; nil runs without (a NUC with no guard models).
+	Guard *guard.Guard
+	// SequentialGuard waits for the guard's verdict before redaction starts instead of running
+	// both at once: the baseline the guard benchmark compares against. The DC fallback cannot
+	// work in this order (the redacted text does not exist yet when the guard needs it).
+	SequentialGuard bool
 }
 
 // Build composes the edge's request pipeline. Read it top-down: that is the order a request
 // travels; the answer travels back up through the same stages. Everything below Redact sees
 // placeholders only, and ForwardToDC is the only way out of the branch.
 func Build(d Deps) Handler {
-	stages := Chain(
+	if d.Guard == nil {
+		return Chain(
+			Redact(d.Redactor), // personal data → placeholders; the answer is rehydrated on its way up
+		)(ForwardToDC(d.Link))
+	}
+	if d.SequentialGuard {
+		return Chain(
+			Guard(d.Guard), AwaitChecks(), // verdict first …
+			Redact(d.Redactor), // … then redaction: latency = guard + redaction
+		)(ForwardToDC(d.Link))
+	}
+	return Chain(
+		Guard(d.Guard),     // prompt check starts on the raw text, concurrently with redaction; answer checked on the way up
 		Redact(d.Redactor), // personal data → placeholders; the answer is rehydrated on its way up
-	)
-	return stages(ForwardToDC(d.Link))
+		AwaitChecks(),      // nothing leaves the branch before the guard's verdict
+	)(ForwardToDC(d.Link))
 }

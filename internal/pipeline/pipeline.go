@@ -13,6 +13,11 @@ type Request struct {
 	ID       string
 	Received time.Time
 	Chat     *chat.Request
+
+	// redacted is filled by Redact for the Guard stage's DC fallback (nil without a Guard stage);
+	// verdict is the Guard stage's pending input verdict, awaited by AwaitChecks (nil: none).
+	redacted *redactedTexts
+	verdict  func(ctx context.Context) error
 }
 
 // ResponseWriter receives the answer. A streamed request gets WriteChunk calls; a non-streamed one

@@ -26,7 +26,24 @@ type HelloAck struct {
 const (
 	OpChatCompletions = "chat.completions"
 	OpModels          = "models"
+	// OpGuard asks the DC guard model about one text. The edge sends redacted text only.
+	OpGuard = "guard"
 )
+
+// GuardRequest is the Body of an OpGuard request.
+type GuardRequest struct {
+	Kind string `json:"kind"` // "safety" or "injection"
+	Text string `json:"text"` // redacted
+}
+
+// GuardVerdict is the Body of the Response to an OpGuard request. Categories are codes (S1…S14);
+// the model's raw answer never travels.
+type GuardVerdict struct {
+	Kind       string   `json:"kind"`
+	Malicious  bool     `json:"malicious"`
+	Score      float64  `json:"score"`
+	Categories []string `json:"categories,omitempty"`
+}
 
 // Request is the first frame of a request stream. Body is the (redacted) OpenAI request.
 type Request struct {
