@@ -17,24 +17,27 @@ type Deps struct {
 	SequentialGuard bool
 }
 
-// Build composes the edge's request pipeline. Read it top-down: that is the order a request
+// Build composes the edge's request pipeline. Read Stages top-down: that is the order a request
 // travels; the answer travels back up through the same stages. Everything below Redact sees
 // placeholders only, and ForwardToDC is the only way out of the branch.
-func Build(d Deps) Handler {
-	if d.Guard == nil {
+func Build(d Deps) Handler { return Stages(d)(ForwardToDC(d.Link)) }
+
+// Stages is every stage above the terminal, in order (tests put their own terminal under it).
+func Stages(d Deps) Stage {
+	switch {
+	case d.Guard == nil:
 		return Chain(
 			Redact(d.Redactor), // personal data → placeholders; the answer is rehydrated on its way up
-		)(ForwardToDC(d.Link))
-	}
-	if d.SequentialGuard {
+		)
+	case d.SequentialGuard:
 		return Chain(
 			Guard(d.Guard), AwaitChecks(), // verdict first …
 			Redact(d.Redactor), // … then redaction: latency = guard + redaction
-		)(ForwardToDC(d.Link))
+		)
 	}
 	return Chain(
 		Guard(d.Guard),     // prompt check starts on the raw text, concurrently with redaction; answer checked on the way up
 		Redact(d.Redactor), // personal data → placeholders; the answer is rehydrated on its way up
 		AwaitChecks(),      // nothing leaves the branch before the guard's verdict
-	)(ForwardToDC(d.Link))
+	)
 }
