@@ -193,7 +193,6 @@ func TestGuardStageInput(t *testing.T) {
 	}
 }
 
-
 // The guard and the stages below it run at the same time: a classifier that cannot answer until
 // the stage under Guard has started passes in the concurrent composition and times out (failing
 // closed) in the sequential one. No clock is read: the budget only ends the sequential case.
