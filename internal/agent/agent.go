@@ -195,9 +195,6 @@ func (d dcModels) Models(ctx context.Context) (json.RawMessage, error) {
 	}
 	defer call.Close()
 	f, err := call.Next()
-	for err == nil && f.Type == wire.TypeAccepted {
-		f, err = call.Next()
-	}
 	if err != nil {
 		return nil, chat.Unavailable("dc_unavailable", "the connection to the datacenter broke during the request", pipeline.DCRetryAfter)
 	}

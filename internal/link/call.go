@@ -16,11 +16,13 @@ var ErrStreamLost = errors.New("link: the connection to the datacenter broke dur
 
 // Call is one request on its own stream.
 type Call struct {
-	str  *quic.Stream
-	fr   *wire.Reader
-	stop func() bool
-	once sync.Once
-	m    *metrics
+	str      *quic.Stream
+	fr       *wire.Reader
+	stop     func() bool
+	once     sync.Once
+	m        *metrics
+	accepted chan struct{}
+	ackOnce  sync.Once
 }
 
 // Open opens a stream, sends req, and returns the call whose frames the caller reads with Next.
@@ -38,7 +40,7 @@ func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", ErrNotConnected, err)
 	}
-	call := &Call{str: str, fr: wire.NewReader(str), m: c.m}
+	call := &Call{str: str, fr: wire.NewReader(str), m: c.m, accepted: make(chan struct{})}
 	c.m.openStreams.Inc()
 	if err := wire.WriteJSON(str, wire.TypeRequest, req); err != nil {
 		call.abort(wire.CodeProtocol)
@@ -48,9 +50,19 @@ func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
 	return call, nil
 }
 
-// Next returns the next frame from the gateway.
+// Accepted is closed when the gateway has acknowledged the request (or sent anything at all).
+func (call *Call) Accepted() <-chan struct{} { return call.accepted }
+
+// Next returns the next frame from the gateway. The gateway's acknowledgement is not returned:
+// it closes Accepted.
 func (call *Call) Next() (wire.Frame, error) {
 	f, err := call.fr.Read()
+	if err == nil {
+		call.ackOnce.Do(func() { close(call.accepted) })
+		if f.Type == wire.TypeAccepted {
+			f, err = call.fr.Read()
+		}
+	}
 	if err != nil {
 		var se *quic.StreamError
 		if errors.As(err, &se) && se.ErrorCode == wire.CodeCancelled {
@@ -70,6 +82,10 @@ func (call *Call) Close() {
 		call.m.openStreams.Dec()
 	})
 }
+
+// Abandon gives up on the call from any goroutine (e.g. the gateway did not acknowledge it in
+// time): the gateway is told to cancel and a pending Next returns an error.
+func (call *Call) Abandon() { call.cancel() }
 
 // cancel runs when the caller's context ends first: tell the gateway, then reset the stream.
 func (call *Call) cancel() {

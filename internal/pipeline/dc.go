@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/sucursal/sucursal/internal/chat"
@@ -15,11 +16,24 @@ import (
 // DCLink is what the DC terminal needs of the QUIC link.
 type DCLink interface {
 	Open(ctx context.Context, req wire.Request) (*link.Call, error)
+	RTT() time.Duration
+}
+
+// DCOptions tune ForwardToDC.
+type DCOptions struct {
+	// AcceptTimeout bounds the wait for the gateway's acknowledgement of a request (it comes one
+	// round trip after sending, before the model starts). The effective bound is at least four
+	// smoothed RTTs. 0 disables the check.
+	AcceptTimeout time.Duration
 }
 
 // ForwardToDC is the terminal handler that sends the request to the datacenter over the link and
 // relays the answer. Whatever reaches it leaves the branch.
-func ForwardToDC(l DCLink) Handler {
+func ForwardToDC(l DCLink, opts ...DCOptions) Handler {
+	var o DCOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
 	return HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
 		body, err := json.Marshal(req.Chat)
 		if err != nil {
@@ -30,40 +44,68 @@ func ForwardToDC(l DCLink) Handler {
 			return dcError(ctx, err)
 		}
 		defer call.Close()
-		for {
-			f, err := call.Next()
-			if err != nil {
-				return dcError(ctx, err)
-			}
-			switch f.Type {
-			case wire.TypeChunk:
-				var c chat.Chunk
-				if err := json.Unmarshal(f.Payload, &c); err != nil {
-					return badGateway("the datacenter sent a chunk that is not valid JSON")
+		var unacknowledged atomic.Bool
+		if o.AcceptTimeout > 0 {
+			// A gateway that crashed without closing the connection looks alive to QUIC until the
+			// idle timeout; its missing acknowledgement says so within a second.
+			timer := time.AfterFunc(max(o.AcceptTimeout, 4*l.RTT()), func() {
+				select {
+				case <-call.Accepted():
+				default:
+					unacknowledged.Store(true)
+					call.Abandon()
 				}
-				if err := w.WriteChunk(&c); err != nil {
-					return err
-				}
-			case wire.TypeResponse:
-				var r wire.Response
-				var c chat.Completion
-				if f.Decode(&r) != nil || json.Unmarshal(r.Body, &c) != nil {
-					return badGateway("the datacenter sent a response that is not valid JSON")
-				}
-				return w.WriteCompletion(&c)
-			case wire.TypeDone:
-				return nil
-			case wire.TypeError:
-				var e wire.Error
-				if f.Decode(&e) != nil {
-					return badGateway("the datacenter sent an unreadable error")
-				}
-				return &chat.Error{Status: e.Status, Type: e.Type, Code: e.Code, Param: e.Param, Message: e.Message, RetryAfter: e.RetryAfter()}
-			default:
-				return badGateway("the datacenter sent an unexpected " + f.Type.String() + " frame")
-			}
+			})
+			defer timer.Stop()
 		}
+		return relay(ctx, call, w, &unacknowledged)
 	})
+}
+
+// relay reads the gateway's frames into w until the answer ends.
+func relay(ctx context.Context, call *link.Call, w ResponseWriter, unacknowledged *atomic.Bool) error {
+	for {
+		f, err := call.Next()
+		if err != nil {
+			if unacknowledged.Load() {
+				return &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: "dc_unresponsive",
+					Message: "the datacenter gateway did not acknowledge the request in time", RetryAfter: DCRetryAfter}
+			}
+			return dcError(ctx, err)
+		}
+		switch f.Type {
+		case wire.TypeChunk:
+			var c chat.Chunk
+			if err := json.Unmarshal(f.Payload, &c); err != nil {
+				return badGateway("the datacenter sent a chunk that is not valid JSON")
+			}
+			if err := w.WriteChunk(&c); err != nil {
+				return err
+			}
+		case wire.TypeResponse:
+			var r wire.Response
+			var c chat.Completion
+			if f.Decode(&r) != nil || json.Unmarshal(r.Body, &c) != nil {
+				return badGateway("the datacenter sent a response that is not valid JSON")
+			}
+			return w.WriteCompletion(&c)
+		case wire.TypeDone:
+			return nil
+		case wire.TypeError:
+			var e wire.Error
+			if f.Decode(&e) != nil {
+				return badGateway("the datacenter sent an unreadable error")
+			}
+			return FromWireError(e)
+		default:
+			return badGateway("the datacenter sent an unexpected " + f.Type.String() + " frame")
+		}
+	}
+}
+
+// FromWireError is the user-facing error for an error frame.
+func FromWireError(e wire.Error) *chat.Error {
+	return &chat.Error{Status: e.Status, Type: e.Type, Code: e.Code, Param: e.Param, Message: e.Message, RetryAfter: e.RetryAfter()}
 }
 
 // DCRetryAfter is the retry hint given to users when the datacenter is unreachable: about the

@@ -29,6 +29,10 @@ const (
 	TypeDone     Type = 6 // gateway → edge: the stream ended normally
 	TypeError    Type = 7 // either way: the request failed
 	TypeCancel   Type = 8 // edge → gateway: the user went away
+	// TypeAccepted: gateway → edge, sent as soon as a request is read, before the target is
+	// called. It proves the gateway is alive within one round trip, independently of how long the
+	// model takes to answer, so the edge can fail over from a dead gateway in about a second.
+	TypeAccepted Type = 9
 )
 
 func (t Type) String() string {
@@ -49,11 +53,13 @@ func (t Type) String() string {
 		return "error"
 	case TypeCancel:
 		return "cancel"
+	case TypeAccepted:
+		return "accepted"
 	}
 	return fmt.Sprintf("type(%d)", uint8(t))
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeCancel }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeAccepted }
 
 var (
 	// ErrVersion means the peer speaks a protocol version this build does not.

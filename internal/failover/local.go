@@ -1,0 +1,63 @@
+package failover
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/pipeline"
+	"github.com/sucursal/sucursal/internal/target"
+)
+
+// LocalModel is the degraded fallback: the same (redacted) request answered by a small model on
+// the NUC's own OpenAI-compatible runtime (Ollama's /v1, llama.cpp server, OVMS). The request's
+// model is replaced by the local one; everything else is kept.
+func LocalModel(c *target.Client, model string) pipeline.Handler {
+	return pipeline.HandlerFunc(func(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
+		local := *req.Chat
+		local.Model = model
+		body, err := json.Marshal(&local)
+		if err != nil {
+			return chat.Internal("could not encode the request for the local model")
+		}
+		if !local.Stream {
+			b, err := c.Post(ctx, "/chat/completions", body)
+			if err != nil {
+				return localError(err)
+			}
+			var comp chat.Completion
+			if err := json.Unmarshal(b, &comp); err != nil {
+				return localError(errors.New("unreadable answer"))
+			}
+			return w.WriteCompletion(&comp)
+		}
+		err = c.Stream(ctx, "/chat/completions", body, func(data []byte) error {
+			var ch chat.Chunk
+			if err := json.Unmarshal(data, &ch); err != nil {
+				return errors.New("unreadable chunk")
+			}
+			return w.WriteChunk(&ch)
+		})
+		if err != nil {
+			return localError(err)
+		}
+		return nil
+	})
+}
+
+func localError(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	var ce *chat.Error
+	if errors.As(err, &ce) {
+		// The local runtime's own 4xx (e.g. its model is missing) is still a failure of the
+		// fallback, not of the user's request.
+		return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "local_model_failed",
+			Message: "the datacenter is unreachable and the branch's local model failed: " + ce.Message}
+	}
+	return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "local_model_failed",
+		Message: "the datacenter is unreachable and the branch's local model failed"}
+}
