@@ -108,7 +108,7 @@ func DefaultConfig() Config {
 		ContextWindow:   40,
 		ContextBoost:    0.35,
 		Names:           true,
-		MatchTimeout:    100 * time.Millisecond,
+		MatchTimeout:    time.Second,
 		NER:             NERConfig{Mode: NEROff, Timeout: 2 * time.Second},
 		EndOfStream:     EndRehydrate,
 		SessionTTL:      10 * time.Minute,

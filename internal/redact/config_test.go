@@ -16,7 +16,7 @@ func TestLoadExamplePolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.NER.Mode != NERFallbackDegraded || cfg.MatchTimeout != 100*time.Millisecond || len(cfg.Custom) != 1 || cfg.Thresholds["PHONE"] != 0.55 {
+	if cfg.NER.Mode != NERFallbackDegraded || cfg.MatchTimeout != time.Second || len(cfg.Custom) != 1 || cfg.Thresholds["PHONE"] != 0.55 {
 		t.Errorf("policy not read as written: %+v", cfg)
 	}
 }

@@ -136,3 +136,33 @@ func FuzzParsePlaceholder(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWindowsEquivalent: scanning only the windows finds exactly what scanning the whole text
+// finds, after thresholds — windows are a speed-up, never a change in what is redacted.
+func FuzzWindowsEquivalent(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	for _, it := range loadCorpus(f)[:40] {
+		f.Add(it.Text)
+	}
+	f.Add("nacido el 3 de septiembre de 1980; GB82 WEST 1234 5698 7654 32 y MT84 MALT 0110 0001 2345 MTLC AST0 01S")
+	windowed := newTestRedactor(f, DefaultConfig())
+	whole := newTestRedactor(f, DefaultConfig())
+	whole.wholeText = true
+	f.Fuzz(func(t *testing.T, text string) {
+		a, errA := windowed.Detect(context.Background(), text)
+		b, errB := whole.Detect(context.Background(), text)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("errors differ: %v / %v", errA, errB)
+		}
+		if len(a) != len(b) {
+			t.Fatalf("windowed found %d spans, whole text %d:\n%+v\n%+v", len(a), len(b), a, b)
+		}
+		for i := range a {
+			if a[i].Start != b[i].Start || a[i].End != b[i].End || a[i].Type != b[i].Type {
+				t.Fatalf("span %d differs: %+v vs %+v", i, a[i], b[i])
+			}
+		}
+	})
+}

@@ -21,7 +21,10 @@ type recognizer struct {
 	refine  func(s string) int
 	context []string
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
-	need func(p *profile) bool
+	need    func(p *profile) bool
+	lead    int
+	cluster cluster // for leadDigits
+	maxLen  int     // longest match in runes; 0: unbounded (never context-gated)
 }
 
 // profile is a one-pass summary of a text that lets most recognizers skip it outright.
@@ -50,9 +53,32 @@ func newProfile(text string) *profile {
 }
 
 const (
-	wb = `(?<![\w])`  // start of a word
-	we = `(?![\w])`   // end of a word
-	nd = `(?<![\d.])` // not inside a number
+	wb = `(?<![\w])` // start of a word
+	we = `(?![\w])`  // end of a word
+)
+
+// asciiClasses rewrites the built-in patterns' \d, \w, \p{L}, \p{Lu} and \s into explicit
+// ranges (ASCII plus Latin-1 and Latin Extended-A/B letters). regexp2 resolves Unicode classes
+// through category tables on every character; explicit ranges made the 4 KiB benchmark ~3x
+// faster, and Spanish, Catalan, Basque, Galician and English text needs nothing beyond them.
+var asciiClasses = strings.NewReplacer(
+	`\d`, `[0-9]`,
+	`\w{`, `[0-9A-Za-z_\u00C0-\u024F]{`,
+	`\w`, `0-9A-Za-z_\u00C0-\u024F`,
+	`\p{Lu}`, `[A-Z\u00C0-\u00DE]`,
+	`\p{L}`, `A-Za-z\u00C0-\u024F`,
+	`\s`, ` `,
+)
+
+// Leads: what a match must contain, so that a recognizer only runs on windows of the text
+// around it (see windows.go).
+const (
+	leadNone   = iota // run on the whole text
+	leadDigits        // every match holds a digit cluster (see cluster) of at least a given size
+	leadAt            // a whitespace-free token holding '@'
+	leadColon         // a whitespace-free token holding ':'
+	leadStreet        // starts with a street-type keyword
+	leadIBAN          // starts, at a word start, with two ASCII letters and two digits
 )
 
 type builtin struct {
@@ -62,6 +88,9 @@ type builtin struct {
 	refine             func(string) int
 	context            []string
 	need               func(p *profile) bool
+	lead               int
+	cluster            cluster
+	maxLen             int // longest match in runes, 0 if unbounded
 }
 
 func minDigits(n int) func(*profile) bool { return func(p *profile) bool { return p.digits >= n } }
@@ -70,53 +99,53 @@ var months = `(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|se
 	`january|february|march|april|may|june|july|august|september|october|november|december|` +
 	`ene|feb|mar|abr|jun|jul|ago|sep|sept|oct|nov|dic|dec|jan|apr|aug)`
 
-var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[ºo°]\.?|plaza|pza\.?|pl\.|ronda|camino|carretera|ctra\.?|` +
+var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.?|pl\.|ronda|camino|carretera|ctra\.?|` +
 	`traves[ií]a|glorieta|carrer|rambla|r[úu]a|kalea|passeig|pla[çc]a|callej[óo]n|urbanizaci[óo]n|urb\.)`
 
 // builtins is the recognizer table. Scores are what a match is worth with a valid check digit
 // and no context word; see docs/REDACTION.md for why each is where it is.
 func builtins() []builtin {
 	return []builtin{
-		{name: "es_dni", typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
+		{name: "es_dni", maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 3}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
 			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
-		{name: "es_nie", typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
+		{name: "es_nie", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
 			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,
 			context: []string{"nie", "extranjer", "residencia", "tie", "foreigner", "residence"}},
-		{name: "es_cif", typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
+		{name: "es_cif", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
 			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
 			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
-		{name: "es_nss", typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
+		{name: "es_nss", maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 1}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
 			pattern: wb + `\d{2}[ /-]?\d{8}[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
-		{name: "iban", typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
+		{name: "iban", lead: leadIBAN, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
 			pattern: wb + `[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
-		{name: "card", typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
+		{name: "card", maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 1}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
 			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit"}},
-		{name: "es_phone", typ: TypePhone, score: 0.55, need: minDigits(9),
+		{name: "es_phone", maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 1}, typ: TypePhone, score: 0.55, need: minDigits(9),
 			pattern: `(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto", "phone", "mobile", "call", "contact"}},
-		{name: "e164", typ: TypePhone, score: 0.6, need: minDigits(7),
+		{name: "e164", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 1}, typ: TypePhone, score: 0.6, need: minDigits(7),
 			pattern: `(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "phone", "mobile", "call", "whatsapp"}},
-		{name: "email", typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
+		{name: "email", lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
 			pattern: `(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`,
 			context: []string{"email", "e-mail", "correo", "mail"}},
-		{name: "ipv4", typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
+		{name: "ipv4", maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 1}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
 			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
 			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
-		{name: "ipv6", typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
+		{name: "ipv6", lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
 			pattern: `(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`,
 			context: []string{"ip", "ipv6", "servidor", "router", "server", "host"}},
-		{name: "dob", typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
+		{name: "dob", maxLen: 40, lead: leadDigits, cluster: cluster{4, 32, 2}, typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
 			pattern: wb + `(?i:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?:de )?` + months + `\.?,? (?:de |del )?(?:19|20)\d{2}|` + months + `\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d{2})` + we,
 			context: []string{"nacimiento", "nacido", "nacida", "nació", "nacio", "f. nac", "fecha nac", "born", "birth", "dob", "d.o.b", "cumpleaños", "birthday"}},
-		{name: "es_address", typ: TypeAddress, score: 0.7, need: minDigits(1),
+		{name: "es_address", lead: leadStreet, typ: TypeAddress, score: 0.7, need: minDigits(1),
 			pattern: wb + `(?i:` + streetTypes + `) ?(?:(?:de|del|de la|de los|de las|do|da|dos|das|d') ?)?\p{Lu}[\p{L}'’-]*(?: (?:(?:de|del|la|los|las|y|i|el|do|da|dos|das|d')\s)?\p{Lu}[\p{L}'’.-]*){0,5},? (?:n[º°o]\.? ?)?\d{1,4}(?: ?[A-Za-z]` + we + `)?(?:,? (?:\d{1,2} ?[º°ª]\.?(?: ?(?:[A-Za-z]` + we + `|(?i:izq(?:da)?|dcha|dcho|centro)\.?))?|(?i:piso|planta|puerta|esc\.?|escalera|bloque|portal) \w{1,3}|(?i:bajo|entresuelo|[áa]tico)(?: [A-Za-z]` + we + `)?)){0,3}(?:,? (?:CP |C\.P\. )?\d{5}(?: \p{Lu}[\p{L}-]*(?: (?:de |del |la |de la )?\p{Lu}[\p{L}-]*){0,3})?)?`,
 			context: []string{"dirección", "direccion", "domicilio", "vive en", "reside", "address", "lives at", "envío", "envio"}},
-		{name: "es_passport", typ: TypePassport, score: 0.3, need: minDigits(6),
+		{name: "es_passport", maxLen: 9, lead: leadDigits, cluster: cluster{6, 4, 1}, typ: TypePassport, score: 0.3, need: minDigits(6),
 			pattern: wb + `[A-Za-z]{3}\d{6}` + we,
 			context: []string{"pasaporte", "passport"}},
 	}
@@ -128,7 +157,7 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 		disabled[t] = true
 	}
 	var out []*recognizer
-	add := func(name, typ, pattern string, score float64, val string, refine func(string) int, ctxWords []string, need func(*profile) bool) error {
+	add := func(name, typ, pattern string, score float64, val string, refine func(string) int, ctxWords []string, need func(*profile) bool, lead int, cl cluster, maxLen int) error {
 		re, err := regexp2.Compile(pattern, regexp2.None)
 		if err != nil {
 			return fmt.Errorf("redact: recognizer %s: %w", name, err)
@@ -139,19 +168,19 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 			words[i] = strings.ToLower(words[i])
 		}
 		out = append(out, &recognizer{name: name, typ: typ, re: re, score: score, validate: validators[val],
-			refine: refine, context: words, need: need})
+			refine: refine, context: words, need: need, lead: lead, cluster: cl, maxLen: maxLen})
 		return nil
 	}
 	for _, b := range builtins() {
 		if disabled[b.typ] {
 			continue
 		}
-		if err := add(b.name, b.typ, b.pattern, b.score, b.validator, b.refine, b.context, b.need); err != nil {
+		if err := add(b.name, b.typ, asciiClasses.Replace(b.pattern), b.score, b.validator, b.refine, b.context, b.need, b.lead, b.cluster, b.maxLen); err != nil {
 			return nil, err
 		}
 	}
 	for _, c := range cfg.Custom {
-		if err := add("custom:"+c.Name, c.Type, c.Pattern, c.Score, c.Validator, nil, c.ContextWords, nil); err != nil {
+		if err := add("custom:"+c.Name, c.Type, c.Pattern, c.Score, c.Validator, nil, c.ContextWords, nil, leadNone, cluster{}, 0); err != nil {
 			return nil, err
 		}
 	}

@@ -22,6 +22,8 @@ type Redactor struct {
 	log     *slog.Logger
 	m       *metrics
 	custTyp map[string]bool
+	// wholeText turns windows off (tests compare both ways).
+	wholeText bool
 }
 
 // New validates cfg, compiles every pattern and registers metrics on reg (nil: not
@@ -79,18 +81,32 @@ func (r *Redactor) detect(ctx context.Context, text string) (detection, error) {
 	p := newProfile(text)
 	var runes []rune
 	var offs []int // rune index -> byte offset
+	var runs []digitRun
 	run := func(rec *recognizer) error {
 		if rec.need != nil && !rec.need(p) {
 			return nil
 		}
 		if runes == nil {
 			runes, offs = runeOffsets(text)
+			runs = digitRuns(runes)
 		}
-		m, err := rec.re.FindRunesMatch(runes)
-		for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
-			start, end := offs[m.Index], offs[m.Index+m.Length]
-			if s, ok := r.score(rec, text, p, start, &end); ok {
-				d.spans = append(d.spans, s)
+		gated := rec.score < r.threshold(rec.typ)
+		wins, ok := windowsFor(rec, gated, r.cfg.ContextWindow, runes, runs, p, offs)
+		if !ok || r.wholeText {
+			wins = []window{{0, len(runes)}}
+		}
+		var err error
+		for _, w := range wins {
+			var m *regexp2.Match
+			m, err = rec.re.FindRunesMatch(runes[w.start:w.end])
+			for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
+				start, end := offs[w.start+m.Index], offs[w.start+m.Index+m.Length]
+				if s, ok := r.score(rec, text, p, start, &end); ok {
+					d.spans = append(d.spans, s)
+				}
+			}
+			if err != nil {
+				break
 			}
 		}
 		if err != nil {
