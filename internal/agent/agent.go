@@ -17,6 +17,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/api"
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/pki"
@@ -31,12 +32,14 @@ var Version = "dev"
 
 // Agent is a configured edge-agent.
 type Agent struct {
-	cfg  Config
-	log  *slog.Logger
-	reg  *prometheus.Registry
-	link *link.Client
-	api  *api.Server
-	sync *modelsync.Agent // nil when model sync is off
+	cfg    Config
+	log    *slog.Logger
+	reg    *prometheus.Registry
+	link   *link.Client   // the primary DC endpoint
+	links  []*link.Client // primary first, then the secondaries
+	router *failover.Router
+	api    *api.Server
+	sync   *modelsync.Agent // nil when model sync is off
 
 	ln, metricsLn net.Listener
 }
@@ -50,18 +53,13 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.DCServerName != "" {
-		tlsConf.ServerName = cfg.DCServerName
-	} else if host, _, err := net.SplitHostPort(cfg.DC); err == nil && host != "" {
-		tlsConf.ServerName = host
-	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	l := link.New(link.Config{
-		Addr: cfg.DC, EdgeID: cfg.EdgeID, Software: "edge-agent/" + Version, TLS: tlsConf,
-		DialTimeout: cfg.Link.DialTimeout, KeepAlive: cfg.Link.KeepAlive, IdleTimeout: cfg.Link.IdleTimeout,
-		BackoffMin: cfg.Link.BackoffMin, BackoffMax: cfg.Link.BackoffMax,
-	}, reg, log.With("component", "link"))
+	links := dcLinks(cfg, tlsConf, reg, log)
+	l := links[0]
+	for _, dl := range links {
+		dl.RegisterRTT(prometheus.WrapRegistererWith(prometheus.Labels{"dc": dl.Addr()}, reg))
+	}
 
 	nerBackend, err := ner.New(cfg.Redaction.NER, &http.Client{})
 	if err != nil {
@@ -75,10 +73,11 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := pipeline.Build(pipeline.Deps{Link: l, Redactor: redactor, Guard: g, SequentialGuard: cfg.Guard.Mode == "sequential"})
+	rt := router(cfg, links, reg, log)
+	h := pipeline.Build(pipeline.Deps{Link: l, Terminal: rt, Redactor: redactor, Guard: g, SequentialGuard: cfg.Guard.Mode == "sequential"})
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
-	a := &Agent{cfg: cfg, log: log, reg: reg, link: l}
+	a := &Agent{cfg: cfg, log: log, reg: reg, link: l, links: links, router: rt}
 	if cfg.SyncEnabled() {
 		sc := cfg.Sync
 		if sc.EdgeID == "" {
@@ -94,7 +93,8 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 		apiMetrics = nil
 	}
 	a.api = api.New(api.Config{MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout},
-		h, dcModels{l}, l.Ready, apiMetrics, reg, log.With("component", "api"))
+		h, dcModels{l}, anyReady(links), apiMetrics, reg, log.With("component", "api"))
+	a.api.SetReadyDetail(func() any { return rt.Status() })
 	return a, nil
 }
 
@@ -144,7 +144,9 @@ func (a *Agent) Run(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
 	linkCtx, stopLink := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopLink()
-	g.Go(func() error { return a.link.Run(linkCtx) })
+	for _, l := range a.links {
+		g.Go(func() error { return l.Run(linkCtx) })
+	}
 	if a.sync != nil {
 		// Model sync stops with the stop signal: an install is atomic, so it may be cut anywhere.
 		g.Go(func() error { return a.sync.Run(gctx) })

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sucursal/sucursal/internal/api"
+	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/redact"
 	modelsync "github.com/sucursal/sucursal/internal/sync"
 )
@@ -30,6 +32,11 @@ type Config struct {
 	DC string `yaml:"dc"`
 	// DCServerName is the name checked against the gateway's certificate (default: DC's host).
 	DCServerName string `yaml:"dc_server_name"`
+	// DCSecondary lists further dc-gateways (host:port), tried in order when the primary cannot
+	// serve. They share dc_server_name, or each is checked against its own host.
+	DCSecondary []string `yaml:"dc_secondary"`
+	// Failover tunes routing between the datacenter endpoints and a local fallback model.
+	Failover FailoverConfig `yaml:"failover"`
 	// PKI is the folder written by `fleetctl pki init`.
 	PKI string `yaml:"pki"`
 	// MaxBodyBytes limits a request body.
@@ -53,6 +60,27 @@ type Config struct {
 
 // SyncEnabled reports whether model sync is configured.
 func (c Config) SyncEnabled() bool { return c.Sync.NATSURL != "" }
+
+// FailoverConfig tunes routing (docs/FAILOVER.md).
+type FailoverConfig struct {
+	// Breaker opens an endpoint's circuit after consecutive failures.
+	Breaker failover.BreakerConfig `yaml:"breaker"`
+	// MaxAttempts is how many DC endpoints one request may try (2 = one retry, only while
+	// nothing has reached the user).
+	MaxAttempts int `yaml:"max_attempts"`
+	// AcceptTimeout bounds the wait for a gateway's acknowledgement of a request (at least four
+	// RTTs); a gateway that misses it is treated as dead for that request. 0 disables.
+	AcceptTimeout time.Duration `yaml:"accept_timeout"`
+	// Local is a degraded fallback on the NUC's own runtime, used only when no DC can serve.
+	Local LocalFallbackConfig `yaml:"local"`
+}
+
+// LocalFallbackConfig names a local OpenAI-compatible model for degraded answers.
+type LocalFallbackConfig struct {
+	Enabled bool   `yaml:"enabled"`
+	URL     string `yaml:"url"`   // e.g. http://127.0.0.1:11434/v1
+	Model   string `yaml:"model"` // a model that runtime serves
+}
 
 // LinkConfig tunes the QUIC connection to the DC.
 type LinkConfig struct {
@@ -79,6 +107,11 @@ func DefaultConfig() Config {
 			BackoffMax:  10 * time.Second,
 		},
 		Redaction: redact.DefaultConfig(),
+		Failover: FailoverConfig{
+			Breaker:       failover.DefaultBreakerConfig(),
+			MaxAttempts:   2,
+			AcceptTimeout: 500 * time.Millisecond,
+		},
 	}
 }
 
@@ -144,6 +177,29 @@ func (c Config) Validate() error {
 	}
 	if l.BackoffMin > l.BackoffMax {
 		bad("link.backoff_min must not exceed link.backoff_max")
+	}
+	for i, a := range c.DCSecondary {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			bad("dc_secondary[%d]: %q is not host:port", i, a)
+		}
+	}
+	f := c.Failover
+	if f.MaxAttempts < 1 {
+		bad("failover.max_attempts must be at least 1")
+	}
+	if f.AcceptTimeout < 0 {
+		bad("failover.accept_timeout must not be negative")
+	}
+	if f.Breaker.FailureThreshold < 1 || f.Breaker.OpenFor <= 0 || f.Breaker.MaxOpenFor < f.Breaker.OpenFor {
+		bad("failover.breaker: failure_threshold ≥ 1, open_for > 0 and max_open_for ≥ open_for are required")
+	}
+	if f.Local.Enabled {
+		if u, err := url.Parse(f.Local.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("failover.local.url: %q is not an http(s) URL such as http://127.0.0.1:11434/v1", f.Local.URL)
+		}
+		if f.Local.Model == "" {
+			bad("failover.local.model is required when failover.local.enabled is true")
+		}
 	}
 	if err := c.Redaction.Validate(); err != nil {
 		bad("redaction: %w", err)

@@ -45,6 +45,7 @@ type Server struct {
 	chat    pipeline.Handler
 	models  ModelLister
 	ready   ReadyFunc
+	detail  func() any
 	metrics http.Handler
 	log     *slog.Logger
 	m       *metrics
@@ -78,6 +79,9 @@ func New(cfg Config, h pipeline.Handler, models ModelLister, ready ReadyFunc, me
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
+// SetReadyDetail adds a "backends" field to /readyz (the state of every route and breaker).
+func (s *Server) SetReadyDetail(f func() any) { s.detail = f }
+
 func methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
@@ -94,16 +98,21 @@ func (s *Server) handleHealthz(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) handleReadyz(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	ok, err := s.ready()
-	if ok {
-		_, _ = w.Write([]byte(`{"status":"ready","dc_link":"up"}` + "\n"))
-		return
+	body := map[string]any{"status": "ready", "dc_link": "up"}
+	if !ok {
+		reason := "down"
+		if err != nil {
+			reason = err.Error()
+		}
+		body = map[string]any{"status": "not_ready", "dc_link": "down", "reason": reason}
 	}
-	w.WriteHeader(http.StatusServiceUnavailable)
-	reason := "down"
-	if err != nil {
-		reason = err.Error()
+	if s.detail != nil {
+		body["backends"] = s.detail()
 	}
-	b, _ := json.Marshal(map[string]string{"status": "not_ready", "dc_link": "down", "reason": reason})
+	b, _ := json.Marshal(body)
+	if !ok {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
 	_, _ = w.Write(append(b, '\n'))
 }
 

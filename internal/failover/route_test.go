@@ -43,7 +43,7 @@ type rec struct {
 	chunks int
 }
 
-func (r *rec) Header() http.Header                   { return r.h }
+func (r *rec) Header() http.Header                    { return r.h }
 func (r *rec) WriteChunk(*chat.Chunk) error           { r.chunks++; return nil }
 func (r *rec) WriteCompletion(*chat.Completion) error { return nil }
 

@@ -239,6 +239,9 @@ func (c *Client) WaitReady(ctx context.Context) error {
 	}
 }
 
+// Addr is the gateway address this link dials.
+func (c *Client) Addr() string { return c.cfg.Addr }
+
 // Ack is the gateway's hello acknowledgement of the current connection.
 func (c *Client) Ack() wire.HelloAck {
 	c.mu.Lock()

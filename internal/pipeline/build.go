@@ -7,7 +7,10 @@ import (
 
 // Deps are what the stages need.
 type Deps struct {
-	Link     DCLink
+	Link DCLink
+	// Terminal answers what reaches the bottom of the pipeline: the failover router over the DC
+	// endpoints (and a local fallback). Nil means ForwardToDC(Link) alone.
+	Terminal Handler
 	Redactor *redact.Redactor
 	// Guard checks prompts and answers; nil runs without (a NUC with no guard models).
 	Guard *guard.Guard
@@ -20,7 +23,13 @@ type Deps struct {
 // Build composes the edge's request pipeline. Read Stages top-down: that is the order a request
 // travels; the answer travels back up through the same stages. Everything below Redact sees
 // placeholders only, and ForwardToDC is the only way out of the branch.
-func Build(d Deps) Handler { return Stages(d)(ForwardToDC(d.Link)) }
+func Build(d Deps) Handler {
+	terminal := d.Terminal
+	if terminal == nil {
+		terminal = ForwardToDC(d.Link)
+	}
+	return Stages(d)(terminal)
+}
 
 // Stages is every stage above the terminal, in order (tests put their own terminal under it).
 func Stages(d Deps) Stage {

@@ -1,0 +1,89 @@
+package agent
+
+import (
+	"crypto/tls"
+	"log/slog"
+	"net"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sucursal/sucursal/internal/failover"
+	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/pipeline"
+	"github.com/sucursal/sucursal/internal/target"
+)
+
+// dcLinks makes one QUIC link per datacenter endpoint: the primary first, then dc_secondary in
+// order. Each checks the gateway certificate against dc_server_name or its own host.
+func dcLinks(cfg Config, base *tls.Config, reg prometheus.Registerer, log *slog.Logger) []*link.Client {
+	addrs := append([]string{cfg.DC}, cfg.DCSecondary...)
+	links := make([]*link.Client, 0, len(addrs))
+	for i, addr := range addrs {
+		tc := base.Clone()
+		if cfg.DCServerName != "" {
+			tc.ServerName = cfg.DCServerName
+		} else if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
+			tc.ServerName = host
+		}
+		// Every link's metrics carry its address and role, so dashboards can follow the primary.
+		role := "primary"
+		if i > 0 {
+			role = "secondary"
+		}
+		r := prometheus.WrapRegistererWith(prometheus.Labels{"dc": addr, "dc_role": role}, reg)
+		links = append(links, link.New(link.Config{
+			Addr: addr, EdgeID: cfg.EdgeID, Software: "edge-agent/" + Version, TLS: tc,
+			DialTimeout: cfg.Link.DialTimeout, KeepAlive: cfg.Link.KeepAlive, IdleTimeout: cfg.Link.IdleTimeout,
+			BackoffMin: cfg.Link.BackoffMin, BackoffMax: cfg.Link.BackoffMax,
+		}, r, log.With("component", "link", "dc", addr)))
+	}
+	return links
+}
+
+// router is the pipeline's terminal: the DC endpoints in order, each behind a breaker, then the
+// local degraded model if the policy allows one.
+func router(cfg Config, links []*link.Client, reg prometheus.Registerer, log *slog.Logger) *failover.Router {
+	onChange := func(name string, from, to failover.State) {
+		log.Warn("circuit breaker changed state", "backend", name, "from", from.String(), "to", to.String())
+	}
+	var backends []failover.Backend
+	for i, l := range links {
+		name := "dc-primary"
+		if i > 0 {
+			name = "dc-secondary-" + l.Addr()
+		}
+		backends = append(backends, failover.Backend{
+			Name:    name,
+			Handler: pipeline.ForwardToDC(l, pipeline.DCOptions{AcceptTimeout: cfg.Failover.AcceptTimeout}),
+			Ready:   l.Ready,
+			Breaker: failover.NewBreaker(name, cfg.Failover.Breaker, nil, onChange),
+		})
+	}
+	if lc := cfg.Failover.Local; lc.Enabled {
+		backends = append(backends, failover.Backend{
+			Name:     "local-degraded",
+			Handler:  failover.LocalModel(target.New(lc.URL, ""), lc.Model),
+			Breaker:  failover.NewBreaker("local-degraded", cfg.Failover.Breaker, nil, onChange),
+			Degraded: true,
+		})
+	}
+	return failover.NewRouter(backends, failover.Policy{MaxAttempts: cfg.Failover.MaxAttempts, RetryAfter: pipeline.DCRetryAfter},
+		reg, log.With("component", "failover"))
+}
+
+// anyReady is /readyz: ready while at least one DC endpoint is connected.
+func anyReady(links []*link.Client) func() (bool, error) {
+	return func() (bool, error) {
+		var first error
+		for _, l := range links {
+			ok, err := l.Ready()
+			if ok {
+				return true, nil
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		return false, first
+	}
+}
