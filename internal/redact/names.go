@@ -62,6 +62,9 @@ func findNames(text string) []Span {
 	var out []Span
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
+		if !capitalised(w.text) && !nameCueStart[w.text[0]] {
+			continue // only capitalised words and cue words can start a name
+		}
 		f := fold(w.text)
 		cueScore, isCue := nameCues[f]
 		switch {
@@ -113,6 +116,15 @@ func nameWord(w string) bool {
 	}
 	return false
 }
+
+// nameCueStart holds the first bytes of the lower-case cue words.
+var nameCueStart = func() [256]bool {
+	var t [256]bool
+	for w := range nameCues {
+		t[w[0]] = true
+	}
+	return t
+}()
 
 func nameCueWord(s string) bool { _, ok := nameCues[fold(s)]; return ok }
 

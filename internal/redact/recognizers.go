@@ -34,7 +34,7 @@ type profile struct {
 }
 
 func newProfile(text string) *profile {
-	p := &profile{lower: strings.ToLower(text)}
+	p := &profile{lower: lowerSameLength(text)}
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
 		case c >= '0' && c <= '9':
@@ -93,11 +93,30 @@ type builtin struct {
 	maxLen             int // longest match in runes, 0 if unbounded
 }
 
+// lowerSameLength lower-cases ASCII and the Latin-1 capitals (À–Þ, which covers Á É Í Ó Ú Ñ Ü
+// Ç) and leaves every other byte alone, so byte offsets into the result are offsets into text.
+// It is what context words and street keywords are matched against.
+func lowerSameLength(text string) string {
+	b := []byte(text)
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		case c == 0xC3 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9E && b[i+1] != 0x97: // not ×
+			b[i+1] += 0x20
+			i++
+		}
+	}
+	return string(b)
+}
+
 func minDigits(n int) func(*profile) bool { return func(p *profile) bool { return p.digits >= n } }
 
 var months = `(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|` +
 	`january|february|march|april|may|june|july|august|september|october|november|december|` +
 	`ene|feb|mar|abr|jun|jul|ago|sep|sept|oct|nov|dic|dec|jan|apr|aug)`
+
+var dobContext = []string{"nacimiento", "nacido", "nacida", "nació", "nacio", "f. nac", "fecha nac", "born", "birth", "dob", "d.o.b", "cumpleaños", "birthday"}
 
 var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.?|pl\.|ronda|camino|carretera|ctra\.?|` +
 	`traves[ií]a|glorieta|carrer|rambla|r[úu]a|kalea|passeig|pla[çc]a|callej[óo]n|urbanizaci[óo]n|urb\.)`
@@ -106,46 +125,51 @@ var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.
 // and no context word; see docs/REDACTION.md for why each is where it is.
 func builtins() []builtin {
 	return []builtin{
-		{name: "es_dni", maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 3}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
+		{name: "es_dni", maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 3, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
 			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
-		{name: "es_nie", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
+		{name: "es_nie", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
 			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,
 			context: []string{"nie", "extranjer", "residencia", "tie", "foreigner", "residence"}},
-		{name: "es_cif", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
+		{name: "es_cif", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
 			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
 			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
-		{name: "es_nss", maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 1}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
+		{name: "es_nss", maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
 			pattern: wb + `\d{2}[ /-]?\d{8}[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
 		{name: "iban", lead: leadIBAN, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
 			pattern: wb + `[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
-		{name: "card", maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 1}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
+		{name: "card", maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
 			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit"}},
-		{name: "es_phone", maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 1}, typ: TypePhone, score: 0.55, need: minDigits(9),
+		{name: "es_phone", maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 1, 0}, typ: TypePhone, score: 0.55, need: minDigits(9),
 			pattern: `(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto", "phone", "mobile", "call", "contact"}},
-		{name: "e164", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 1}, typ: TypePhone, score: 0.6, need: minDigits(7),
+		{name: "e164", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 1, 0}, typ: TypePhone, score: 0.6, need: minDigits(7),
 			pattern: `(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "phone", "mobile", "call", "whatsapp"}},
 		{name: "email", lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
 			pattern: `(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`,
 			context: []string{"email", "e-mail", "correo", "mail"}},
-		{name: "ipv4", maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 1}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
+		{name: "ipv4", maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
 			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
 			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
 		{name: "ipv6", lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
 			pattern: `(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`,
 			context: []string{"ip", "ipv6", "servidor", "router", "server", "host"}},
-		{name: "dob", maxLen: 40, lead: leadDigits, cluster: cluster{4, 32, 2}, typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
-			pattern: wb + `(?i:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?:de )?` + months + `\.?,? (?:de |del )?(?:19|20)\d{2}|` + months + `\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d{2})` + we,
-			context: []string{"nacimiento", "nacido", "nacida", "nació", "nacio", "f. nac", "fecha nac", "born", "birth", "dob", "d.o.b", "cumpleaños", "birthday"}},
+		// Dates of birth in two recognizers so that each pattern starts with one kind of
+		// character: regexp2 then skips every position that cannot start a match.
+		{name: "dob", maxLen: 40, lead: leadDigits, cluster: cluster{4, 32, 2, 0}, typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
+			pattern: wb + `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?i:de )?(?i:` + months + `)\.?,? (?i:de |del )?(?:19|20)\d{2})` + we,
+			context: dobContext},
+		{name: "dob_month_first", maxLen: 40, lead: leadDigits, cluster: cluster{4, 24, 2, 0}, typ: TypeDOB, score: 0.25, need: minDigits(4),
+			pattern: wb + `(?i:` + months + `)\.? \d{1,2}(?i:st|nd|rd|th)?,? (?:19|20)\d{2}` + we,
+			context: dobContext},
 		{name: "es_address", lead: leadStreet, typ: TypeAddress, score: 0.7, need: minDigits(1),
 			pattern: wb + `(?i:` + streetTypes + `) ?(?:(?:de|del|de la|de los|de las|do|da|dos|das|d') ?)?\p{Lu}[\p{L}'’-]*(?: (?:(?:de|del|la|los|las|y|i|el|do|da|dos|das|d')\s)?\p{Lu}[\p{L}'’.-]*){0,5},? (?:n[º°o]\.? ?)?\d{1,4}(?: ?[A-Za-z]` + we + `)?(?:,? (?:\d{1,2} ?[º°ª]\.?(?: ?(?:[A-Za-z]` + we + `|(?i:izq(?:da)?|dcha|dcho|centro)\.?))?|(?i:piso|planta|puerta|esc\.?|escalera|bloque|portal) \w{1,3}|(?i:bajo|entresuelo|[áa]tico)(?: [A-Za-z]` + we + `)?)){0,3}(?:,? (?:CP |C\.P\. )?\d{5}(?: \p{Lu}[\p{L}-]*(?: (?:de |del |la |de la )?\p{Lu}[\p{L}-]*){0,3})?)?`,
 			context: []string{"dirección", "direccion", "domicilio", "vive en", "reside", "address", "lives at", "envío", "envio"}},
-		{name: "es_passport", maxLen: 9, lead: leadDigits, cluster: cluster{6, 4, 1}, typ: TypePassport, score: 0.3, need: minDigits(6),
+		{name: "es_passport", maxLen: 9, lead: leadDigits, cluster: cluster{6, 4, 1, 0}, typ: TypePassport, score: 0.3, need: minDigits(6),
 			pattern: wb + `[A-Za-z]{3}\d{6}` + we,
 			context: []string{"pasaporte", "passport"}},
 	}

@@ -52,7 +52,7 @@ func New(cfg Config, ner NER, reg prometheus.Registerer, log *slog.Logger) (*Red
 		r.deny = append(r.deny, &recognizer{name: "deny", typ: d.Type, re: re, score: 1})
 	}
 	for _, a := range cfg.Allow {
-		r.allow = append(r.allow, strings.ToLower(a))
+		r.allow = append(r.allow, lowerSameLength(a))
 	}
 	if r.m, err = newMetrics(reg); err != nil {
 		return nil, err

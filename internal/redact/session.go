@@ -148,8 +148,8 @@ func isWordByte(c byte) bool { return isAlnum(c) || c >= 0x80 || c == '_' }
 func (r *Redactor) keep(text string, spans []Span) []Span {
 	var allowed [][2]int
 	if len(r.allow) > 0 {
-		lower := strings.ToLower(text)
-		if len(lower) == len(text) { // offsets are only comparable when lowering kept lengths
+		lower := lowerSameLength(text)
+		{
 			for _, a := range r.allow {
 				for off := 0; off < len(lower); {
 					j := strings.Index(lower[off:], a)

@@ -20,9 +20,9 @@ import (
 // 1111 1111", "28/12345678/40", "34 600 12 34 56"). Every match of a digit-led pattern holds a
 // cluster of at least min digits, and extends at most left runes before it and right runes
 // after it ("ES", "GB82 WEST ", "X-", "3 de septiembre de ", "-Z").
-type cluster struct{ min, left, right int }
+type cluster struct{ min, left, right, dots int }
 
-type digitRun struct{ start, end, digits int } // rune indices
+type digitRun struct{ start, end, digits, dots int } // rune indices; dots: '.' separators
 
 // streetTokens bounds an address after its street keyword, counted in whitespace-separated
 // tokens (the pattern allows at most about 35), so that long words cannot push it out.
@@ -35,12 +35,18 @@ var streetKeywords = []string{"calle", "c/", "avda", "avenida", "av.", "paseo", 
 
 type window struct{ start, end int } // rune indices
 
+const mergeGap = 8
+
 // windowsFor returns the rune ranges rec must scan, or nil and false when it must scan the
 // whole text. gated means rec's score is below its threshold without a context word, so only
 // the neighbourhood of its context words can produce a redaction.
 func windowsFor(rec *recognizer, gated bool, ctxWindow int, runes []rune, runs []digitRun, p *profile, offs []int) ([]window, bool) {
 	if gated && rec.maxLen > 0 && len(p.lower) == offs[len(offs)-1] {
-		return contextWindows(rec.context, ctxWindow, rec.maxLen, runes, p.lower, offs), true
+		ctx := contextWindows(rec.context, ctxWindow, rec.maxLen, runes, p.lower, offs)
+		if rec.lead == leadDigits { // a match lies in one window of each kind: scan where both are
+			return intersect(ctx, clusterWindows(runes, runs, rec.cluster)), true
+		}
+		return ctx, true
 	}
 	switch rec.lead {
 	case leadDigits:
@@ -77,7 +83,9 @@ func digitRuns(runes []rune) []digitRun {
 			cur.digits++
 			cur.end = i + 1
 		case cur.start >= 0 && isSep(runes[i]) && i+1 < len(runes) && isDigit(runes[i+1]):
-			// a single separator inside the cluster
+			if runes[i] == '.' {
+				cur.dots++
+			}
 		case cur.start >= 0:
 			out = append(out, cur)
 			cur.start = -1
@@ -92,7 +100,7 @@ func digitRuns(runes []rune) []digitRun {
 func clusterWindows(runes []rune, runs []digitRun, c cluster) []window {
 	var raw []window
 	for _, r := range runs {
-		if r.digits >= c.min {
+		if r.digits >= c.min && r.dots >= c.dots {
 			raw = append(raw, window{r.start - c.left, r.end + c.right})
 		}
 	}
@@ -148,15 +156,18 @@ func ibanWindows(runes []rune, maxLen int) []window {
 
 func streetWindows(runes []rune, lower string, offs []int) []window {
 	var raw []window
-	for _, k := range streetKeywords {
-		for off := 0; ; {
-			j := strings.Index(lower[off:], k)
-			if j < 0 {
+	for i := 0; i < len(lower); i++ {
+		// The address pattern starts at a word start; a byte >= 0x80 before i may end a
+		// non-letter rune, so it does not rule i out.
+		if i > 0 && lower[i-1] < 0x80 && isWordByte(lower[i-1]) {
+			continue
+		}
+		for _, k := range streetKeywords {
+			if k[0] == lower[i] && strings.HasPrefix(lower[i:], k) {
+				ri := runeIndex(offs, i)
+				raw = append(raw, window{ri, tokensAfter(runes, ri, streetTokens)})
 				break
 			}
-			ri := runeIndex(offs, off+j)
-			raw = append(raw, window{ri, tokensAfter(runes, ri, streetTokens)})
-			off += j + len(k)
 		}
 	}
 	return snap(runes, raw)
@@ -215,11 +226,32 @@ func snap(runes []rune, ws []window) []window {
 	sortWindows(ws)
 	out := ws[:1]
 	for _, w := range ws[1:] {
-		if last := &out[len(out)-1]; w.start <= last.end {
+		// Close windows are joined: each regexp2 call has a fixed cost that a few dozen extra
+		// runes of scanning do not.
+		if last := &out[len(out)-1]; w.start <= last.end+mergeGap {
 			last.end = max(last.end, w.end)
 			continue
 		}
 		out = append(out, w)
+	}
+	return out
+}
+
+// intersect returns the parts of the text inside both a window of a and a window of b. Both
+// are sorted and disjoint; every boundary of the result is one of theirs, so it stays on
+// whitespace.
+func intersect(a, b []window) []window {
+	var out []window
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		s, e := max(a[i].start, b[j].start), min(a[i].end, b[j].end)
+		if s < e {
+			out = append(out, window{s, e})
+		}
+		if a[i].end < b[j].end {
+			i++
+		} else {
+			j++
+		}
 	}
 	return out
 }
