@@ -5,40 +5,14 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	proxy "github.com/quic-go/quic-go/integrationtests/tools/proxy"
 
 	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
-
-// startBlackhole puts a UDP proxy in front of addr that drops every packet while *drop is true:
-// a gateway that died without closing its connections, or a cut WAN link.
-func startBlackhole(t testing.TB, addr string) (string, *atomic.Bool) {
-	t.Helper()
-	server, err := net.ResolveUDPAddr("udp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	drop := &atomic.Bool{}
-	p := &proxy.Proxy{Conn: conn, ServerAddr: server,
-		DropPacket: func(proxy.Direction, net.Addr, net.Addr, []byte) bool { return drop.Load() }}
-	if err := p.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p.LocalAddr().String(), drop
-}
 
 func withSecondary(addrs ...string) agentOpt {
 	return func(c *agent.Config) { c.DCSecondary = addrs }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -105,6 +106,20 @@ func startWAN(t testing.TB, addr string, rtt time.Duration) string {
 	if rtt == 0 {
 		return addr
 	}
+	proxied, _ := startUDPProxy(t, addr, rtt)
+	return proxied
+}
+
+// startBlackhole puts a UDP proxy in front of addr that drops every packet while *drop is true:
+// a gateway that died without closing its connections, or a cut WAN link.
+func startBlackhole(t testing.TB, addr string) (string, *atomic.Bool) {
+	return startUDPProxy(t, addr, 0)
+}
+
+// startUDPProxy runs quic-go's test proxy in front of addr: every packet is delayed by rtt/2 each
+// way, and dropped while the returned flag is set.
+func startUDPProxy(t testing.TB, addr string, rtt time.Duration) (string, *atomic.Bool) {
+	t.Helper()
 	server, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -113,16 +128,18 @@ func startWAN(t testing.TB, addr string, rtt time.Duration) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	drop := &atomic.Bool{}
 	p := &proxy.Proxy{
 		Conn:        conn,
 		ServerAddr:  server,
 		DelayPacket: func(proxy.Direction, net.Addr, net.Addr, []byte) time.Duration { return rtt / 2 },
+		DropPacket:  func(proxy.Direction, net.Addr, net.Addr, []byte) bool { return drop.Load() },
 	}
 	if err := p.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	return p.LocalAddr().String()
+	return p.LocalAddr().String(), drop
 }
 
 type agentOpt func(*agent.Config)
