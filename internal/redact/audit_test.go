@@ -10,9 +10,13 @@ import (
 	"github.com/sucursal/sucursal/internal/redact/corpus"
 )
 
-func loadCorpus(t testing.TB) []corpus.Item {
+func loadCorpus(t testing.TB) []corpus.Item { return loadItems(t, "corpus.jsonl") }
+
+// loadItems reads a labelled file from testdata/redact: corpus.jsonl (generated) or
+// handwritten.jsonl (30 prompts written by hand in phrasings the generator never makes).
+func loadItems(t testing.TB, name string) []corpus.Item {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "redact", "corpus.jsonl"))
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "redact", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +42,7 @@ func newTestRedactor(t testing.TB, cfg Config) *Redactor {
 // original exactly.
 func TestAuditCorpus(t *testing.T) {
 	r := newTestRedactor(t, DefaultConfig())
-	items := loadCorpus(t)
+	items := append(loadCorpus(t), loadItems(t, "handwritten.jsonl")...)
 	leaks := 0
 	for _, it := range items {
 		s := r.NewSession(0)

@@ -20,6 +20,8 @@ mireia anna gemma nerea aitor iker unai mikel jon asier gorka ander eneko xabier
 amaia maite itziar idoia garazi edurne iria xoan xose brais anxo uxia antia noa sabela xiana
 john james robert michael william david richard joseph thomas charles christopher daniel matthew
 anthony mark donald steven paul andrew joshua kenneth kevin brian george timothy ronald edward jason
+tom tommy bill bob jim mike dave kate liz jenny sam ben joe dan nick chris alex
+paco pepe nacho lola charo pili manolo quique rafa chema fran toni xavi txema
 mary patricia jennifer linda elizabeth barbara susan jessica sarah karen lisa nancy betty margaret
 sandra ashley kimberly emily donna michelle carol amanda melissa deborah stephanie rebecca sharon
 laura cynthia kathleen amy angela helen anna emma olivia sophie charlotte oliver harry jack george
@@ -74,6 +76,8 @@ servicio urgencias unidad departamento sección seccion área area dirección di
 caja rural europea europeo unión union visa mastercard american express google microsoft apple amazon
 españa spain madrid barcelona valencia sevilla bilbao zaragoza málaga malaga
 resumen summary nota note asunto subject re fwd urgente urgent
+soy remind call email send ask tell contact contacta llama llamar escribe envía envia avisa pregunta
+saluda atiende patient paciente cliente customer
 `)
 
 // Particles that may join the parts of a name ("María de la Rosa", "Pau i Puig").

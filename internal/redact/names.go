@@ -62,13 +62,20 @@ func findNames(text string) []Span {
 	var out []Span
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
-		if !capitalised(w.text) && !nameCueStart[w.text[0]] {
-			continue // only capitalised words and cue words can start a name
+		if !capitalised(w.text) && !nameCueStart[w.text[0]] && !introStart[w.text[0]] {
+			continue // only capitalised words, cue words and self-introductions can start a name
+		}
+		if end, ok := introducedName(text, ws, i); ok {
+			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
+			// lower case; only gazetteer words are taken after the phrase.
+			out = append(out, span(text, ws[i+introLen(ws, i)].start, ws[end].end, 0.8, "gazetteer"))
+			i = end
+			continue
 		}
 		f := fold(w.text)
 		cueScore, isCue := nameCues[f]
 		switch {
-		case isCue && i+1 < len(ws) && capitalised(ws[i+1].text) && gap(text, w, ws[i+1], true) && !nameCueWord(ws[i+1].text):
+		case isCue && i+1 < len(ws) && nameWord(ws[i+1].text) && gap(text, w, ws[i+1], true) && !nameCueWord(ws[i+1].text):
 			end := extendName(text, ws, i+1)
 			out = append(out, span(text, ws[i+1].start, ws[end].end, cueScore, "gazetteer"))
 			i = end
@@ -150,4 +157,61 @@ func extendName(text string, ws []word, i int) int {
 
 func span(text string, start, end int, score float64, source string) Span {
 	return Span{Start: start, End: end, Type: TypePerson, Text: text[start:end], Score: score, Source: source}
+}
+
+// Self-introductions, as word sequences (lower case).
+var intros = [][]string{{"soy"}, {"me", "llamo"}, {"mi", "nombre", "es"}, {"this", "is"}, {"my", "name", "is"},
+	{"i", "am"}, {"i'm"}, {"aquí"}, {"le", "habla"}, {"te", "habla"}}
+
+var introStart = func() [256]bool {
+	var t [256]bool
+	for _, in := range intros {
+		t[in[0][0]] = true
+		t[in[0][0]-'a'+'A'] = in[0][0] >= 'a' && in[0][0] <= 'z'
+	}
+	return t
+}()
+
+// introLen returns how many words of the introduction phrase start at ws[i], or 0.
+func introLen(ws []word, i int) int {
+	for _, in := range intros {
+		if i+len(in) > len(ws) {
+			continue
+		}
+		ok := true
+		for k, w := range in {
+			if fold(ws[i+k].text) != fold(w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return len(in)
+		}
+	}
+	return 0
+}
+
+// introducedName reports a name right after an introduction phrase: a known given name, then
+// known given names, surnames and particles, in any case. It returns the index of its last word.
+func introducedName(text string, ws []word, i int) (int, bool) {
+	n := introLen(ws, i)
+	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[fold(ws[i+n].text)] {
+		return 0, false
+	}
+	end := i + n
+	if capitalised(ws[end].text) {
+		return extendName(text, ws, end), true
+	}
+	for j := end + 1; j < len(ws) && j-(i+n) < 5 && gap(text, ws[j-1], ws[j], false); j++ {
+		f := fold(ws[j].text)
+		if givenNames[f] || surnames[f] {
+			end = j
+			continue
+		}
+		if !nameParticles[f] {
+			break
+		}
+	}
+	return end, true
 }
