@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -274,5 +275,45 @@ func TestMatchTimeoutFailsClosed(t *testing.T) {
 	}
 	if out != "" || strings.Contains(err.Error(), "aaaa") || strings.Contains(err.Error(), "12345678Z") {
 		t.Fatalf("a timed-out Redact must return nothing and an error without the text; got %q, %v", out, err)
+	}
+}
+
+// TestConcurrentStreams: choices of one request stream at the same time while the session is
+// still redacting (tool results), as the pipeline does with n > 1. Run with -race.
+func TestConcurrentStreams(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	s := r.NewSession(0)
+	defer s.Close()
+	answer := mustRedact(t, s, piiText)
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := s.NewStream()
+			var b strings.Builder
+			for i := 0; i < len(answer); i += 5 {
+				b.WriteString(st.Write(answer[i:min(i+5, len(answer))]))
+			}
+			b.WriteString(st.Flush())
+			if b.String() != piiText {
+				errs <- b.String()
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 20; i++ {
+			if _, err := s.Redact(context.Background(), "tool result for Sra. Ana Ruiz, DNI 12345678Z"); err != nil {
+				errs <- err.Error()
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent use: %q", e)
 	}
 }
