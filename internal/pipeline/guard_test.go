@@ -123,6 +123,8 @@ func TestGuardStageInput(t *testing.T) {
 	refusal.OnBlock, refusal.RefusalMessage = "refusal", "No puedo ayudar con eso."
 	open := guard.DefaultPolicy()
 	open.FailMode = guard.FailOpen
+	flagS2 := guard.DefaultPolicy()
+	flagS2.Safety.Categories["S2"] = guard.ActionFlag
 	for _, tc := range []struct {
 		name       string
 		policy     guard.Policy
@@ -140,6 +142,7 @@ func TestGuardStageInput(t *testing.T) {
 		{name: "down-closed", policy: guard.DefaultPolicy(), classifier: failing(), text: "Hola",
 			wantCode: "guard_unavailable", wantStatus: 503},
 		{name: "down-open", policy: open, classifier: failing(), text: "Hola", wantHeader: "degraded"},
+		{name: "flagged", policy: flagS2, classifier: unsafeIf("robar"), text: "Quiero robar un banco", wantHeader: "flagged"},
 	} {
 		for _, sequential := range []bool{false, true} {
 			for _, stream := range []bool{false, true} {
