@@ -298,19 +298,24 @@ func TestGuardEndToEnd(t *testing.T) {
 	})
 
 	t.Run("unsafe answer is cut with a terminal error", func(t *testing.T) {
-		url := e.start(t, e.localGuard(syncOut,
-			agent.ClassifierConfig{Name: "llamaguard-in", Stage: "input", Model: "guard-safe"},
-			agent.ClassifierConfig{Name: "llamaguard-out", Stage: "output", Model: "guard-unsafe-s2"}), "")
-		a := ask(t, url, prompt, true)
-		if a.status != 200 || a.errCode != "content_policy_violation" || a.done {
-			t.Fatalf("streamed: %d %s done=%v; want a terminal content_policy_violation event and no [DONE]", a.status, a.errCode, a.done)
-		}
-		if len(a.body) >= len(want) || !strings.HasPrefix(want, a.body) {
-			t.Fatalf("streamed: the user got %q of %q; want a strict prefix", a.body, want)
-		}
-		a = ask(t, url, prompt, false)
-		if a.status != 400 || a.errCode != "content_policy_violation" {
-			t.Fatalf("non-streamed: %d %s", a.status, a.errCode)
+		// Sync checks every 4 bytes cut mid-answer; the default (async, every 512 bytes) checks this
+		// short answer once, at its finish_reason, before the last chunk goes out.
+		for _, p := range []guard.Policy{syncOut, guard.DefaultPolicy()} {
+			url := e.start(t, e.localGuard(p,
+				agent.ClassifierConfig{Name: "llamaguard-in", Stage: "input", Model: "guard-safe"},
+				agent.ClassifierConfig{Name: "llamaguard-out", Stage: "output", Model: "guard-unsafe-s2"}), "")
+			a := ask(t, url, prompt, true)
+			if a.status != 200 || a.errCode != "content_policy_violation" || a.done {
+				t.Fatalf("async=%v streamed: %d %s done=%v; want a terminal content_policy_violation event and no [DONE]",
+					p.Output.Async, a.status, a.errCode, a.done)
+			}
+			if !strings.HasPrefix(want, a.body) || (!p.Output.Async && len(a.body) >= len(want)) {
+				t.Fatalf("async=%v streamed: the user got %q of %q", p.Output.Async, a.body, want)
+			}
+			a = ask(t, url, prompt, false)
+			if a.status != 400 || a.errCode != "content_policy_violation" {
+				t.Fatalf("async=%v non-streamed: %d %s", p.Output.Async, a.status, a.errCode)
+			}
 		}
 	})
 
