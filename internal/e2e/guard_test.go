@@ -352,15 +352,20 @@ func TestGuardEndToEnd(t *testing.T) {
 	t.Run("guard down, DC guard decides on redacted text", func(t *testing.T) {
 		for _, tc := range []struct {
 			dcModel  string
+			kind     string // what the edge asks the DC guard for
 			status   int
 			wantCode string
 		}{
-			{"guard-safe", 200, ""},
-			{"guard-unsafe-s2", 400, "content_policy_violation"},
-			{"", 503, "guard_unavailable"}, // a gateway without a guard: a classifier failure, fail closed
+			{"guard-safe", "safety", 200, ""},
+			{"guard-unsafe-s2", "safety", 400, "content_policy_violation"},
+			{"", "safety", 503, "guard_unavailable"},              // a gateway without a guard: a classifier failure, fail closed
+			{"guard-safe", "injection", 503, "guard_unavailable"}, // a guard of another kind: the same
 		} {
 			gc := e.localGuard(guard.DefaultPolicy(), agent.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"})
-			gc.DCFallback = true
+			if tc.kind == "injection" {
+				gc.Classifiers[0].Kind = "injection-label" // the local injection model fails over to the DC
+			}
+			gc.DCFallback, gc.DCFallbackKind = true, tc.kind
 			url := e.start(t, gc, tc.dcModel)
 			before := len(e.dcIn.all())
 			a := ask(t, url, pii, false)
@@ -368,7 +373,7 @@ func TestGuardEndToEnd(t *testing.T) {
 				t.Fatalf("dc guard %q: got %d %s, want %d %s", tc.dcModel, a.status, a.errCode, tc.status, tc.wantCode)
 			}
 			got := e.dcIn.all()[before:]
-			if tc.dcModel != "" && len(got) == 0 {
+			if tc.dcModel != "" && tc.kind == "safety" && len(got) == 0 {
 				t.Fatalf("dc guard %q was not asked", tc.dcModel)
 			}
 			for _, b := range got {
@@ -376,7 +381,7 @@ func TestGuardEndToEnd(t *testing.T) {
 					t.Errorf("the DC guard got a request without the placeholder: %d bytes", len(b))
 				}
 			}
-			if tc.dcModel != "" && !guardMetric(t, url, `sucursal_guard_failovers_total{classifier="llamaguard",result="ok"}`) {
+			if tc.wantCode != "guard_unavailable" && !guardMetric(t, url, `sucursal_guard_failovers_total{classifier="llamaguard",result="ok"}`) {
 				t.Error("the failover metric did not count the failover")
 			}
 		}
