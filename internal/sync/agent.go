@@ -338,9 +338,9 @@ func (a *Agent) work(ctx context.Context, f *Fetcher) error {
 	retry := time.NewTicker(5 * time.Second)
 	defer retry.Stop()
 	for {
-		for _, role := range slices.Sorted(maps.Keys(a.effective())) {
-			d := a.effective()[role]
-			a.reconcile(ctx, f, role, d)
+		eff := a.effective()
+		for _, role := range slices.Sorted(maps.Keys(eff)) {
+			a.reconcile(ctx, f, role, eff[role])
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

@@ -54,6 +54,10 @@ func BenchmarkFanout20(b *testing.B) {
 	}
 	var rawRetries atomic.Int64
 	raw := func(ctx context.Context, js jetstream.JetStream, dir string) error {
+		// Without a deadline the stock reader gives up when one chunk takes over 5 s, which 20
+		// parallel 1 GiB downloads on two cores do hit; a long deadline lifts that limit.
+		ctx, cancel := context.WithTimeout(ctx, time.Hour)
+		defer cancel()
 		obs, err := js.ObjectStore(ctx, env.Cfg.Buckets.Artifacts)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding"
@@ -9,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/time/rate"
@@ -33,6 +36,9 @@ const DefaultWindow = 32
 // noise of the stock Get's throughput, so the smallest wins for memory (see docs/FLEET.md).
 const PrefetchBytes = 8 << 20
 
+// IdleTimeout ends a download attempt when no chunk arrived for this long.
+const IdleTimeout = 2 * time.Minute
+
 // progress is what survives a crash: where in the object's chunk stream we are and the hash state
 // of everything already on disk, so a resume neither re-reads the partial file nor restarts.
 type progress struct {
@@ -45,8 +51,9 @@ type progress struct {
 
 // FetchCounters are cumulative over the life of a Fetcher.
 type FetchCounters struct {
-	Chunks atomic.Uint64 // chunk messages received from NATS, including re-downloads after a crash
-	Bytes  atomic.Uint64
+	Chunks    atomic.Uint64 // chunk messages received from NATS, including re-downloads after a crash
+	Bytes     atomic.Uint64
+	Discarded atomic.Uint64 // partial downloads thrown away because the file did not match its record
 }
 
 // Fetcher downloads objects from a JetStream object store bucket into dir, resumably.
@@ -111,6 +118,12 @@ func (f *Fetcher) Fetch(ctx context.Context, object, digestHex string, size int6
 	}
 	partPath, progPath := f.partPaths(digestHex)
 	p, h := f.loadProgress(progPath, info.NUID)
+	if p.Bytes > 0 && !prefixMatches(partPath, p) {
+		// Progress records are written without fsync (see saveProgress): after a power cut the
+		// file may hold less, or other bytes, than the record vouches for. Start over.
+		f.Counters.Discarded.Add(1)
+		p, h = progress{NUID: info.NUID}, sha256.New()
+	}
 
 	part, err := os.OpenFile(partPath, os.O_CREATE|os.O_WRONLY, 0o640)
 	if err != nil {
@@ -161,11 +174,11 @@ func (f *Fetcher) loadProgress(path, nuid string) (progress, hash.Hash) {
 	return p, h
 }
 
-func (f *Fetcher) saveProgress(path string, part *os.File, p *progress, h hash.Hash) error {
-	// The data must be durable before the record that vouches for it.
-	if err := part.Sync(); err != nil {
-		return fmt.Errorf("sync: fsync: %w", err)
-	}
+// saveProgress records how far the part file goes. It does not fsync: a killed process loses
+// nothing the kernel already has, and after a power cut the resume check (prefixMatches) catches a
+// record that got ahead of the data. An fsync per window would make the download wait for the
+// disk every window for no gain in correctness; the finished file is fsynced once, before rename.
+func (f *Fetcher) saveProgress(path string, p *progress, h hash.Hash) error {
 	st, err := h.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
 		return fmt.Errorf("sync: hash state: %w", err)
@@ -199,7 +212,11 @@ func (f *Fetcher) stream(ctx context.Context, info *jetstream.ObjectInfo, part *
 	defer it.Stop()
 	sinceSave := 0
 	for p.Bytes < size {
-		msg, err := it.Next(jetstream.NextContext(ctx))
+		// A stream that stops delivering (a partitioned link the client has not noticed) must not
+		// hold the agent forever; the next attempt resumes from the last persisted window.
+		nctx, cancel := context.WithTimeout(ctx, IdleTimeout)
+		msg, err := it.Next(jetstream.NextContext(nctx))
+		cancel()
 		if err != nil {
 			return fmt.Errorf("sync: next chunk: %w", err)
 		}
@@ -232,7 +249,7 @@ func (f *Fetcher) stream(ctx context.Context, info *jetstream.ObjectInfo, part *
 			report(p.Bytes, size)
 		}
 		if sinceSave++; sinceSave >= f.window && p.Bytes < size {
-			if err := f.saveProgress(progPath, part, p, h); err != nil {
+			if err := f.saveProgress(progPath, p, h); err != nil {
 				return err
 			}
 			sinceSave = 0
@@ -248,6 +265,22 @@ func (f *Fetcher) prefetch(info *jetstream.ObjectInfo) int {
 	}
 	chunk := (info.Size + uint64(info.Chunks) - 1) / uint64(info.Chunks)
 	return max(f.window, int(PrefetchBytes/max(chunk, 1)))
+}
+
+// prefixMatches re-hashes the first p.Bytes of the part file and compares the SHA-256 state with
+// the recorded one: equal states mean the bytes on disk are the bytes that were hashed.
+func prefixMatches(partPath string, p progress) bool {
+	file, err := os.Open(partPath)
+	if err != nil {
+		return false
+	}
+	defer file.Close()
+	h := sha256.New()
+	if n, err := io.CopyN(h, file, p.Bytes); err != nil || n != p.Bytes {
+		return false
+	}
+	st, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	return err == nil && bytes.Equal(st, p.HashState)
 }
 
 func writeFileAtomic(path string, data []byte) error {

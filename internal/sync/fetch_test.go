@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -72,6 +73,49 @@ func TestFetchResumesAfterKill(t *testing.T) {
 			}
 			t.Logf("killed after %d chunks, resumed with %d, %d of %d chunks fetched twice", c1, c2, c1+c2-total, total)
 		})
+	}
+}
+
+// A partial file that does not match its progress record (a power cut after the record was
+// written, a bad disk) is thrown away and downloaded again, not reported as a tampered artifact.
+func TestFetchDiscardsPartialThatDoesNotMatchRecord(t *testing.T) {
+	env := fleettest.Start(t)
+	data := fleettest.Artifact(4, 4<<20)
+	info := putObject(t, env, "m/1", data)
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	dir := t.TempDir()
+	first := sync.NewFetcher(env.JS, env.Cfg.Buckets.Artifacts, dir, 4, 0, nil)
+	ctx, kill := context.WithCancel(context.Background())
+	_, err := first.Fetch(ctx, "m/1", digest, int64(len(data)), func(int64, int64) {
+		if first.Counters.Chunks.Load() == 20 {
+			kill()
+		}
+	})
+	kill()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("first fetch: %v", err)
+	}
+	part := filepath.Join(dir, "downloads", digest+".part")
+	f, err := os.OpenFile(part, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{0xff, 0xfe, 0xfd}, 1000); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	second := sync.NewFetcher(env.JS, env.Cfg.Buckets.Artifacts, dir, 4, 0, nil)
+	path, err := second.Fetch(context.Background(), "m/1", digest, int64(len(data)), nil)
+	if err != nil {
+		t.Fatalf("fetch after corruption: %v", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
+		t.Fatal("artifact differs from the object")
+	}
+	if second.Counters.Discarded.Load() != 1 || second.Counters.Chunks.Load() != uint64(info.Chunks) {
+		t.Fatalf("discarded %d partials and fetched %d of %d chunks; want 1 and all", second.Counters.Discarded.Load(), second.Counters.Chunks.Load(), info.Chunks)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -60,7 +61,8 @@ func runChild(jobJSON string) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour) // see BenchmarkFanout20
+	defer cancel()
 	if job.Raw {
 		obs, err := js.ObjectStore(ctx, job.Bucket)
 		if err != nil {
