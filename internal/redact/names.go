@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -180,7 +181,7 @@ func introLen(ws []word, i int) int {
 		}
 		ok := true
 		for k, w := range in {
-			if fold(ws[i+k].text) != fold(w) {
+			if !strings.EqualFold(ws[i+k].text, w) {
 				ok = false
 				break
 			}

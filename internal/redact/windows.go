@@ -33,6 +33,13 @@ var streetKeywords = []string{"calle", "c/", "avda", "avenida", "av.", "paseo", 
 	"pl.", "ronda", "camino", "carretera", "ctra", "travesía", "travesia", "glorieta", "carrer", "rambla",
 	"rúa", "rua", "kalea", "passeig", "plaça", "placa", "callej", "urbaniz", "urb."}
 
+var keywordsByFirst = func() (t [256][]string) {
+	for _, k := range streetKeywords {
+		t[k[0]] = append(t[k[0]], k)
+	}
+	return t
+}()
+
 type window struct{ start, end int } // rune indices
 
 const mergeGap = 8
@@ -162,8 +169,8 @@ func streetWindows(runes []rune, lower string, offs []int) []window {
 		if i > 0 && lower[i-1] < 0x80 && isWordByte(lower[i-1]) {
 			continue
 		}
-		for _, k := range streetKeywords {
-			if k[0] == lower[i] && strings.HasPrefix(lower[i:], k) {
+		for _, k := range keywordsByFirst[lower[i]] {
+			if strings.HasPrefix(lower[i:], k) {
 				ri := runeIndex(offs, i)
 				raw = append(raw, window{ri, tokensAfter(runes, ri, streetTokens)})
 				break
