@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/goleak"
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/guard"
@@ -350,5 +351,51 @@ func TestGuardStageOutputSafe(t *testing.T) {
 	// The output guard sees the rehydrated answer: it runs on the NUC.
 	if all := strings.Join(out.texts(), ""); !strings.Contains(all, "12345678Z") {
 		t.Errorf("the output guard did not see the rehydrated answer")
+	}
+}
+
+// Every goroutine the stage starts (the input check, async output checks) is waited for before it
+// returns: on success, on a cut, on a blocked prompt and when the caller goes away mid-answer.
+func TestGuardStageLeavesNoGoroutine(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	slowUnsafe := &fakeClassifier{name: "slow", kind: guard.KindSafety, fn: func(ctx context.Context, text string) (guard.Verdict, error) {
+		<-ctx.Done() // never answers on its own: only cancellation ends it
+		return guard.Verdict{}, ctx.Err()
+	}}
+	p := guard.DefaultPolicy()
+	p.Output.CheckEvery, p.Output.Window = 2, 8 // async checks start after two bytes
+	for _, tc := range []struct {
+		name   string
+		in     *fakeClassifier
+		cancel bool
+	}{
+		{"answer ends while an output check hangs", unsafeIf("nunca"), false},
+		{"blocked", unsafeIf("Hola"), false},
+		{"caller gone mid-answer", unsafeIf("nunca"), true},
+	} {
+		g, _, _ := newTestGuard(t, p, []guard.Classifier{tc.in}, []guard.Classifier{slowUnsafe}, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		terminal := HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
+			for i := range 10 {
+				s := "ab"
+				if err := w.WriteChunk(&chat.Chunk{ID: "x", Choices: []chat.ChunkChoice{{Delta: chat.Delta{Content: &s}}}}); err != nil {
+					return err
+				}
+				if tc.cancel && i == 3 {
+					cancel()
+					return ctx.Err()
+				}
+			}
+			return nil
+		})
+		if !tc.cancel {
+			// Without a caller that leaves, the slow output check only ends at the request's end:
+			// bound it so the final check cannot wait forever.
+			var c2 context.CancelFunc
+			ctx, c2 = context.WithTimeout(ctx, 200*time.Millisecond)
+			defer c2()
+		}
+		_ = Stages(Deps{Redactor: newRedactor(t), Guard: g})(terminal).ServeChat(ctx, userRequest(true, "Hola"), &recorder{})
+		cancel()
 	}
 }
