@@ -15,7 +15,6 @@ type vault struct {
 	byKey   map[phKey]int
 	perType map[string]int
 	types   map[string]bool // distinct types, for the streaming prefix test
-	wiped   bool
 }
 
 type entry struct {
@@ -115,5 +114,4 @@ func (v *vault) wipe() {
 	v.entries = nil
 	clear(v.byHash)
 	clear(v.byKey)
-	v.wiped = true
 }

@@ -1,0 +1,275 @@
+package redact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dlclark/regexp2"
+)
+
+// detection is what one scan of a text found, before the vault is consulted.
+type detection struct {
+	spans       []Span
+	degraded    bool
+	nerRejected int
+}
+
+// detect runs every detector that does not need the vault. It never returns a partial
+// result: any timeout or a required NER failure is an error.
+func (r *Redactor) detect(ctx context.Context, text string) (detection, error) {
+	var d detection
+	if text == "" {
+		return d, nil
+	}
+	d.spans = append(d.spans, lookalikes(text)...)
+	p := newProfile(text)
+	var runes []rune
+	var offs []int // rune index -> byte offset
+	var runs []digitRun
+	var buf *runeBuf
+	defer func() {
+		if buf != nil {
+			r.bufs.Put(buf)
+		}
+	}()
+	run := func(rec *recognizer) error {
+		if rec.need != nil && !rec.need(p) {
+			return nil
+		}
+		if runes == nil {
+			buf, _ = r.bufs.Get().(*runeBuf)
+			if buf == nil {
+				buf = &runeBuf{}
+			}
+			buf.runes, buf.offs = runeOffsetsInto(buf.runes[:0], buf.offs[:0], text)
+			runes, offs = buf.runes, buf.offs
+			runs = digitRuns(runes)
+		}
+		gated := rec.score < r.threshold(rec.typ)
+		wins, ok := windowsFor(rec, gated, r.cfg.ContextWindow, runes, runs, p, offs)
+		if !ok || r.wholeText {
+			wins = []window{{0, len(runes)}}
+		}
+		var err error
+		for _, w := range wins {
+			var m *regexp2.Match
+			m, err = rec.re.FindRunesMatch(runes[w.start:w.end])
+			for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
+				start, end := offs[w.start+m.Index], offs[w.start+m.Index+m.Length]
+				if s, ok := r.score(rec, text, p, start, &end); ok {
+					d.spans = append(d.spans, s)
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		if err != nil {
+			// regexp2's error quotes the input; never let it out.
+			r.m.timeouts.WithLabelValues(rec.typ).Inc()
+			r.log.Warn("redact: recognizer timed out; text refused", "recognizer", rec.name, "type", rec.typ,
+				"text_bytes", len(text), "timeout", r.cfg.MatchTimeout)
+			return fmt.Errorf("%w (recognizer %s, %d bytes)", ErrMatchTimeout, rec.name, len(text))
+		}
+		return ctx.Err()
+	}
+	for _, rec := range r.deny {
+		if err := run(rec); err != nil {
+			return d, err
+		}
+	}
+	for _, rec := range r.recs {
+		if err := run(rec); err != nil {
+			return d, err
+		}
+	}
+	if r.cfg.Names {
+		for _, s := range findNames(text) {
+			s.Score = r.boost(s.Score, TypePerson, personContext, p.lower, s.Start, s.End)
+			d.spans = append(d.spans, s)
+		}
+	}
+	if r.cfg.NER.Mode != NEROff {
+		spans, rejected, err := r.callNER(ctx, text)
+		d.nerRejected = rejected
+		switch {
+		case err == nil:
+			d.spans = append(d.spans, spans...)
+		case ctx.Err() != nil:
+			return d, ctx.Err()
+		case r.cfg.NER.Mode == NERRequired:
+			r.m.nerFallback.WithLabelValues("refused").Inc()
+			r.log.Warn("redact: NER backend unavailable; text refused", "text_bytes", len(text), "err_kind", errKind(err))
+			return d, fmt.Errorf("%w: %w", ErrNERUnavailable, err)
+		default:
+			r.m.nerFallback.WithLabelValues("degraded").Inc()
+			r.log.Warn("redact: NER backend unavailable; gazetteer only (degraded)", "text_bytes", len(text), "err_kind", errKind(err))
+			d.degraded = true
+		}
+	}
+	return d, nil
+}
+
+// errKind names an error's class for a log line without its message, which a backend could
+// have filled with the text it was given.
+func errKind(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	default:
+		return fmt.Sprintf("%T", err)
+	}
+}
+
+// callNER asks the backend and keeps only spans that are exact substrings of text.
+func (r *Redactor) callNER(ctx context.Context, text string) ([]Span, int, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.NER.Timeout)
+	defer cancel()
+	got, err := r.ner.Entities(ctx, text)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []Span
+	rejected := 0
+	for _, s := range got {
+		if s.Text == "" || !typeName.MatchString(s.Type) || s.Type == TypeLiteral {
+			rejected++
+			continue
+		}
+		score := s.Score
+		if score <= 0 || score > 1 {
+			score = 0.8
+		}
+		if s.Start >= 0 && s.End <= len(text) && s.Start < s.End && text[s.Start:s.End] == s.Text {
+			out = append(out, Span{Start: s.Start, End: s.End, Type: s.Type, Text: s.Text, Score: score, Source: "ner"})
+			continue
+		}
+		found := false
+		for off := 0; off < len(text); {
+			i := strings.Index(text[off:], s.Text)
+			if i < 0 {
+				break
+			}
+			found = true
+			start := off + i
+			out = append(out, Span{Start: start, End: start + len(s.Text), Type: s.Type, Text: s.Text, Score: score, Source: "ner"})
+			off = start + len(s.Text)
+		}
+		if !found {
+			rejected++
+		}
+	}
+	if rejected > 0 {
+		r.m.nerRejected.Add(float64(rejected))
+	}
+	return out, rejected, nil
+}
+
+// score applies refine, validator, checksum policy and context words to one match.
+func (r *Redactor) score(rec *recognizer, text string, p *profile, start int, end *int) (Span, bool) {
+	s := text[start:*end]
+	if rec.refine != nil {
+		n := rec.refine(s)
+		if n == 0 {
+			return Span{}, false
+		}
+		*end = start + n
+		s = s[:n]
+	}
+	score := rec.score
+	if rec.validate != nil && !rec.validate(s) {
+		switch r.cfg.ChecksumFailure {
+		case ChecksumIgnore:
+			return Span{}, false
+		case ChecksumLower:
+			score -= r.cfg.ChecksumPenalty
+		}
+	}
+	score = r.boost(score, rec.typ, rec.context, p.lower, start, *end)
+	return Span{Start: start, End: *end, Type: rec.typ, Text: s, Score: score, Source: rec.name}, true
+}
+
+var personContext = []string{"nombre", "name", "apellido", "surname", "cliente", "titular", "paciente", "client", "patient", "firma", "signed"}
+
+// boost adds ContextBoost when a context word occurs within ContextWindow bytes before the
+// match or half of that after it.
+func (r *Redactor) boost(score float64, typ string, words []string, lower string, start, end int) float64 {
+	if len(words) == 0 && len(r.cfg.ContextWords[typ]) == 0 {
+		return score
+	}
+	// lower may differ in length from text for a few runes; clamp rather than trust offsets.
+	lo, hi := max(0, start-r.cfg.ContextWindow), min(len(lower), end+r.cfg.ContextWindow/2)
+	if lo >= hi {
+		return score
+	}
+	win := lower[lo:min(start, len(lower))] + " " + lower[min(end, len(lower)):hi]
+	for _, w := range words {
+		if strings.Contains(win, w) {
+			return min(1, score+r.cfg.ContextBoost)
+		}
+	}
+	for _, w := range r.cfg.ContextWords[typ] {
+		if strings.Contains(win, strings.ToLower(w)) {
+			return min(1, score+r.cfg.ContextBoost)
+		}
+	}
+	return score
+}
+
+func (r *Redactor) threshold(typ string) float64 {
+	if t, ok := r.cfg.Thresholds[typ]; ok {
+		return t
+	}
+	return r.cfg.Threshold
+}
+
+// lookalikes finds every run of two or more '@': each becomes a LITERAL, so that nothing the
+// user typed can be read back as one of our placeholders.
+func lookalikes(text string) []Span {
+	var out []Span
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], "@@")
+		if j < 0 {
+			break
+		}
+		start := i + j
+		end := start + 2
+		for end < len(text) && text[end] == '@' {
+			end++
+		}
+		// A whole typed placeholder ("@@PERSON-1@@") becomes one LITERAL, so that even a model
+		// that drops the LITERAL's own delimiters cannot rebuild it.
+		if p := parsePlaceholder(text[end-2:]); p.status == phFull {
+			end += p.length - 2
+			for end < len(text) && text[end] == '@' {
+				end++
+			}
+		}
+		out = append(out, Span{Start: start, End: end, Type: TypeLiteral, Text: text[start:end], Score: 1, Source: "lookalike"})
+		i = end
+	}
+	return out
+}
+
+func runeOffsetsInto(runes []rune, offs []int, text string) ([]rune, []int) {
+	for i, r := range text {
+		runes = append(runes, r)
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(text))
+	return runes, offs
+}
+
+// Detect returns what Redact would replace in text, without a vault: thresholds, allow list and
+// merging applied. It is for evaluation and the operator's command; the spans hold the values.
+func (r *Redactor) Detect(ctx context.Context, text string) ([]Span, error) {
+	d, err := r.detect(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	return r.keep(text, d.spans), nil
+}
