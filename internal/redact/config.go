@@ -210,8 +210,19 @@ func (c Config) Validate() error {
 	default:
 		bad("ner.mode must be off|fallback-degraded|required, got %q", c.NER.Mode)
 	}
-	if c.NER.Mode != NEROff && c.NER.Timeout <= 0 {
-		bad("ner.timeout must be positive when ner.mode is %s", c.NER.Mode)
+	if c.NER.Mode != NEROff {
+		if c.NER.Timeout <= 0 {
+			bad("ner.timeout must be positive when ner.mode is %s", c.NER.Mode)
+		}
+		if c.NER.Backend != "ollama" && c.NER.Backend != "kserve" {
+			bad("ner.backend must be ollama or kserve when ner.mode is %s, got %q", c.NER.Mode, c.NER.Backend)
+		}
+		if c.NER.URL == "" || c.NER.Model == "" {
+			bad("ner.url and ner.model are required when ner.mode is %s", c.NER.Mode)
+		}
+		if c.NER.Backend == "kserve" && len(c.NER.Labels) == 0 {
+			bad("ner.labels (the model's BIO labels in logit order) are required for ner.backend kserve")
+		}
 	}
 	switch c.EndOfStream {
 	case EndEmit, EndDrop, EndRehydrate:

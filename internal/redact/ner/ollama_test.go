@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/redact"
@@ -34,7 +35,7 @@ func TestOllamaNER(t *testing.T) {
 	newRedactor := func(mode string) *redact.Redactor {
 		cfg := redact.DefaultConfig()
 		cfg.Names = false // only the model finds names here
-		cfg.NER.Mode = mode
+		cfg.NER = redact.NERConfig{Mode: mode, Timeout: 30 * time.Second, Backend: "ollama", URL: srv.URL, Model: "sucursal-ner"}
 		r, err := redact.New(cfg, backend, nil, nil)
 		if err != nil {
 			t.Fatal(err)
