@@ -61,7 +61,7 @@ func (h *Hub) URL() string { return h.srv.ClientURL() }
 
 // Connect opens a client connection to the hub.
 func (h *Hub) Connect(name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(h.URL(), nats.Name(name), nats.MaxReconnects(-1))
+	nc, err := nats.Connect(h.URL(), nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond))
 	if err != nil {
 		return nil, fmt.Errorf("fleet: connect hub: %w", err)
 	}

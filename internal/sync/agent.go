@@ -243,37 +243,53 @@ func signal(ch chan struct{}) {
 // watch mirrors the desired-state keys that concern this edge. The KV watcher rides an ordered
 // consumer, which survives reconnects; if it still ends, it is recreated.
 func (a *Agent) watch(ctx context.Context, js jetstream.JetStream) error {
+	delay := 250 * time.Millisecond
 	for {
-		err := a.watchOnce(ctx, js)
+		watched, err := a.watchOnce(ctx, js)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		a.log.Warn("desired-state watch ended; retrying", "err", err)
+		if watched {
+			delay = 250 * time.Millisecond
+		} else {
+			delay = min(2*delay, 10*time.Second) // NATS unreachable: back off, quietly
+		}
+		a.log.Warn("desired-state watch ended; retrying", "err", err, "in", delay)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Second):
+		case <-time.After(delay):
 		}
 	}
 }
 
-func (a *Agent) watchOnce(ctx context.Context, js jetstream.JetStream) error {
+// watchOnce runs one watcher; watched reports whether it got as far as watching.
+func (a *Agent) watchOnce(ctx context.Context, js jetstream.JetStream) (watched bool, err error) {
 	kv, err := js.KeyValue(ctx, a.cfg.Buckets.Desired)
 	if err != nil {
-		return fmt.Errorf("sync: desired bucket: %w", err)
+		return false, fmt.Errorf("sync: desired bucket: %w", err)
 	}
 	w, err := kv.WatchFiltered(ctx, edgeFilters(a.cfg.EdgeID))
 	if err != nil {
-		return fmt.Errorf("sync: watch desired: %w", err)
+		return false, fmt.Errorf("sync: watch desired: %w", err)
 	}
 	defer w.Stop()
+	// The watcher's ordered consumer notices a lost server only after missed heartbeats (about
+	// 20 s here); a reconnect is a cheaper signal, so the watch is recreated on the spot.
+	reconnects := js.Conn().Stats().Reconnects
+	poll := time.NewTicker(time.Second)
+	defer poll.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return true, ctx.Err()
+		case <-poll.C:
+			if js.Conn().Stats().Reconnects != reconnects {
+				return true, errors.New("sync: reconnected to nats; recreating watch")
+			}
 		case e, ok := <-w.Updates():
 			if !ok {
-				return errors.New("sync: watcher closed")
+				return true, errors.New("sync: watcher closed")
 			}
 			if e == nil {
 				continue // end of the initial values

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -209,4 +210,29 @@ func metricInstalls(t *testing.T, reg *prometheus.Registry, result string) float
 		}
 	}
 	return 0
+}
+
+// The agent keeps watching desired state across a restart of the NATS server.
+func TestWatchResumesAfterServerRestart(t *testing.T) {
+	env := fleettest.Start(t)
+	v1 := env.Publish(t, role, "1.0.0", fleettest.Artifact(70, 100000))
+	v2 := env.Publish(t, role, "2.0.0", fleettest.Artifact(71, 100000))
+	a := env.RunAgent(t, "edge-w", fleettest.AgentOptions{})
+	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: v1})
+	fleettest.Eventually(t, "1.0.0", func() bool { m, _ := a.Model(role); return m.Version == "1.0.0" })
+
+	restarted := time.Now()
+	env.RestartHub(t)
+	fleettest.Eventually(t, "desired state writable again", func() bool {
+		kv, err := env.JS.KeyValue(context.Background(), env.Cfg.Buckets.Desired)
+		if err != nil {
+			return false
+		}
+		data, _ := json.Marshal(sync.Desired{Manifest: v2})
+		_, err = kv.Put(context.Background(), sync.RoleKey(role), data)
+		return err == nil
+	})
+	written := time.Since(restarted)
+	fleettest.Eventually(t, "2.0.0 after the restart", func() bool { m, _ := a.Model(role); return m.Version == "2.0.0" })
+	t.Logf("desired state written %v after the restart, installed %v after", written, time.Since(restarted))
 }

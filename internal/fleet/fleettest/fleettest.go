@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/url"
 	gosync "sync"
 	"testing"
 	"time"
@@ -24,23 +25,25 @@ import (
 
 // Env is a running hub with initialised buckets and a trusted signing key.
 type Env struct {
-	Hub   *fleet.Hub
-	JS    jetstream.JetStream
-	Cfg   fleet.Config
-	Key   ed25519.PrivateKey
-	Trust manifest.Trust
+	Hub      *fleet.Hub
+	storeDir string
+	JS       jetstream.JetStream
+	Cfg      fleet.Config
+	Key      ed25519.PrivateKey
+	Trust    manifest.Trust
 }
 
 // Start starts an embedded nats-server with JetStream in a temp dir. The status TTL is short so
 // that offline edges drop out quickly.
 func Start(t testing.TB) *Env {
 	t.Helper()
-	hub, err := fleet.StartHub(fleet.HubConfig{StoreDir: t.TempDir(), Listen: "127.0.0.1:-1"})
+	store := t.TempDir()
+	hub, err := fleet.StartHub(fleet.HubConfig{StoreDir: store, Listen: "127.0.0.1:-1"})
 	if err != nil {
 		t.Fatalf("embedded nats-server did not start (run `make deps` to fetch Go modules): %v", err)
 	}
-	t.Cleanup(hub.Shutdown)
-	env := &Env{Hub: hub, Cfg: fleet.Config{StatusTTL: 2 * time.Second}.WithDefaults()}
+	env := &Env{Hub: hub, storeDir: store, Cfg: fleet.Config{StatusTTL: 2 * time.Second}.WithDefaults()}
+	t.Cleanup(func() { env.Hub.Shutdown() })
 	env.JS = env.Client(t, "test")
 	ctx := context.Background()
 	if err := fleet.Init(ctx, env.JS, env.Cfg); err != nil {
@@ -51,6 +54,22 @@ func Start(t testing.TB) *Env {
 	}
 	env.Trust = manifest.NewTrust(env.Key.Public().(ed25519.PublicKey))
 	return env
+}
+
+// RestartHub stops the server and starts it again on the same port and store, as after a crash
+// or an upgrade of the hub; clients reconnect on their own.
+func (e *Env) RestartHub(t testing.TB) {
+	t.Helper()
+	u, err := url.Parse(e.Hub.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Hub.Shutdown()
+	hub, err := fleet.StartHub(fleet.HubConfig{StoreDir: e.storeDir, Listen: u.Host})
+	if err != nil {
+		t.Fatalf("restart embedded nats-server: %v", err)
+	}
+	e.Hub = hub
 }
 
 // Client opens a JetStream client on its own connection, closed at the end of the test.
