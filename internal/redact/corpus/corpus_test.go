@@ -120,6 +120,7 @@ func TestLeaks(t *testing.T) {
 		{Type: "DNI", Value: "12.345.678-Z"},
 		{Type: "PERSON", Value: "Juan Pérez García"},
 		{Type: "ADDRESS", Value: "Calle Mayor 5, 28013 Madrid"},
+		{Type: "PHONE", Value: "+34 600 123 456"},
 	}}
 	tests := []struct {
 		name, captured string
@@ -135,6 +136,8 @@ func TestLeaks(t *testing.T) {
 		{"surname alone", "el sr. García vino", []string{"entity 2 (PERSON) leaked name part 2"}},
 		{"surname inside a longer word is not a leak", "Garcíaz", nil},
 		{"address", "calle mayor 5 28013 madrid", []string{"entity 3 (ADDRESS) leaked without separators"}},
+		{"phone without its country code", "llame al 600-12-34-56", []string{"entity 4 (PHONE) leaked nine or more of its digits"}},
+		{"account number without the IBAN head", "cuenta 0418 4502 0005 1332", []string{"entity 0 (IBAN) leaked nine or more of its digits"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

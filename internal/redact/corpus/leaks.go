@@ -8,8 +8,8 @@ import (
 
 // Leaks reports every labelled value of item that appears in captured in any form: as typed,
 // case-folded, with its separators removed or changed (compared on letters and digits only,
-// accents folded), digits-only for identifiers, and — for names — any part of four or more
-// letters as a whole word. The report names the label and the form, never the value, so that
+// accents folded), digits-only for identifiers, any nine of its digits in a row, and — for
+// names — any part of four or more letters as a whole word. The report names the label and the form, never the value, so that
 // it can be logged.
 func Leaks(captured string, item Item) []string {
 	var out []string
@@ -26,6 +26,8 @@ func Leaks(captured string, item Item) []string {
 			form = "without separators"
 		case digitsOnly(v) != "" && strings.Contains(normCap, digitsOnly(v)):
 			form = "digits only"
+		case digitWindowIn(digitsOnly(v), normCap):
+			form = "nine or more of its digits in a row" // a phone without its +34, an account without its IBAN head
 		case l.Type == "PERSON":
 			if p := namePartIn(v, lowerCap); p >= 0 {
 				form = fmt.Sprintf("name part %d", p)
@@ -69,6 +71,16 @@ func digitsOnly(v string) string {
 		return ""
 	}
 	return d.String()
+}
+
+// digitWindowIn reports whether any nine consecutive digits of d occur in normCap.
+func digitWindowIn(d, normCap string) bool {
+	for i := 0; i+9 <= len(d); i++ {
+		if strings.Contains(normCap, d[i:i+9]) {
+			return true
+		}
+	}
+	return false
 }
 
 // namePartIn returns the index of the first part of a name (four letters or more) that occurs
