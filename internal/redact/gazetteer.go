@@ -94,16 +94,28 @@ func words(s string) map[string]bool {
 // fold lower-cases and strips the accents Spanish, Catalan, Galician and Basque names carry,
 // so that "José" and "Jose" are one entry.
 func fold(s string) string {
-	s = strings.ToLower(s)
 	if isASCII(s) {
-		return s
+		if !hasUpperASCII(s) {
+			return s // the common case costs no allocation
+		}
+		return strings.ToLower(s)
 	}
+	s = strings.ToLower(s)
 	return accentFolder.Replace(s)
 }
 
 var accentFolder = strings.NewReplacer("á", "a", "à", "a", "ä", "a", "â", "a", "é", "e", "è", "e", "ë", "e",
 	"ê", "e", "í", "i", "ì", "i", "ï", "i", "ó", "o", "ò", "o", "ö", "o", "ô", "o", "ú", "u", "ù", "u", "ü", "u",
 	"ç", "c", "l·l", "ll")
+
+func hasUpperASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -9,6 +9,14 @@ import (
 type word struct {
 	start, end int
 	text       string
+	folded     string // fold(text), computed once on first use
+}
+
+func (w *word) fold() string {
+	if w.folded == "" {
+		w.folded = fold(w.text)
+	}
+	return w.folded
 }
 
 // splitWords returns runs of letters (with inner apostrophes and hyphens, as in O'Brien or
@@ -30,13 +38,13 @@ func splitWords(text string) []word {
 				start = i
 			}
 		case start >= 0:
-			out = append(out, word{start, i, text[start:i]})
+			out = append(out, word{start: start, end: i, text: text[start:i]})
 			start = -1
 		}
 		i += n
 	}
 	if start >= 0 {
-		out = append(out, word{start, len(text), text[start:]})
+		out = append(out, word{start: start, end: len(text), text: text[start:]})
 	}
 	return out
 }
@@ -73,10 +81,10 @@ func findNames(text string) []Span {
 			i = end
 			continue
 		}
-		f := fold(w.text)
+		f := ws[i].fold()
 		cueScore, isCue := nameCues[f]
 		switch {
-		case isCue && i+1 < len(ws) && nameWord(ws[i+1].text) && gap(text, w, ws[i+1], true) && !nameCueWord(ws[i+1].text):
+		case isCue && i+1 < len(ws) && nameWord(&ws[i+1]) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1]):
 			end := extendName(text, ws, i+1)
 			out = append(out, span(text, ws[i+1].start, ws[end].end, cueScore, "gazetteer"))
 			i = end
@@ -84,7 +92,7 @@ func findNames(text string) []Span {
 			end := extendName(text, ws, i)
 			score := 0.55
 			for j := i + 1; j <= end; j++ {
-				if surnames[fold(ws[j].text)] {
+				if surnames[ws[j].fold()] {
 					score = 0.85
 					break
 				}
@@ -92,13 +100,13 @@ func findNames(text string) []Span {
 			}
 			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
 			i = end
-		case nameWord(w.text) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(ws[i+1].text):
+		case nameWord(&ws[i]) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1]):
 			// Two or more capitalised words that are not sentence furniture: most often a name
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is known.
 			end := extendName(text, ws, i)
 			score := 0.5
 			for j := i; j <= end; j++ {
-				if g := fold(ws[j].text); surnames[g] || givenNames[g] {
+				if g := ws[j].fold(); surnames[g] || givenNames[g] {
 					score = 0.65
 				}
 			}
@@ -113,11 +121,11 @@ func findNames(text string) []Span {
 
 // nameWord is a capitalised word that could be part of a name: not all capitals (DNI, IBAN),
 // not a word that starts sentences or names institutions.
-func nameWord(w string) bool {
-	if !capitalised(w) || notNames[fold(w)] {
+func nameWord(w *word) bool {
+	if !capitalised(w.text) || notNames[w.fold()] {
 		return false
 	}
-	for _, r := range w[1:] {
+	for _, r := range w.text[1:] {
 		if unicode.IsLower(r) {
 			return true
 		}
@@ -134,7 +142,7 @@ var nameCueStart = func() [256]bool {
 	return t
 }()
 
-func nameCueWord(s string) bool { _, ok := nameCues[fold(s)]; return ok }
+func nameCueWord(w *word) bool { _, ok := nameCues[w.fold()]; return ok }
 
 // extendName grows a name from word i over following capitalised words and particles, at most
 // five words in all, and returns the index of its last word.
@@ -144,7 +152,7 @@ func extendName(text string, ws []word, i int) int {
 		if !gap(text, ws[j-1], ws[j], false) {
 			break
 		}
-		if capitalised(ws[j].text) && !notNames[fold(ws[j].text)] {
+		if capitalised(ws[j].text) && !notNames[ws[j].fold()] {
 			end = j
 			continue
 		}
@@ -197,7 +205,7 @@ func introLen(ws []word, i int) int {
 // known given names, surnames and particles, in any case. It returns the index of its last word.
 func introducedName(text string, ws []word, i int) (int, bool) {
 	n := introLen(ws, i)
-	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[fold(ws[i+n].text)] {
+	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[ws[i+n].fold()] {
 		return 0, false
 	}
 	end := i + n
@@ -205,7 +213,7 @@ func introducedName(text string, ws []word, i int) (int, bool) {
 		return extendName(text, ws, end), true
 	}
 	for j := end + 1; j < len(ws) && j-(i+n) < 5 && gap(text, ws[j-1], ws[j], false); j++ {
-		f := fold(ws[j].text)
+		f := ws[j].fold()
 		if givenNames[f] || surnames[f] {
 			end = j
 			continue
