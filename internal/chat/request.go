@@ -156,22 +156,37 @@ func (c Content) MarshalJSON() ([]byte, error) {
 // contents (string or text parts) and tool-call arguments. Stages that rewrite text (redaction)
 // walk the request through this one function, so no field is forgotten in one stage and not another.
 func (r *Request) Texts(fn func(role string, s *string) error) error {
+	return r.Walk(func(t Text) error { return fn(t.Role, t.S) })
+}
+
+// Text is one piece of text in a request.
+type Text struct {
+	Role string
+	// MaybeJSON: tool-call arguments and tool results, which are usually JSON documents whose
+	// strings may hide escaped characters (\u00e9).
+	MaybeJSON bool
+	S         *string
+}
+
+// Walk is Texts with the kind of each text, in the same order.
+func (r *Request) Walk(fn func(Text) error) error {
 	for i := range r.Messages {
 		m := &r.Messages[i]
+		isTool := m.Role == "tool" || m.Role == "function"
 		if m.Content.Text != nil {
-			if err := fn(m.Role, m.Content.Text); err != nil {
+			if err := fn(Text{Role: m.Role, MaybeJSON: isTool, S: m.Content.Text}); err != nil {
 				return err
 			}
 		}
 		for j := range m.Content.Parts {
 			if m.Content.Parts[j].Type == "text" {
-				if err := fn(m.Role, &m.Content.Parts[j].Text); err != nil {
+				if err := fn(Text{Role: m.Role, MaybeJSON: isTool, S: &m.Content.Parts[j].Text}); err != nil {
 					return err
 				}
 			}
 		}
 		for j := range m.ToolCalls {
-			if err := fn(m.Role, &m.ToolCalls[j].Function.Arguments); err != nil {
+			if err := fn(Text{Role: m.Role, MaybeJSON: true, S: &m.ToolCalls[j].Function.Arguments}); err != nil {
 				return err
 			}
 		}

@@ -38,12 +38,18 @@ func Redact(r *redact.Redactor) Stage {
 // redactRequest redacts message contents, text parts and tool-call arguments through one session,
 // so a value gets the same placeholder everywhere, plus the request's free-text `user` field.
 func redactRequest(ctx context.Context, sess *redact.Session, req *chat.Request) error {
-	err := req.Texts(func(_ string, s *string) error {
-		out, err := sess.Redact(ctx, *s)
+	err := req.Walk(func(t chat.Text) error {
+		redactText := sess.Redact
+		if t.MaybeJSON {
+			// JSON escapes (\u00e9) would hide a name from the text recognizers; RedactJSON
+			// looks inside the strings and falls back to plain text for non-JSON.
+			redactText = sess.RedactJSON
+		}
+		out, err := redactText(ctx, *t.S)
 		if err != nil {
 			return err
 		}
-		*s = out
+		*t.S = out
 		return nil
 	})
 	if err != nil {
