@@ -119,6 +119,34 @@ func TestFetchDiscardsPartialThatDoesNotMatchRecord(t *testing.T) {
 	}
 }
 
+// A finished artifact is not fsynced, so reusing it re-checks its digest and fetches it again if
+// the disk lost or changed it.
+func TestFetchRechecksKeptArtifact(t *testing.T) {
+	env := fleettest.Start(t)
+	data := fleettest.Artifact(5, 1<<20)
+	putObject(t, env, "m/1", data)
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	f := sync.NewFetcher(env.JS, env.Cfg.Buckets.Artifacts, t.TempDir(), 0, 0, nil)
+	path, err := f.Fetch(context.Background(), "m/1", digest, int64(len(data)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetched := f.Counters.Chunks.Load()
+	if _, err := f.Fetch(context.Background(), "m/1", digest, int64(len(data)), nil); err != nil || f.Counters.Chunks.Load() != fetched {
+		t.Fatalf("intact artifact was fetched again (err %v)", err)
+	}
+	if err := os.Truncate(path, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Fetch(context.Background(), "m/1", digest, int64(len(data)), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, data) || f.Counters.Discarded.Load() != 1 || f.Counters.Chunks.Load() != 2*fetched {
+		t.Fatalf("damaged artifact not replaced: discarded %d, chunks %d", f.Counters.Discarded.Load(), f.Counters.Chunks.Load())
+	}
+}
+
 func TestFetchRejectsTamperedBytes(t *testing.T) {
 	env := fleettest.Start(t)
 	data := fleettest.Artifact(2, 300000)

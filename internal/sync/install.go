@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ollama/ollama/api"
@@ -101,10 +102,20 @@ func (o *Ollama) Remove(ctx context.Context, ref string) error {
 // verified artifact stays in the data dir and its path is the ref.
 type Files struct{}
 
-// Install implements Installer.
+// Install implements Installer. The runtime will load the file itself, so it is made durable
+// here (the fetcher does not fsync).
 func (Files) Install(_ context.Context, _ manifest.Manifest, artifactPath string) (string, error) {
-	if _, err := os.Stat(artifactPath); err != nil {
+	f, err := os.Open(artifactPath)
+	if err != nil {
 		return "", fmt.Errorf("sync: artifact: %w", err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return "", fmt.Errorf("sync: fsync artifact: %w", err)
+	}
+	if d, err := os.Open(filepath.Dir(artifactPath)); err == nil {
+		_ = d.Sync() // the rename into artifacts/ must survive too
+		d.Close()
 	}
 	return artifactPath, nil
 }

@@ -85,6 +85,11 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d Desire
 		a.reject(role, fp, m.Version, ReasonRuntimeUnsupported, fmt.Errorf("runtime %s", m.Runtime))
 		return
 	}
+	if prev != nil && prev.Digest == m.Digest && prev.Runtime == m.Runtime {
+		// The kept previous version is still installed: switching back is instant.
+		a.commit(ctx, role, modelOf(m, prev.Ref), d.Rollout)
+		return
+	}
 	a.setStatus(role, func(rs *RoleStatus) {
 		rs.Desired, rs.Rollout, rs.State = m.Version, d.Rollout, StateDownloading
 		rs.BytesDone, rs.BytesTotal = 0, m.Size
@@ -111,10 +116,8 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d Desire
 	}
 
 	a.setStatus(role, func(rs *RoleStatus) { rs.State = StateInstalling })
-	var ref string
-	if prev != nil && prev.Digest == m.Digest && prev.Runtime == m.Runtime {
-		ref = prev.Ref // the kept previous version: switching back is instant
-	} else if ref, err = inst.Install(ctx, m, path); err != nil {
+	ref, err := inst.Install(ctx, m, path)
+	if err != nil {
 		if ctx.Err() != nil {
 			return
 		}
