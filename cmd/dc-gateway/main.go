@@ -35,6 +35,8 @@ var version = "dev"
 type options struct {
 	listen, pkiDir, targetURL, targetAPIKey, metricsListen, name, logLevel string
 	guardModel, guardURL, guardAPIKey, guardKind                           string
+	draftVerifier, draftVerifierURL                                        string
+	draftPassCost                                                          time.Duration
 	maxStreams                                                             int64
 	idleTimeout                                                            time.Duration
 }
@@ -76,6 +78,9 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	f.StringVar(&o.guardURL, "guard-url", o.guardURL, "OpenAI-compatible base URL of the guard model (default: --target-url)")
 	f.StringVar(&o.guardAPIKey, "guard-api-key", o.guardAPIKey, "bearer token for the guard model server (default: --target-api-key)")
 	f.StringVar(&o.guardKind, "guard-kind", "safety", "what the guard model answers: safety (Llama Guard) or injection (BENIGN/MALICIOUS)")
+	f.StringVar(&o.draftVerifier, "draft-verifier", o.draftVerifier, "verify edge drafts (speculative drafting): ollama, or empty = off (edges then stream plain)")
+	f.StringVar(&o.draftVerifierURL, "draft-verifier-url", o.draftVerifierURL, "native API base of the verifying Ollama (default: --target-url without /v1)")
+	f.DurationVar(&o.draftPassCost, "draft-pass-cost", 0, "sleep this long per verification pass, to emulate a costlier target (experiments only)")
 	envflag.Cobra(cmd, "DC_GATEWAY")
 	return cmd
 }
@@ -105,6 +110,12 @@ func (o options) validate() error {
 		if u, err := url.Parse(o.guardURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			errs = append(errs, fmt.Errorf("--guard-url: %q is not an http(s) URL", o.guardURL))
 		}
+	}
+	if o.draftVerifier != "" && o.draftVerifier != "ollama" {
+		errs = append(errs, fmt.Errorf("--draft-verifier: %q is not ollama (or empty)", o.draftVerifier))
+	}
+	if o.draftPassCost < 0 {
+		errs = append(errs, errors.New("--draft-pass-cost must not be negative"))
 	}
 	if o.maxStreams <= 0 {
 		errs = append(errs, errors.New("--max-streams-per-edge must be positive"))
@@ -144,9 +155,23 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 	}
+	var drafting *gateway.Drafting
+	if o.draftVerifier == "ollama" {
+		vu := o.draftVerifierURL
+		if vu == "" {
+			vu = o.targetURL
+		}
+		pass, err := gateway.NewOllamaPass(vu, nil)
+		if err != nil {
+			return err
+		}
+		if drafting, err = gateway.NewDrafting(gateway.DraftingOptions{Backend: pass, PassCost: o.draftPassCost}, reg); err != nil {
+			return err
+		}
+	}
 	srv, err := gateway.New(gateway.Config{
 		Target: target.New(o.targetURL, o.targetAPIKey), Name: o.name,
-		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, Guard: dcGuard,
+		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, Guard: dcGuard, Drafting: drafting,
 	}, tlsConf, reg, log)
 	if err != nil {
 		return err

@@ -56,6 +56,20 @@ type Config struct {
 	Sync modelsync.AgentConfig `yaml:"sync"`
 	// Guard checks prompts and answers with local guard models (docs/GUARD.md). Off by default.
 	Guard GuardConfig `yaml:"guard"`
+	// Draft drafts greedy streamed answers on a local model for the DC to verify
+	// (docs/DRAFTING.md). Off by default.
+	Draft DraftConfig `yaml:"draft"`
+}
+
+// DraftConfig configures speculative drafting (docs/DRAFTING.md).
+type DraftConfig struct {
+	Enabled bool `yaml:"enabled"`
+	// OllamaURL is the local Ollama with the draft model, e.g. http://127.0.0.1:11434.
+	OllamaURL string `yaml:"ollama_url"`
+	Model     string `yaml:"model"`
+	// GammaMin and GammaMax bound the tokens drafted per round (defaults 1 and 8; equal = fixed).
+	GammaMin int `yaml:"gamma_min"`
+	GammaMax int `yaml:"gamma_max"`
 }
 
 // SyncEnabled reports whether model sync is configured.
@@ -203,6 +217,21 @@ func (c Config) Validate() error {
 	}
 	if err := c.Redaction.Validate(); err != nil {
 		bad("redaction: %w", err)
+	}
+	if d := c.Draft; d.Enabled {
+		if u, err := url.Parse(d.OllamaURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("draft.ollama_url: %q is not an http(s) URL such as http://127.0.0.1:11434", d.OllamaURL)
+		}
+		if d.Model == "" {
+			bad("draft.model is required when draft.enabled is true")
+		}
+		lo, hi := max(d.GammaMin, 1), d.GammaMax
+		if hi == 0 {
+			hi = 8
+		}
+		if d.GammaMin < 0 || d.GammaMax < 0 || hi > 32 || lo > hi {
+			bad("draft: want 0 ≤ gamma_min ≤ gamma_max ≤ 32 (0 = default)")
+		}
 	}
 	if err := c.Guard.Validate(); err != nil {
 		errs = append(errs, err)

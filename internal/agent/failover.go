@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sucursal/sucursal/internal/drafter"
 	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
@@ -54,7 +55,7 @@ func router(cfg Config, links []*link.Client, reg prometheus.Registerer, log *sl
 		}
 		backends = append(backends, failover.Backend{
 			Name:    name,
-			Handler: pipeline.ForwardToDC(l, pipeline.DCOptions{AcceptTimeout: cfg.Failover.AcceptTimeout}),
+			Handler: drafting(cfg.Draft, l, pipeline.ForwardToDC(l, pipeline.DCOptions{AcceptTimeout: cfg.Failover.AcceptTimeout}), reg, log),
 			Ready:   l.Ready,
 			Breaker: failover.NewBreaker(name, cfg.Failover.Breaker, nil, onChange),
 		})
@@ -69,6 +70,27 @@ func router(cfg Config, links []*link.Client, reg prometheus.Registerer, log *sl
 	}
 	return failover.NewRouter(backends, failover.Policy{MaxAttempts: cfg.Failover.MaxAttempts, RetryAfter: pipeline.DCRetryAfter},
 		reg, log.With("component", "failover"))
+}
+
+// drafting wraps a DC endpoint's plain terminal in the drafter when draft.enabled (the drafter
+// hands back to plain for whatever it cannot draft). Config validation has checked what the
+// constructors check, so their errors cannot happen here; should one, the endpoint stays plain.
+func drafting(dc DraftConfig, l *link.Client, plain pipeline.Handler, reg prometheus.Registerer, log *slog.Logger) pipeline.Handler {
+	if !dc.Enabled {
+		return plain
+	}
+	m, err := drafter.NewOllama(dc.OllamaURL, dc.Model, nil)
+	if err == nil {
+		var t *drafter.Terminal
+		r := prometheus.WrapRegistererWith(prometheus.Labels{"dc": l.Addr()}, reg)
+		t, err = drafter.NewTerminal(l, m, plain, drafter.Options{GammaMin: dc.GammaMin, GammaMax: dc.GammaMax}, r,
+			log.With("component", "drafter", "dc", l.Addr()))
+		if err == nil {
+			return t
+		}
+	}
+	log.Error("drafting disabled for this endpoint", "dc", l.Addr(), "error", err.Error())
+	return plain
 }
 
 // anyReady is /readyz: ready while at least one DC endpoint is connected.

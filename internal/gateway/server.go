@@ -33,6 +33,8 @@ type Config struct {
 	IdleTimeout time.Duration
 	// Guard serves OpGuard (see NewGuardClassifier); nil answers guard_not_configured.
 	Guard guard.Classifier
+	// Drafting verifies edge drafts (OpDraft, see NewDrafting); nil answers drafting_not_configured.
+	Drafting *Drafting
 }
 
 // Server serves edges on a QUIC listener.

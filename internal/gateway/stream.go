@@ -94,6 +94,8 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 		return "ok"
 	case wire.OpGuard:
 		return s.serveGuard(ctx, str, req.Body)
+	case wire.OpDraft:
+		return s.serveDraft(ctx, str, req.Body)
 	case wire.OpChatCompletions:
 		if req.Stream {
 			return s.stream(ctx, str, req.Body)

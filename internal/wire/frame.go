@@ -33,6 +33,8 @@ const (
 	// called. It proves the gateway is alive within one round trip, independently of how long the
 	// model takes to answer, so the edge can fail over from a dead gateway in about a second.
 	TypeAccepted Type = 9
+	// TypeVerifyResult: gateway → edge, the answer to one drafting round (OpDraft, see verify.go).
+	TypeVerifyResult Type = 10
 )
 
 func (t Type) String() string {
@@ -55,11 +57,13 @@ func (t Type) String() string {
 		return "cancel"
 	case TypeAccepted:
 		return "accepted"
+	case TypeVerifyResult:
+		return "verify-result"
 	}
 	return fmt.Sprintf("type(%d)", uint8(t))
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeAccepted }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeVerifyResult }
 
 var (
 	// ErrVersion means the peer speaks a protocol version this build does not.

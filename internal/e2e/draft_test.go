@@ -1,0 +1,378 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/gateway"
+	"github.com/sucursal/sucursal/internal/ollamatest"
+	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/testmodel"
+)
+
+// draftModels starts one real Ollama holding the target ("tiny" = Alphabet), a drafter with the
+// same tokenizer that disagrees on 30 % of the successor table ("draft"), and a drafter with a
+// different tokenizer ("draft-wp": extra multi-character pieces, text mode), and returns the specs.
+func draftModels(t testing.TB) (*ollamatest.Server, testmodel.Spec, testmodel.Spec) {
+	t.Helper()
+	o := startOllama(t, ollamatest.NumParallel(4))
+	tgt := testmodel.Alphabet()
+	d, changed := testmodel.Perturbed(tgt, 0.3, 11)
+	if len(changed) == 0 {
+		t.Fatal("the perturbed drafter agrees everywhere; the test would prove nothing")
+	}
+	o.CreateModel(t, "draft", d, testmodel.PromptTemplate)
+	wp, _ := testmodel.Perturbed(tgt.WithPieces("bc", "def", "xyz", "▁a"), 0.3, 5)
+	if wp.Fingerprint() == tgt.Fingerprint() {
+		t.Fatal("the text-mode drafter has the target's tokenizer")
+	}
+	o.CreateModel(t, "draft-wp", wp, testmodel.PromptTemplate)
+	return o, tgt, d
+}
+
+// startDraftGateway runs a dc-gateway whose drafting verifier uses the Ollama at nativeURL.
+func startDraftGateway(t testing.TB, pkiDir, targetURL, nativeURL string, passCost time.Duration) string {
+	t.Helper()
+	tlsConf, err := pki.ServerTLS(pkiDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass, err := gateway.NewOllamaPass(nativeURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := gateway.NewDrafting(gateway.DraftingOptions{Backend: pass, PassCost: passCost}, prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := gateway.New(gateway.Config{Target: target.New(targetURL, ""), Drafting: d}, tlsConf, prometheus.NewRegistry(), testLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ctx, ln)
+	}()
+	t.Cleanup(func() { cancel(); ln.Close(); <-done })
+	return ln.Addr().String()
+}
+
+func withDraft(ollamaURL, model string, gamma int) agentOpt {
+	return func(c *agent.Config) {
+		c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: ollamaURL, Model: model, GammaMin: gamma, GammaMax: gamma}
+	}
+}
+
+// greedyStream asks for a streamed temperature-0 answer (the only kind the drafter drafts).
+func greedyStream(t testing.TB, baseURL, prompt string, maxTokens int64) string {
+	t.Helper()
+	got, err := streamGreedy(baseURL, prompt, maxTokens)
+	if err != nil {
+		t.Fatalf("stream %q: %v", prompt, err)
+	}
+	return got
+}
+
+// streamGreedy is greedyStream for goroutines (no t.Fatal).
+func streamGreedy(baseURL, prompt string, maxTokens int64) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	params := openai.ChatCompletionNewParams{
+		Model:       "tiny",
+		Messages:    []openai.ChatCompletionMessageParamUnion{openai.UserMessage(prompt)},
+		Temperature: openai.Float(0),
+	}
+	if maxTokens > 0 {
+		params.MaxTokens = openai.Int(maxTokens)
+	}
+	client := sdk(baseURL)
+	stream := client.Chat.Completions.NewStreaming(ctx, params)
+	var b strings.Builder
+	for stream.Next() {
+		for _, ch := range stream.Current().Choices {
+			b.WriteString(ch.Delta.Content)
+		}
+	}
+	return b.String(), stream.Err()
+}
+
+// metricSum adds up every series of a metric family whose line starts with name (any labels).
+func metricSum(t testing.TB, baseURL, name string) float64 {
+	t.Helper()
+	resp, err := httpClient().Get(baseURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var sum float64
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, name+"{") && !strings.HasPrefix(line, name+" ") {
+			continue
+		}
+		f, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		if err != nil {
+			t.Fatalf("metric line %q: %v", line, err)
+		}
+		sum += f
+	}
+	return sum
+}
+
+// expectedAccepted simulates the protocol from the specs alone: the drafter proposes γ tokens
+// from the last accepted one, the target accepts while they agree (testmodel.Agreement, same
+// tokenizer) and adds one token of its own. It returns the accepted draft tokens over the answer.
+func expectedAccepted(drafter, tgt testmodel.Spec, prompt string, maxTokens, gamma int) int {
+	agree := drafter.Agreement(tgt, prompt, 1<<16)
+	n := len(agree) - 1 // the last position is the final </s>: never a draft token to accept
+	if maxTokens > 0 {
+		n = min(n, maxTokens)
+	}
+	total := 0
+	for p := 0; p < n; {
+		k := 0
+		for k < gamma && p+k < n && agree[p+k] {
+			k++
+		}
+		total += k
+		p += k + 1
+	}
+	return total
+}
+
+type draftCase struct {
+	prompt string
+	max    int64
+}
+
+// draftCases: a long answer, one after a multi-word prompt, one cut by max_tokens.
+var draftCases = []draftCase{{"a", 0}, {"hello 0", 0}, {"m", 6}}
+
+// TestDraftingIsExact: with drafting on, every answer equals the target's greedy answer computed
+// from its spec, and the answer without drafting, for γ = 1…8 at 0, 40 and 120 ms RTT, with a same-tokenizer drafter and with a different-tokenizer drafter (text mode). The
+// accepted-token count is checked against a simulation of the protocol from the specs.
+func TestDraftingIsExact(t *testing.T) {
+	o, tgt, d := draftModels(t)
+	fleet := newPKI(t)
+	gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
+
+	plainURL, plain := startAgent(t, fleet, gwAddr)
+	waitLink(t, plain)
+	for _, tc := range draftCases {
+		want := tgt.Greedy(tc.prompt, limit64(tc.max))
+		if want == "" {
+			t.Fatalf("the spec predicts an empty answer for %q", tc.prompt)
+		}
+		if got := greedyStream(t, plainURL, tc.prompt, tc.max); got != want {
+			t.Fatalf("plain %q: got %q, want %q", tc.prompt, got, want)
+		}
+	}
+
+	// The rounds mostly wait on the emulated WAN, so all γ and drafters of one RTT run side by
+	// side (own goroutines: -parallel is GOMAXPROCS, 2 here).
+	for _, rtt := range []time.Duration{0, 40 * time.Millisecond, 120 * time.Millisecond} {
+		t.Run("rtt="+rtt.String(), func(t *testing.T) {
+			wan := startWAN(t, gwAddr, rtt)
+			type agentCase struct {
+				name  string
+				url   string
+				gamma int
+				model string
+			}
+			var cases []agentCase
+			for gamma := 1; gamma <= 8; gamma++ {
+				for _, model := range []string{"draft", "draft-wp"} {
+					url, a := startAgent(t, fleet, wan, withDraft(o.URL, model, gamma))
+					waitLink(t, a)
+					cases = append(cases, agentCase{fmt.Sprintf("gamma=%d/%s", gamma, model), url, gamma, model})
+				}
+			}
+			var wg sync.WaitGroup
+			for _, ac := range cases {
+				wg.Go(func() {
+					wantAccepted := 0
+					for _, tc := range draftCases {
+						want := tgt.Greedy(tc.prompt, limit64(tc.max))
+						got, err := streamGreedy(ac.url, tc.prompt, tc.max)
+						if err != nil || got != want {
+							t.Errorf("%s %q: drafted answer %q (%v), want %q", ac.name, tc.prompt, got, err, want)
+						}
+						wantAccepted += expectedAccepted(d, tgt, tc.prompt, int(tc.max), ac.gamma)
+					}
+					if n := metricSum(t, ac.url, "sucursal_drafter_answers_total"); n != float64(len(draftCases)) {
+						t.Errorf("%s: %v of %d answers were drafted (plain fallbacks: %v)", ac.name, n, len(draftCases),
+							metricSum(t, ac.url, "sucursal_drafter_plain_total"))
+					}
+					if ac.model == "draft" {
+						if got := metricSum(t, ac.url, "sucursal_drafter_accepted_tokens_total"); got != float64(wantAccepted) {
+							t.Errorf("%s: accepted %v draft tokens, the protocol simulated from the specs accepts %d", ac.name, got, wantAccepted)
+						}
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
+
+func limit64(n int64) int {
+	if n <= 0 {
+		return 1 << 20
+	}
+	return int(n)
+}
+
+// bodyTap is a reverse proxy in front of an Ollama that records every request body.
+type bodyTap struct {
+	mu     sync.Mutex
+	bodies []string
+}
+
+func (c *bodyTap) start(t testing.TB, upstream string) string {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		c.mu.Lock()
+		c.bodies = append(c.bodies, string(b))
+		c.mu.Unlock()
+		r.Body = io.NopCloser(strings.NewReader(string(b)))
+		r.ContentLength = int64(len(b))
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func (c *bodyTap) all() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.bodies...)
+}
+
+// TestDraftingNeverSendsPersonalData: a prompt with a DNI and an IBAN is drafted and verified;
+// nothing the local draft model, the DC verifier or the DC target receives contains either value
+// (in any spelling), while the tap does see the drafting traffic (so it is not vacuous). The
+// drafts themselves are covered by the local-model tap: a draft is the draft model's output
+// on what it was given, and what it was given is redacted.
+func TestDraftingNeverSendsPersonalData(t *testing.T) {
+	o, tgt, _ := draftModels(t)
+	var local, dc bodyTap
+	localURL := local.start(t, o.URL)
+	dcURL := dc.start(t, o.URL)
+	fleet := newPKI(t)
+	gwAddr := startDraftGateway(t, fleet, dcURL+"/v1", dcURL, 0)
+	url, a := startAgent(t, fleet, gwAddr, withDraft(localURL, "draft", 4))
+	waitLink(t, a)
+
+	prompt := "Mi DNI es 12345678Z y mi IBAN ES91 2100 0418 4502 0005 1332, a"
+	want := tgt.Greedy(prompt, 1<<20)
+	if got := greedyStream(t, url, prompt, 0); got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if metricSum(t, url, "sucursal_drafter_answers_total") != 1 {
+		t.Fatal("the answer was not drafted")
+	}
+	secrets := []string{"12345678Z", "12345678", "ES91 2100 0418 4502 0005 1332", "ES9121000418450200051332", "0418 4502"}
+	for name, c := range map[string]*bodyTap{"local draft model": &local, "datacenter": &dc} {
+		bodies := c.all()
+		raw := 0
+		for _, b := range bodies {
+			if strings.Contains(b, `"raw":true`) {
+				raw++
+			}
+			for _, s := range secrets {
+				if strings.Contains(b, s) {
+					t.Errorf("the %s received a vault value (%d bytes of request)", name, len(b))
+				}
+			}
+		}
+		if raw == 0 {
+			t.Errorf("the %s tap saw no drafting traffic (%d requests)", name, len(bodies))
+		}
+	}
+}
+
+// TestDraftingFallsBackToPlain: each way drafting can be impossible still gives the exact answer,
+// streamed plain, with the reason counted: the local draft model's server is down, the gateway
+// does not verify drafts, the request is not greedy.
+func TestDraftingFallsBackToPlain(t *testing.T) {
+	o, tgt, _ := draftModels(t)
+	fleet := newPKI(t)
+	want := tgt.Greedy("a", 1<<20)
+
+	t.Run("draft model down", func(t *testing.T) {
+		dead := ollamatest.Start(t)
+		dead.Stop(t)
+		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
+		url, a := startAgent(t, fleet, gwAddr, withDraft(dead.URL, "draft", 4))
+		waitLink(t, a)
+		if got := greedyStream(t, url, "a", 0); got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+		if n := metricSum(t, url, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="drafter_unavailable"}`); n != 1 {
+			t.Fatalf("plain fallbacks for drafter_unavailable = %v, want 1", n)
+		}
+	})
+	t.Run("gateway without verifier", func(t *testing.T) {
+		gwAddr := startGateway(t, fleet, o.URL+"/v1")
+		url, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 4))
+		waitLink(t, a)
+		if got := greedyStream(t, url, "a", 0); got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+		if n := metricSum(t, url, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="dc_does_not_draft"}`); n != 1 {
+			t.Fatalf("plain fallbacks for dc_does_not_draft = %v, want 1", n)
+		}
+	})
+	t.Run("not greedy", func(t *testing.T) {
+		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
+		url, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 4))
+		waitLink(t, a)
+		// Default sampling: the sharp test model answers like greedy (docs/TESTMODELS.md).
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		client := sdk(url)
+		stream := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
+			Model: "tiny", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("a")}})
+		var b strings.Builder
+		for stream.Next() {
+			for _, ch := range stream.Current().Choices {
+				b.WriteString(ch.Delta.Content)
+			}
+		}
+		if err := stream.Err(); err != nil || b.String() != want {
+			t.Fatalf("got %q, %v; want %q", b.String(), err, want)
+		}
+		if n := metricSum(t, url, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="not_greedy_stream"}`); n != 1 {
+			t.Fatalf("plain fallbacks for not_greedy_stream = %v, want 1", n)
+		}
+	})
+}

@@ -1,0 +1,60 @@
+package link
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// ErrDraftRefused means the gateway answered a drafting round with an error frame: it does not
+// verify drafts, the session expired, the request is not draftable. The edge streams plain.
+var ErrDraftRefused = errors.New("link: the gateway refused the drafting round")
+
+// DraftRefusedError carries the gateway's error code (never its message, which the edge does not
+// need and must not log verbatim).
+type DraftRefusedError struct {
+	Status int
+	Code   string
+}
+
+func (e *DraftRefusedError) Error() string {
+	return fmt.Sprintf("link: the gateway refused the drafting round: %d %s", e.Status, codeOnly(e.Code))
+}
+
+func (e *DraftRefusedError) Unwrap() error { return ErrDraftRefused }
+
+// Verify sends one drafting round (its own stream: see wire.OpDraft) and returns the checked
+// result. A result inconsistent with the round wraps wire.ErrBadVerifyResult; errors never quote
+// the draft.
+func (c *Client) Verify(ctx context.Context, requestID string, v wire.Verify) (wire.VerifyResult, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return wire.VerifyResult{}, fmt.Errorf("link: encode draft round: %w", err)
+	}
+	call, err := c.Open(ctx, wire.Request{Op: wire.OpDraft, RequestID: requestID, Body: body})
+	if err != nil {
+		return wire.VerifyResult{}, err
+	}
+	defer call.Close()
+	f, err := call.Next()
+	if err != nil {
+		if ctx.Err() != nil {
+			return wire.VerifyResult{}, ctx.Err()
+		}
+		return wire.VerifyResult{}, err
+	}
+	switch f.Type {
+	case wire.TypeVerifyResult:
+		return wire.ParseVerifyResult(f.Payload, v)
+	case wire.TypeError:
+		var e wire.Error
+		if f.Decode(&e) != nil {
+			return wire.VerifyResult{}, fmt.Errorf("%w: unreadable error frame", wire.ErrBadVerifyResult)
+		}
+		return wire.VerifyResult{}, &DraftRefusedError{Status: e.Status, Code: e.Code}
+	}
+	return wire.VerifyResult{}, fmt.Errorf("%w: answered with a %s frame", wire.ErrBadVerifyResult, f.Type)
+}
