@@ -78,6 +78,13 @@ echo "  > Hola"
 printf "  < "
 "$bin/edge-agent" ask --url "http://$AGENT_ADDR" --model "$MODEL" "Hola"
 echo
+pii="Soy Ana García Pérez, DNI 12345678Z, cuenta ES9121000418450200051332. Hola"
+echo "  > $pii"
+printf "  < "
+"$bin/edge-agent" ask --url "http://$AGENT_ADDR" --model "$MODEL" "$pii"
+echo "  What left the branch for that prompt (the same policy, as 'edge-agent redact' shows it):"
+echo "$pii" | "$bin/edge-agent" redact | sed -n 's/^{"redacted":"\([^"]*\)".*/    \1/p'
+echo
 cat <<TXT
 The answer above travelled: curl-like client → edge-agent (http://$AGENT_ADDR) → QUIC with mutual
 TLS → dc-gateway (udp/$GATEWAY_ADDR) → Ollama → and back, streamed chunk by chunk.
