@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -73,7 +74,11 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt := router(cfg, links, reg, log)
+	// The local fallback model: the configured one, replaced by whatever fleet sync installs for
+	// failover.local.role.
+	var localRef atomic.Pointer[string]
+	localRef.Store(&cfg.Failover.Local.Model)
+	rt := router(cfg, links, func() string { return *localRef.Load() }, reg, log)
 	h := pipeline.Build(pipeline.Deps{Link: l, Terminal: rt, Redactor: redactor, Guard: g, SequentialGuard: cfg.Guard.Mode == "sequential"})
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
@@ -83,7 +88,14 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 		if sc.EdgeID == "" {
 			sc.EdgeID = cfg.EdgeID
 		}
-		a.sync, err = modelsync.NewAgent(sc, modelsync.AgentDeps{Registerer: reg, Logger: log})
+		a.sync, err = modelsync.NewAgent(sc, modelsync.AgentDeps{Registerer: reg, Logger: log,
+			OnSwitch: func(m modelsync.Model) {
+				if role := cfg.Failover.Local.Role; role != "" && m.Role == role && m.Runtime == "ollama" {
+					ref := m.Ref
+					localRef.Store(&ref)
+					log.Info("local fallback model switched", "role", m.Role, "version", m.Version)
+				}
+			}})
 		if err != nil {
 			return nil, fmt.Errorf("model sync: %w", err)
 		}

@@ -94,6 +94,9 @@ type LocalFallbackConfig struct {
 	Enabled bool   `yaml:"enabled"`
 	URL     string `yaml:"url"`   // e.g. http://127.0.0.1:11434/v1
 	Model   string `yaml:"model"` // a model that runtime serves
+	// Role, if set, makes the fallback use whatever version of this role fleet sync installed
+	// (Model is then only used until the first install).
+	Role string `yaml:"role"`
 }
 
 // LinkConfig tunes the QUIC connection to the DC.
@@ -211,8 +214,11 @@ func (c Config) Validate() error {
 		if u, err := url.Parse(f.Local.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("failover.local.url: %q is not an http(s) URL such as http://127.0.0.1:11434/v1", f.Local.URL)
 		}
-		if f.Local.Model == "" {
-			bad("failover.local.model is required when failover.local.enabled is true")
+		if f.Local.Model == "" && f.Local.Role == "" {
+			bad("failover.local needs a model, or a role that fleet sync installs, when enabled")
+		}
+		if f.Local.Role != "" && !c.SyncEnabled() {
+			bad("failover.local.role %q needs model sync (sync.nats) to install it", f.Local.Role)
 		}
 	}
 	if err := c.Redaction.Validate(); err != nil {

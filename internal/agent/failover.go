@@ -43,7 +43,7 @@ func dcLinks(cfg Config, base *tls.Config, reg prometheus.Registerer, log *slog.
 
 // router is the pipeline's terminal: the DC endpoints in order, each behind a breaker, then the
 // local degraded model if the policy allows one.
-func router(cfg Config, links []*link.Client, reg prometheus.Registerer, log *slog.Logger) *failover.Router {
+func router(cfg Config, links []*link.Client, localModel func() string, reg prometheus.Registerer, log *slog.Logger) *failover.Router {
 	onChange := func(name string, from, to failover.State) {
 		log.Warn("circuit breaker changed state", "backend", name, "from", from.String(), "to", to.String())
 	}
@@ -63,7 +63,7 @@ func router(cfg Config, links []*link.Client, reg prometheus.Registerer, log *sl
 	if lc := cfg.Failover.Local; lc.Enabled {
 		backends = append(backends, failover.Backend{
 			Name:     "local-degraded",
-			Handler:  failover.LocalModel(target.New(lc.URL, ""), lc.Model),
+			Handler:  failover.LocalModel(target.New(lc.URL, ""), localModel),
 			Breaker:  failover.NewBreaker("local-degraded", cfg.Failover.Breaker, nil, onChange),
 			Degraded: true,
 		})

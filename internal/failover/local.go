@@ -13,11 +13,16 @@ import (
 
 // LocalModel is the degraded fallback: the same (redacted) request answered by a small model on
 // the NUC's own OpenAI-compatible runtime (Ollama's /v1, llama.cpp server, OVMS). The request's
-// model is replaced by the local one; everything else is kept.
-func LocalModel(c *target.Client, model string) pipeline.Handler {
+// model is replaced by model() — read per request, so a model installed by fleet sync takes over
+// without a restart; everything else is kept.
+func LocalModel(c *target.Client, model func() string) pipeline.Handler {
 	return pipeline.HandlerFunc(func(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
 		local := *req.Chat
-		local.Model = model
+		local.Model = model()
+		if local.Model == "" {
+			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "local_model_failed",
+				Message: "the datacenter is unreachable and no local model is installed yet"}
+		}
 		body, err := json.Marshal(&local)
 		if err != nil {
 			return chat.Internal("could not encode the request for the local model")
