@@ -10,7 +10,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	gosync "sync"
 	"time"
 
@@ -238,115 +237,6 @@ func signal(ch chan struct{}) {
 	case ch <- struct{}{}:
 	default:
 	}
-}
-
-// watch mirrors the desired-state keys that concern this edge. The KV watcher rides an ordered
-// consumer, which survives reconnects; if it still ends, it is recreated.
-func (a *Agent) watch(ctx context.Context, js jetstream.JetStream) error {
-	delay := 250 * time.Millisecond
-	for {
-		watched, err := a.watchOnce(ctx, js)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if watched {
-			delay = 250 * time.Millisecond
-		} else {
-			delay = min(2*delay, 10*time.Second) // NATS unreachable: back off, quietly
-		}
-		a.log.Warn("desired-state watch ended; retrying", "err", err, "in", delay)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(delay):
-		}
-	}
-}
-
-// watchOnce runs one watcher; watched reports whether it got as far as watching.
-func (a *Agent) watchOnce(ctx context.Context, js jetstream.JetStream) (watched bool, err error) {
-	kv, err := js.KeyValue(ctx, a.cfg.Buckets.Desired)
-	if err != nil {
-		return false, fmt.Errorf("sync: desired bucket: %w", err)
-	}
-	w, err := kv.WatchFiltered(ctx, edgeFilters(a.cfg.EdgeID))
-	if err != nil {
-		return false, fmt.Errorf("sync: watch desired: %w", err)
-	}
-	defer w.Stop()
-	// The watcher's ordered consumer notices a lost server only after missed heartbeats (about
-	// 20 s here); a reconnect is a cheaper signal, so the watch is recreated on the spot.
-	reconnects := js.Conn().Stats().Reconnects
-	poll := time.NewTicker(time.Second)
-	defer poll.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return true, ctx.Err()
-		case <-poll.C:
-			if js.Conn().Stats().Reconnects != reconnects {
-				return true, errors.New("sync: reconnected to nats; recreating watch")
-			}
-		case e, ok := <-w.Updates():
-			if !ok {
-				return true, errors.New("sync: watcher closed")
-			}
-			if e == nil {
-				continue // end of the initial values
-			}
-			a.applyEntry(e)
-		}
-	}
-}
-
-func (a *Agent) applyEntry(e jetstream.KeyValueEntry) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if e.Operation() != jetstream.KeyValuePut {
-		delete(a.desired, e.Key())
-		signal(a.wake)
-		return
-	}
-	d, err := ParseDesired(e.Value())
-	if err != nil {
-		a.log.Warn("ignoring unreadable desired-state entry", "key", e.Key(), "err", err)
-		delete(a.desired, e.Key())
-	} else {
-		a.desired[e.Key()] = d
-	}
-	signal(a.wake)
-}
-
-// effective picks, per role, the most specific desired entry for this edge.
-func (a *Agent) effective() map[string]Desired {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	out := map[string]Desired{}
-	rank := map[string]int{}
-	keys := slices.Sorted(maps.Keys(a.desired))
-	for _, k := range keys {
-		parts := strings.Split(k, ".")
-		var role string
-		var r int
-		switch {
-		case len(parts) == 2 && parts[0] == "role":
-			role, r = parts[1], 1
-		case len(parts) == 3 && parts[0] == "sel":
-			kv := strings.SplitN(parts[1], "=", 2)
-			if len(kv) != 2 || a.cfg.Labels[kv[0]] != kv[1] {
-				continue
-			}
-			role, r = parts[2], 2
-		case len(parts) == 3 && parts[0] == "edge" && parts[1] == a.cfg.EdgeID:
-			role, r = parts[2], 3
-		default:
-			continue
-		}
-		if r > rank[role] { // keys are sorted, so ties keep the first: deterministic
-			out[role], rank[role] = a.desired[k], r
-		}
-	}
-	return out
 }
 
 // work reconciles each role whenever desired state changes, and retries transient failures.
