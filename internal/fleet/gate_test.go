@@ -74,3 +74,23 @@ func FuzzParseGate(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseWaves(f *testing.F) {
+	for _, s := range []string{"5%,25%,100%", "100", "50,40,100", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w, err := ParseWaves(s)
+		if err != nil {
+			return
+		}
+		if len(w) == 0 || w[len(w)-1] != 100 {
+			t.Fatalf("%q -> %v: must end at 100", s, w)
+		}
+		for i := 1; i < len(w); i++ {
+			if w[i] <= w[i-1] || w[i-1] <= 0 {
+				t.Fatalf("%q -> %v: must rise from above 0", s, w)
+			}
+		}
+	})
+}
