@@ -262,7 +262,7 @@ func (d *Drafting) verify(ctx context.Context, sess *draftSession, draft string)
 	res.Accepted, res.AcceptedTokens = pos, k
 	used := k
 	if k < len(tokens) {
-		res.Next, res.Bonus = tokens[k], pos == len(draft)
+		res.Next, res.Bonus = tokens[k], pos == len(draft) && pos > 0
 		used++
 	}
 	sess.output.WriteString(draft[:pos] + res.Next)

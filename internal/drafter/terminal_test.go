@@ -1,0 +1,229 @@
+package drafter
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/pipeline"
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+type recorder struct{ chunks []*chat.Chunk }
+
+func (r *recorder) Header() http.Header                    { return http.Header{} }
+func (r *recorder) WriteChunk(c *chat.Chunk) error         { r.chunks = append(r.chunks, c); return nil }
+func (r *recorder) WriteCompletion(*chat.Completion) error { return errors.New("not streamed") }
+func (r *recorder) text() string {
+	var b strings.Builder
+	for _, c := range r.chunks {
+		for _, ch := range c.Choices {
+			if ch.Delta.Content != nil {
+				b.WriteString(*ch.Delta.Content)
+			}
+		}
+	}
+	return b.String()
+}
+
+// echoModel drafts the next n characters of a fixed answer after whatever it is given.
+type echoModel struct {
+	answer string
+	fail   bool
+}
+
+func (m echoModel) Prompt(context.Context, []api.Message) (string, error) {
+	if m.fail {
+		return "", errors.New("down")
+	}
+	return "", nil
+}
+
+func (m echoModel) Draft(_ context.Context, prompt string, n int) (string, error) {
+	rest := strings.TrimPrefix(m.answer, prompt)
+	return rest[:min(n, len(rest))], nil
+}
+
+// scriptVerifier answers round i with results[i-1] or errs[i-1].
+type scriptVerifier struct {
+	results []wire.VerifyResult
+	errs    []error
+	rounds  int
+}
+
+func (s *scriptVerifier) Verify(_ context.Context, _ string, v wire.Verify) (wire.VerifyResult, error) {
+	s.rounds++
+	i := v.Round - 1
+	if i < len(s.errs) && s.errs[i] != nil {
+		return wire.VerifyResult{}, s.errs[i]
+	}
+	r := s.results[i]
+	r.Session, r.Round = "s", v.Round
+	return r, nil
+}
+
+func greedyReq() *pipeline.Request {
+	c := &chat.Request{Model: "m", Stream: true, Messages: []chat.Message{{Role: "user", Content: chat.TextContent("x")}},
+		Extra: chat.Extra{"temperature": []byte("0")}}
+	return &pipeline.Request{ID: "r1", Received: time.Now(), Chat: c}
+}
+
+func newTestTerminal(t *testing.T, v Verifier, m Model, plain pipeline.Handler) (*Terminal, *prometheus.Registry) {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	term, err := NewTerminal(v, m, plain, Options{GammaMin: 3, GammaMax: 3}, reg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return term, reg
+}
+
+const plainAnswer = "PLAIN"
+
+func plainHandler(called *int) pipeline.Handler {
+	return pipeline.HandlerFunc(func(_ context.Context, _ *pipeline.Request, w pipeline.ResponseWriter) error {
+		*called++
+		s := plainAnswer
+		return w.WriteChunk(&chat.Chunk{Choices: []chat.ChunkChoice{{Delta: chat.Delta{Content: &s}}}})
+	})
+}
+
+func TestTerminalDraftsAndFallsBack(t *testing.T) {
+	ok := []wire.VerifyResult{
+		{Accepted: 3, AcceptedTokens: 3, Next: "d", Bonus: true},
+		{Accepted: 1, AcceptedTokens: 1, Next: "X"},
+		{Done: true, FinishReason: "stop", CompletionTokens: 6},
+	}
+	for _, tc := range []struct {
+		name       string
+		model      Model
+		errs       []error
+		req        func() *pipeline.Request
+		wantText   string
+		wantPlain  int
+		wantReason string
+		wantErr    bool
+	}{
+		{name: "drafted", model: echoModel{answer: "abcdeX"}, wantText: "abcdeX"},
+		{name: "not greedy", model: echoModel{answer: "abcdeX"}, req: func() *pipeline.Request {
+			r := greedyReq()
+			r.Chat.Extra = nil
+			return r
+		}, wantText: plainAnswer, wantPlain: 1, wantReason: "not_greedy_stream"},
+		{name: "drafter down", model: echoModel{fail: true}, wantText: plainAnswer, wantPlain: 1, wantReason: "drafter_unavailable"},
+		{name: "gateway does not draft", model: echoModel{answer: "abc"},
+			errs:     []error{&link.DraftRefusedError{Status: 400, Code: "unsupported_operation"}},
+			wantText: plainAnswer, wantPlain: 1, wantReason: "dc_does_not_draft"},
+		{name: "garbage result", model: echoModel{answer: "abc"},
+			errs:     []error{wire.ErrBadVerifyResult},
+			wantText: plainAnswer, wantPlain: 1, wantReason: "bad_verify_result"},
+		{name: "session expired first round", model: echoModel{answer: "abc"},
+			errs:     []error{&link.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
+			wantText: plainAnswer, wantPlain: 1, wantReason: "session_expired"},
+		{name: "session expired mid-answer", model: echoModel{answer: "abcdeX"},
+			errs:     []error{nil, &link.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
+			wantText: "abcd", wantErr: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := &scriptVerifier{results: ok, errs: tc.errs}
+			var plainCalls int
+			term, reg := newTestTerminal(t, v, tc.model, plainHandler(&plainCalls))
+			req := greedyReq()
+			if tc.req != nil {
+				req = tc.req()
+			}
+			var w recorder
+			err := term.ServeChat(context.Background(), req, &w)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
+			}
+			if got := w.text(); got != tc.wantText {
+				t.Fatalf("user got %q, want %q", got, tc.wantText)
+			}
+			if plainCalls != tc.wantPlain {
+				t.Fatalf("plain called %d times, want %d", plainCalls, tc.wantPlain)
+			}
+			if tc.wantReason != "" {
+				if n := counterValue(t, term.m.plain.WithLabelValues(tc.wantReason)); n != 1 {
+					t.Fatalf("plain_total{reason=%s} = %v", tc.wantReason, n)
+				}
+			}
+			if tc.name == "drafted" {
+				if n := counterValue(t, term.m.accepted); n != 4 {
+					t.Fatalf("accepted tokens = %v, want 4", n)
+				}
+				last := w.chunks[len(w.chunks)-1]
+				if fr := last.Choices[0].FinishReason; fr == nil || *fr != "stop" {
+					t.Fatalf("last chunk has no stop finish reason")
+				}
+				if w.chunks[0].Choices[0].Delta.Role != "assistant" {
+					t.Fatal("first chunk has no assistant role")
+				}
+			}
+			_ = reg
+		})
+	}
+}
+
+func TestGammaController(t *testing.T) {
+	for _, tc := range []struct {
+		name                 string
+		accepted             int // per round of γ=8
+		round, perToken      time.Duration
+		wantMin, wantMax, lo int
+	}{
+		{"always accepted, slow link: draft long", 8, 100 * time.Millisecond, time.Millisecond, 8, 8, 1},
+		{"never accepted: shortest", 0, 100 * time.Millisecond, time.Millisecond, 1, 1, 1},
+		{"half, fast link, costly drafts: short", 1, 2 * time.Millisecond, 2 * time.Millisecond, 1, 2, 1},
+		{"respects gamma_min", 0, 100 * time.Millisecond, time.Millisecond, 3, 3, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGammaCtl(tc.lo, 8)
+			for range 50 {
+				g.observe(8, tc.accepted, tc.round, 8*tc.perToken)
+			}
+			if got := g.next(); got < tc.wantMin || got > tc.wantMax {
+				t.Fatalf("γ = %d (α = %.2f), want %d…%d", got, g.alpha(), tc.wantMin, tc.wantMax)
+			}
+		})
+	}
+	if g := newGammaCtl(4, 4); g.next() != 4 {
+		t.Fatal("a fixed γ moved")
+	}
+}
+
+// TestExpectedTokens checks the closed form against a direct sum: E = Σ_{i=0..γ} α^i.
+func TestExpectedTokens(t *testing.T) {
+	for _, a := range []float64{0, 0.3, 0.8, 0.99} {
+		for gamma := 0; gamma <= 8; gamma++ {
+			sum, p := 0.0, 1.0
+			for i := 0; i <= gamma; i++ {
+				sum += p
+				p *= a
+			}
+			if d := expectedTokens(a, gamma) - sum; d > 1e-9 || d < -1e-9 {
+				t.Fatalf("α=%v γ=%d: %v, want %v", a, gamma, expectedTokens(a, gamma), sum)
+			}
+		}
+	}
+}
+
+func counterValue(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
+}

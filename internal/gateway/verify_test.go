@@ -1,0 +1,217 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// scripted is a target whose greedy answer is a fixed token list, with multi-character tokens so
+// acceptance at token boundaries is exercised. It checks that it is only ever asked to continue
+// the rendered prompt followed by whole tokens of its own answer.
+type scripted struct {
+	t      *testing.T
+	prompt string
+	tokens []string
+	passes int
+}
+
+func (s *scripted) Render(_ context.Context, _ string, msgs []api.Message) (string, error) {
+	return s.prompt, nil
+}
+
+func (s *scripted) Continue(_ context.Context, _, prompt string, n int) ([]string, bool, int, error) {
+	s.passes++
+	out, ok := strings.CutPrefix(prompt, s.prompt)
+	if !ok {
+		s.t.Fatalf("asked to continue a prompt that does not start with the rendered one")
+	}
+	i, acc := 0, ""
+	for acc != out {
+		if i == len(s.tokens) || !strings.HasPrefix(out, acc+s.tokens[i]) {
+			s.t.Fatalf("asked to continue %q, which is not a token boundary of the answer", out)
+		}
+		acc += s.tokens[i]
+		i++
+	}
+	end := min(i+n, len(s.tokens))
+	return s.tokens[i:end], end == len(s.tokens) && end-i < n, 7, nil
+}
+
+func openBody(t *testing.T, maxTokens int) json.RawMessage {
+	t.Helper()
+	req := map[string]any{"model": "m", "temperature": 0, "stream": true,
+		"messages": []map[string]any{{"role": "user", "content": "hi"}}}
+	if maxTokens > 0 {
+		req["max_tokens"] = maxTokens
+	}
+	b, _ := json.Marshal(req)
+	return b
+}
+
+func roundBody(t *testing.T, v wire.Verify) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestVerifyAcceptsAtTargetTokenBoundaries(t *testing.T) {
+	tokens := []string{"He", "llo", " wor", "ld", "!"}
+	for _, tc := range []struct {
+		draft          string
+		accepted, toks int
+		next           string
+		bonus          bool
+	}{
+		{"", 0, 0, "He", false},
+		{"H", 0, 0, "He", false},          // a draft ending inside a target token accepts none of it
+		{"Hel", 2, 1, "llo", false},       // the target's token is the correction, not the draft's rest
+		{"Hello", 5, 2, " wor", true},     // whole draft accepted on a boundary: bonus
+		{"Hello w", 5, 2, " wor", false},  // partial last token is not accepted
+		{"Help", 2, 1, "llo", false},      // wrong second token
+		{"xyz", 0, 0, "He", false},        // all wrong
+		{"Hello world", 11, 4, "!", true}, // bonus is the last token
+	} {
+		t.Run(fmt.Sprintf("%q", tc.draft), func(t *testing.T) {
+			d, _ := NewDrafting(DraftingOptions{Backend: &scripted{t: t, prompt: "P:", tokens: tokens}}, nil)
+			v := wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeText, Draft: tc.draft}
+			res, cerr := d.round(context.Background(), roundBody(t, v))
+			if cerr != nil {
+				t.Fatal(cerr)
+			}
+			if res.Accepted != tc.accepted || res.AcceptedTokens != tc.toks || res.Next != tc.next || res.Bonus != tc.bonus {
+				t.Fatalf("got accepted=%d tokens=%d next=%q bonus=%v", res.Accepted, res.AcceptedTokens, res.Next, res.Bonus)
+			}
+			if _, err := wire.ParseVerifyResult(mustJSON(t, res), v); err != nil {
+				t.Fatalf("the edge would refuse this result: %v", err)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestVerifyRoundsRebuildTheAnswer: whatever the drafts (right, wrong, cut mid-token, random
+// bytes), the text the rounds accept is exactly the target's answer, the usage counts its tokens,
+// and max_tokens cuts it where plain decoding would.
+func TestVerifyRoundsRebuildTheAnswer(t *testing.T) {
+	tokens := strings.SplitAfter("The quick brown fox jumps over the lazy dog and keeps running far away.", " ")
+	for seed := range uint64(40) {
+		for _, maxTokens := range []int{0, 5} {
+			rng := rand.New(rand.NewPCG(seed, 1))
+			want := tokens
+			if maxTokens > 0 {
+				want = tokens[:maxTokens]
+			}
+			answer := strings.Join(want, "")
+			be := &scripted{t: t, prompt: "P:", tokens: tokens}
+			d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+			v := wire.Verify{Chat: openBody(t, maxTokens), Mode: wire.DraftModeText}
+			var out string
+			for round := 1; ; round++ {
+				if round > 100 {
+					t.Fatal("no end after 100 rounds")
+				}
+				full := strings.Join(tokens, "")[len(out):]
+				switch rng.IntN(4) {
+				case 0: // a correct prefix of any length
+					v.Draft = full[:rng.IntN(len(full)+1)]
+				case 1: // correct, then wrong
+					v.Draft = full[:rng.IntN(len(full)+1)] + "zq"
+				case 2: // noise
+					v.Draft = fmt.Sprintf("%x", rng.Uint64())
+				default:
+					v.Draft = ""
+				}
+				v.Round = round
+				res, cerr := d.round(context.Background(), roundBody(t, v))
+				if cerr != nil {
+					t.Fatalf("seed %d round %d: %v", seed, round, cerr)
+				}
+				if _, err := wire.ParseVerifyResult(mustJSON(t, res), v); err != nil {
+					t.Fatalf("seed %d round %d: the edge would refuse the result: %v", seed, round, err)
+				}
+				out += v.Draft[:res.Accepted] + res.Next
+				v.Session, v.Chat = res.Session, nil
+				if res.Done {
+					if res.CompletionTokens != len(want) {
+						t.Errorf("seed %d: usage says %d tokens, the answer has %d", seed, res.CompletionTokens, len(want))
+					}
+					break
+				}
+			}
+			if out != answer {
+				t.Fatalf("seed %d max %d: rounds rebuilt %q, want %q", seed, maxTokens, out, answer)
+			}
+			if len(d.sessions) != 0 {
+				t.Fatal("a finished session was kept")
+			}
+		}
+	}
+}
+
+func TestVerifyRefusals(t *testing.T) {
+	be := &scripted{t: t, prompt: "P:", tokens: []string{"a", "b", "c", "d"}}
+	d, _ := NewDrafting(DraftingOptions{Backend: be, TTL: time.Hour}, nil)
+	first := wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeText, Draft: "a"}
+	res, cerr := d.round(context.Background(), roundBody(t, first))
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	sampling := map[string]any{"model": "m", "temperature": 0.7, "messages": []map[string]any{{"role": "user", "content": "x"}}}
+	for _, tc := range []struct {
+		name string
+		body []byte
+		code string
+	}{
+		{"not JSON", []byte("{"), "protocol_error"},
+		{"token mode", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: "token"}), "protocol_error"},
+		{"no chat", roundBody(t, wire.Verify{Round: 1, Mode: wire.DraftModeText}), "protocol_error"},
+		{"sampling", roundBody(t, wire.Verify{Chat: mustJSON(t, sampling), Round: 1, Mode: wire.DraftModeText}), "draft_needs_greedy"},
+		{"unknown session", roundBody(t, wire.Verify{Session: "nope", Round: 2, Mode: wire.DraftModeText}), "draft_session_expired"},
+		{"replayed round", roundBody(t, wire.Verify{Session: res.Session, Round: 1, Mode: wire.DraftModeText}), "draft_round_out_of_order"},
+		{"skipped round", roundBody(t, wire.Verify{Session: res.Session, Round: 3, Mode: wire.DraftModeText}), "draft_round_out_of_order"},
+		{"oversized draft", roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeText,
+			Draft: strings.Repeat("a", wire.MaxDraftBytes+1)}), "protocol_error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, cerr := d.round(context.Background(), tc.body)
+			if cerr == nil || cerr.Code != tc.code {
+				t.Fatalf("got %v, want code %s", cerr, tc.code)
+			}
+		})
+	}
+	// The session survived the refused rounds.
+	if _, cerr := d.round(context.Background(), roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeText})); cerr != nil {
+		t.Fatalf("round 2 after refusals: %v", cerr)
+	}
+
+	// An idle session expires when the next one opens.
+	d.o.TTL = time.Nanosecond
+	time.Sleep(time.Millisecond)
+	if _, cerr := d.round(context.Background(), roundBody(t, first)); cerr != nil {
+		t.Fatal(cerr)
+	}
+	_, cerr = d.round(context.Background(), roundBody(t, wire.Verify{Session: res.Session, Round: 3, Mode: wire.DraftModeText}))
+	if cerr == nil || cerr.Code != "draft_session_expired" {
+		t.Fatalf("after the TTL: got %v, want draft_session_expired", cerr)
+	}
+}
