@@ -104,7 +104,7 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if cfg.MetricsListen != "" {
 		apiMetrics = nil
 	}
-	a.api = api.New(api.Config{MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout},
+	a.api = api.New(api.Config{MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout, SlowClientTimeout: cfg.SlowClientTimeout},
 		h, dcModels{l}, anyReady(links), apiMetrics, reg, log.With("component", "api"))
 	a.api.SetReadyDetail(func() any { return rt.Status() })
 	return a, nil

@@ -43,6 +43,9 @@ type Config struct {
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// RequestTimeout bounds a whole request (0 = unbounded).
 	RequestTimeout time.Duration `yaml:"request_timeout"`
+	// SlowClientTimeout cuts a streamed answer whose client has not read for this long, and
+	// cancels its upstream request (0 = never).
+	SlowClientTimeout time.Duration `yaml:"slow_client_timeout"`
 	// ShutdownGrace is how long in-flight requests may finish after a stop signal.
 	ShutdownGrace time.Duration `yaml:"shutdown_grace"`
 	// LogLevel is debug, info, warn or error.
@@ -111,11 +114,12 @@ type LinkConfig struct {
 // DefaultConfig is the configuration before file, environment and flags.
 func DefaultConfig() Config {
 	return Config{
-		Listen:         "127.0.0.1:8080",
-		MaxBodyBytes:   api.DefaultMaxBodyBytes,
-		RequestTimeout: 10 * time.Minute,
-		ShutdownGrace:  15 * time.Second,
-		LogLevel:       "info",
+		Listen:            "127.0.0.1:8080",
+		MaxBodyBytes:      api.DefaultMaxBodyBytes,
+		RequestTimeout:    10 * time.Minute,
+		ShutdownGrace:     15 * time.Second,
+		SlowClientTimeout: 60 * time.Second,
+		LogLevel:          "info",
 		Link: LinkConfig{
 			DialTimeout: 5 * time.Second,
 			KeepAlive:   5 * time.Second,
@@ -173,6 +177,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxBodyBytes <= 0 {
 		bad("max_body_bytes must be positive")
+	}
+	if c.SlowClientTimeout < 0 {
+		bad("slow_client_timeout must not be negative")
 	}
 	if c.RequestTimeout < 0 {
 		bad("request_timeout must not be negative")

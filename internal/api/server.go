@@ -29,6 +29,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// RequestTimeout bounds a whole request, streaming included (0 = no bound beyond the client's).
 	RequestTimeout time.Duration
+	// SlowClientTimeout bounds one write to a client that stopped reading; the request is then
+	// cancelled, upstream too (0 = no bound).
+	SlowClientTimeout time.Duration
 }
 
 // ModelLister answers GET /v1/models (the DC target's list, later with local models).
@@ -147,6 +150,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		defer cancel()
 	}
 	rw := newResponseWriter(w, req.Stream, start, s.m)
+	rw.writeTimeout = s.cfg.SlowClientTimeout
 	err := s.chat.ServeChat(ctx, &pipeline.Request{ID: id, Received: start, Chat: req}, rw)
 	code := "ok"
 	switch {

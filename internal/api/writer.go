@@ -21,6 +21,8 @@ type responseWriter struct {
 	chunks  int
 	m       *metrics
 	buf     []byte
+	// writeTimeout bounds each write (a client that stopped reading); 0 = none.
+	writeTimeout time.Duration
 }
 
 func newResponseWriter(w http.ResponseWriter, stream bool, start time.Time, m *metrics) *responseWriter {
@@ -68,6 +70,9 @@ func (rw *responseWriter) event(data []byte) error {
 	rw.buf = append(rw.buf[:0], "data: "...)
 	rw.buf = append(rw.buf, data...)
 	rw.buf = append(rw.buf, '\n', '\n')
+	if rw.writeTimeout > 0 {
+		_ = rw.rc.SetWriteDeadline(time.Now().Add(rw.writeTimeout))
+	}
 	if _, err := rw.w.Write(rw.buf); err != nil {
 		return err
 	}

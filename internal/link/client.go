@@ -60,6 +60,12 @@ func (c *Config) defaults() {
 	}
 }
 
+// Flow-control windows of the edge's receive side (see dial).
+const (
+	streamWindow = 1 << 20
+	connWindow   = 256 * streamWindow
+)
+
 // Client keeps the connection to the DC and opens request streams on it.
 type Client struct {
 	cfg Config
@@ -126,6 +132,15 @@ func (c *Client) dial(ctx context.Context) (*quic.Conn, error) {
 		HandshakeIdleTimeout: c.cfg.DialTimeout,
 		MaxIdleTimeout:       c.cfg.IdleTimeout,
 		KeepAlivePeriod:      c.cfg.KeepAlive,
+		// Data a stuck user does not read stays in its stream's window, and counts against the
+		// connection's window too. With quic-go's defaults (6 MB per stream, 15 MB per
+		// connection) three stuck users stall every other request on the link. Small stream
+		// windows and a connection window far larger than their sum keep one user's back-pressure
+		// on that user's stream. 1 MiB per RTT is still 5 MB/s at 200 ms: far above token streams.
+		InitialStreamReceiveWindow:     256 << 10,
+		MaxStreamReceiveWindow:         streamWindow,
+		InitialConnectionReceiveWindow: connWindow,
+		MaxConnectionReceiveWindow:     connWindow,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", c.cfg.Addr, err)
