@@ -54,15 +54,19 @@ func (g *gammaCtl) next() int {
 	if g.min == g.max || g.round == 0 {
 		return g.max
 	}
-	a := math.Min(g.alpha(), 0.999)
 	best, bestRate := g.min, -1.0
 	for gamma := g.min; gamma <= g.max; gamma++ {
-		rate := expectedTokens(a, gamma) / float64(g.round+time.Duration(gamma)*g.perToken)
-		if rate > bestRate {
+		if rate := g.rate(gamma); rate > bestRate {
 			best, bestRate = gamma, rate
 		}
 	}
 	return best
+}
+
+// rate is the expected tokens per nanosecond of drafting with gamma.
+func (g *gammaCtl) rate(gamma int) float64 {
+	a := math.Min(g.alpha(), 0.999)
+	return expectedTokens(a, gamma) / float64(g.round+time.Duration(gamma)*g.perToken)
 }
 
 // expectedTokens is the expected number of tokens one round yields (accepted + the target's

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -41,7 +42,18 @@ type Terminal struct {
 	o     Options
 	m     *metrics
 	log   *slog.Logger
+
+	// What earlier requests measured, so a request starts from the link's and the drafter's
+	// known behaviour and can decide up front that plain streaming is faster.
+	mu       sync.Mutex
+	learned  *gammaCtl
+	pass     time.Duration // EWMA of the target's pass time per round, as the DC reports it
+	requests int
 }
+
+// probeEvery: while drafting looks slower than plain, one request in this many drafts anyway so
+// the estimates follow a link or a text that changed.
+const probeEvery = 16
 
 // NewTerminal returns the drafting terminal.
 func NewTerminal(v Verifier, model Model, plain pipeline.Handler, o Options, reg prometheus.Registerer, log *slog.Logger) (*Terminal, error) {
@@ -54,7 +66,8 @@ func NewTerminal(v Verifier, model Model, plain pipeline.Handler, o Options, reg
 	if o.GammaMin > o.GammaMax || o.GammaMax > 32 {
 		return nil, fmt.Errorf("drafter: want 1 ≤ gamma_min ≤ gamma_max ≤ 32, got %d, %d", o.GammaMin, o.GammaMax)
 	}
-	return &Terminal{v: v, model: model, plain: plain, o: o, m: newMetrics(reg, o.GammaMax), log: log}, nil
+	return &Terminal{v: v, model: model, plain: plain, o: o, m: newMetrics(reg, o.GammaMax), log: log,
+		learned: newGammaCtl(o.GammaMin, o.GammaMax)}, nil
 }
 
 // errPlain says the request was not drafted and nothing reached the user: stream it plain.
@@ -81,6 +94,11 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 	if !ok {
 		return &errPlain{"not_greedy_stream"}
 	}
+	ctl, worth := t.start()
+	if !worth {
+		return &errPlain{"slower_than_plain"}
+	}
+	defer t.learn(ctl)
 	prompt, err := t.model.Prompt(ctx, msgs)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -93,7 +111,6 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		return chat.Internal("could not encode the request for the datacenter")
 	}
 	out := chunker{w: w, id: "chatcmpl-" + req.ID, model: req.Chat.Model, created: time.Now().Unix()}
-	ctl := newGammaCtl(t.o.GammaMin, t.o.GammaMax)
 	drafting := true
 	var output string
 	v := wire.Verify{Chat: chatBody, Mode: wire.DraftModeText}
@@ -138,6 +155,7 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		if drafting {
 			ctl.observe(gamma, min(res.AcceptedTokens, gamma), rtt, draftTime)
 		}
+		t.observePass(time.Duration(res.TargetMillis * float64(time.Millisecond)))
 		text := proposal[:res.Accepted] + res.Next
 		output += text
 		if err := out.text(text); err != nil {
@@ -148,6 +166,36 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 			return out.finish(res, req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage)
 		}
 	}
+}
+
+// start copies what earlier requests learned and says whether drafting is expected to beat plain
+// streaming: plain streaming yields a token per target pass, a drafting round E(α, γ) tokens per
+// (round trip + pass + γ drafts). With a fixed γ the operator has decided; always draft.
+func (t *Terminal) start() (*gammaCtl, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ctl := *t.learned
+	t.requests++
+	if t.o.GammaMin == t.o.GammaMax || t.pass <= 0 || ctl.round <= 0 || t.requests%probeEvery == 0 {
+		return &ctl, true
+	}
+	plainRate := 1 / float64(t.pass)
+	return &ctl, ctl.rate(ctl.next()) > plainRate
+}
+
+func (t *Terminal) learn(ctl *gammaCtl) {
+	t.mu.Lock()
+	t.learned = ctl
+	t.mu.Unlock()
+}
+
+func (t *Terminal) observePass(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t.mu.Lock()
+	t.pass = ewma(t.pass, d)
+	t.mu.Unlock()
 }
 
 // roundFailed turns a failed round into a plain fallback (nothing written yet) or an error.

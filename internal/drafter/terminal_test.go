@@ -227,3 +227,38 @@ func counterValue(t *testing.T, c prometheus.Counter) float64 {
 	}
 	return m.GetCounter().GetValue()
 }
+
+// TestSwitchToPlainWhenSlower: with what earlier requests measured, a request drafts only when
+// E(α,γ)/(round + γ·draft) beats one token per target pass, and still probes now and then.
+func TestSwitchToPlainWhenSlower(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		accepted, rejected float64
+		round, pass        time.Duration
+		want               bool
+	}{
+		{"long round trip, poor drafts", 1, 9, 100 * time.Millisecond, 10 * time.Millisecond, false},
+		{"short round trip, good drafts", 9, 1, 12 * time.Millisecond, 10 * time.Millisecond, true},
+		{"long round trip, perfect drafts still lose", 99, 0.01, 200 * time.Millisecond, 10 * time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term, _ := newTestTerminal(t, &scriptVerifier{}, echoModel{}, plainHandler(new(int)))
+			term.o.GammaMin, term.o.GammaMax = 1, 8
+			term.learned = newGammaCtl(1, 8)
+			term.learned.accepted, term.learned.rejected = tc.accepted, tc.rejected
+			term.learned.round, term.learned.perToken, term.pass = tc.round, time.Millisecond, tc.pass
+			probes := 0
+			for range probeEvery {
+				if _, ok := term.start(); ok != tc.want {
+					probes++
+				}
+			}
+			if tc.want && probes != 0 {
+				t.Fatalf("drafting refused %d times", probes)
+			}
+			if !tc.want && probes != 1 {
+				t.Fatalf("%d of %d requests drafted; want exactly the one probe", probes, probeEvery)
+			}
+		})
+	}
+}

@@ -97,10 +97,14 @@ func greedyStream(t testing.TB, baseURL, prompt string, maxTokens int64) string 
 
 // streamGreedy is greedyStream for goroutines (no t.Fatal).
 func streamGreedy(baseURL, prompt string, maxTokens int64) (string, error) {
+	return streamGreedyModel(baseURL, "tiny", prompt, maxTokens)
+}
+
+func streamGreedyModel(baseURL, model, prompt string, maxTokens int64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	params := openai.ChatCompletionNewParams{
-		Model:       "tiny",
+		Model:       model,
 		Messages:    []openai.ChatCompletionMessageParamUnion{openai.UserMessage(prompt)},
 		Temperature: openai.Float(0),
 	}
