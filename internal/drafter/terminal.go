@@ -113,6 +113,7 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 	out := chunker{w: w, id: "chatcmpl-" + req.ID, model: req.Chat.Model, created: time.Now().Unix()}
 	drafting := true
 	var output string
+	var stats usageStats
 	v := wire.Verify{Chat: chatBody, Mode: wire.DraftModeText}
 	for round := 1; ; round++ {
 		gamma := ctl.next()
@@ -152,6 +153,10 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		t.m.drafted.Add(float64(drafted))
 		t.m.accepted.Add(float64(res.AcceptedTokens))
 		t.m.positions(drafted, res.AcceptedTokens)
+		stats.Rounds++
+		stats.DraftTokens += drafted
+		stats.AcceptedTokens += res.AcceptedTokens
+		stats.Gamma = gamma
 		if drafting {
 			ctl.observe(gamma, min(res.AcceptedTokens, gamma), rtt, draftTime)
 		}
@@ -163,7 +168,7 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		}
 		if res.Done {
 			t.m.answers.Inc()
-			return out.finish(res, req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage)
+			return out.finish(res, req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage, stats)
 		}
 	}
 }
@@ -309,7 +314,17 @@ func (c *chunker) text(s string) error {
 	return c.chunk(chat.Delta{Content: &s}, nil, nil)
 }
 
-func (c *chunker) finish(res wire.VerifyResult, usage bool) error {
+// usageStats is the usage extension of a drafted answer ("sucursal_drafting" in the usage
+// chunk): counts only.
+type usageStats struct {
+	Rounds         int    `json:"rounds"`
+	DraftTokens    int    `json:"draft_tokens"`
+	AcceptedTokens int    `json:"accepted_tokens"`
+	Gamma          int    `json:"last_gamma"`
+	Mode           string `json:"mode"`
+}
+
+func (c *chunker) finish(res wire.VerifyResult, usage bool, stats usageStats) error {
 	reason := res.FinishReason
 	empty := ""
 	if err := c.chunk(chat.Delta{Content: &empty}, &reason, nil); err != nil {
@@ -318,6 +333,8 @@ func (c *chunker) finish(res wire.VerifyResult, usage bool) error {
 	if !usage {
 		return nil
 	}
+	stats.Mode = wire.DraftModeText
+	ext, _ := json.Marshal(stats)
 	return c.chunk(chat.Delta{}, nil, &chat.Usage{PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens,
-		TotalTokens: res.PromptTokens + res.CompletionTokens})
+		TotalTokens: res.PromptTokens + res.CompletionTokens, Extra: chat.Extra{"sucursal_drafting": ext}})
 }

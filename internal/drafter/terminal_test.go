@@ -2,6 +2,7 @@ package drafter
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -260,5 +261,34 @@ func TestSwitchToPlainWhenSlower(t *testing.T) {
 				t.Fatalf("%d of %d requests drafted; want exactly the one probe", probes, probeEvery)
 			}
 		})
+	}
+}
+
+// TestUsageExtension: with include_usage, the last chunk carries the target's token counts and
+// the drafting counts of this answer.
+func TestUsageExtension(t *testing.T) {
+	v := &scriptVerifier{results: []wire.VerifyResult{
+		{Accepted: 3, AcceptedTokens: 3, Next: "d", Bonus: true},
+		{Accepted: 1, AcceptedTokens: 1, Next: "X"},
+		{Done: true, FinishReason: "stop", PromptTokens: 2, CompletionTokens: 6},
+	}}
+	term, _ := newTestTerminal(t, v, echoModel{answer: "abcdeX"}, plainHandler(new(int)))
+	req := greedyReq()
+	req.Chat.StreamOptions = &chat.StreamOptions{IncludeUsage: true}
+	var w recorder
+	if err := term.ServeChat(context.Background(), req, &w); err != nil {
+		t.Fatal(err)
+	}
+	u := w.chunks[len(w.chunks)-1].Usage
+	if u == nil || u.CompletionTokens != 6 || u.PromptTokens != 2 || u.TotalTokens != 8 {
+		t.Fatalf("usage = %+v", u)
+	}
+	var ext usageStats
+	if err := json.Unmarshal(u.Extra["sucursal_drafting"], &ext); err != nil {
+		t.Fatal(err)
+	}
+	// Round 1 drafts "abc" (3), round 2 "eX" (2), round 3 nothing: 5 drafted, 3+1 accepted.
+	if ext != (usageStats{Rounds: 3, DraftTokens: 5, AcceptedTokens: 4, Gamma: 3, Mode: wire.DraftModeText}) {
+		t.Fatalf("usage extension = %+v", ext)
 	}
 }
