@@ -91,7 +91,7 @@ type guardEnv struct {
 	pki            string
 }
 
-func newGuardEnv(t *testing.T) *guardEnv {
+func newGuardEnv(t testing.TB) *guardEnv {
 	dc := startOllama(t)
 	createGuardModels(t, dc)
 	local := ollamatest.Start(t)
@@ -100,7 +100,7 @@ func newGuardEnv(t *testing.T) *guardEnv {
 }
 
 // start runs a gateway (with dcGuardModel as its guard, "" for none) and an agent with gc.
-func (e *guardEnv) start(t *testing.T, gc agent.GuardConfig, dcGuardModel string) string {
+func (e *guardEnv) start(t testing.TB, gc agent.GuardConfig, dcGuardModel string) string {
 	t.Helper()
 	tlsConf, err := pki.ServerTLS(e.pki)
 	if err != nil {
