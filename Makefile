@@ -6,7 +6,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 OLLAMA_VERSION ?= 0.17.4
 export OLLAMA_VERSION
 
-.PHONY: all deps build test test-short bench fuzz demo vet clean
+.PHONY: all deps build test bench fuzz demo vet clean
 
 all: build
 
@@ -26,7 +26,7 @@ test: deps
 
 ## bench: the benchmarks whose figures are in docs/PERFORMANCE.md
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 60m ./internal/e2e/ ./internal/redact/ ./internal/guard/... ./internal/sync/
+	$(GO) test -run '^$$' -bench . -benchtime 2s -timeout 90m ./internal/e2e/ ./internal/pipeline/ ./internal/redact/ ./internal/guard/... ./internal/sync/ ./internal/pki/ ./internal/ollamatest/
 
 ## fuzz: a short run of every fuzz target (FUZZTIME per target, default 15s)
 FUZZTIME ?= 15s
