@@ -42,7 +42,10 @@ func Init(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	cfg = cfg.WithDefaults()
 	kvs := []jetstream.KeyValueConfig{
 		{Bucket: cfg.Buckets.Desired, Description: "desired model per role, label and edge", History: 5, Replicas: cfg.Replicas},
-		{Bucket: cfg.Buckets.Status, Description: "edge status heartbeats", History: 1, TTL: cfg.StatusTTL, Replicas: cfg.Replicas},
+		// History 3, not 1: a key listing (an ordered consumer over last-per-subject) misses a key
+		// whose only message is replaced while the listing runs, and with every edge rewriting
+		// its key each heartbeat, edges flickered out of the controller's view under load.
+		{Bucket: cfg.Buckets.Status, Description: "edge status heartbeats", History: 3, TTL: cfg.StatusTTL, Replicas: cfg.Replicas},
 		{Bucket: cfg.Control, Description: "manifest catalog, rollouts, controller lease", History: 5, Replicas: cfg.Replicas},
 	}
 	var errs []error

@@ -131,13 +131,19 @@ func TestWavesAdvanceAndOfflineEdgeCatchesUp(t *testing.T) {
 
 	offline := edges[3]
 	offline.Stop(t)
-	fleettest.Eventually(t, "offline edge's status expired", func() bool { return skew(t, env)["1.0.0"] == 9 })
+	fleettest.Eventually(t, "offline edge's status expired", func() bool {
+		edges, err := fleet.Snapshot(context.Background(), env.JS, env.Cfg)
+		return err == nil && !slices.ContainsFunc(edges, func(e sync.EdgeStatus) bool { return e.EdgeID == offline.Status().EdgeID })
+	})
 
 	env.Publish(t, role, "2.0.0", fleettest.Artifact(2, 300000))
 	start(t, env, "2.0.0", []float64{20, 50, 100}, []string{"install_failures==0", "error_rate<0.1"}, 0)
 	r := waitRollout(t, env, "2.0.0 rollout succeeded", func(r fleet.Rollout) bool { return !r.Active() })
 	if r.State != fleet.StateSucceeded {
 		t.Fatalf("rollout ended %s: %s", r.State, r.Message)
+	}
+	if slices.Contains(r.Members, offline.Status().EdgeID) {
+		t.Fatalf("offline edge was assigned: members %v", r.Members)
 	}
 	// Each wave must have taken exactly the online edges whose hash bucket falls in it.
 	perWave := make([]int, len(r.Spec.Waves))

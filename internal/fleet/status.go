@@ -25,8 +25,12 @@ func Snapshot(ctx context.Context, js jetstream.JetStream, cfg Config) ([]sync.E
 		return nil, fmt.Errorf("fleet: list status: %w", err)
 	}
 	var keys []string
+	seen := map[string]bool{}
 	for k := range lister.Keys() {
-		keys = append(keys, k)
+		if !seen[k] { // a key rewritten during the listing can be reported twice
+			seen[k] = true
+			keys = append(keys, k)
+		}
 	}
 	out := make([]sync.EdgeStatus, 0, len(keys))
 	for _, k := range keys {

@@ -139,6 +139,10 @@ func TestDownloadPeakRSSBounded(t *testing.T) {
 	env.Publish(t, role, "1", data)
 	rss := runDownloadChild(t, env, "drafter/1", data, false)
 	t.Logf("peak RSS of the resumable download of %d MiB: %.1f MiB", len(data)>>20, float64(rss)/(1<<20))
+	if raceEnabled {
+		t.Log("race detector on: its shadow memory makes the RSS bound meaningless; only the download was checked")
+		return
+	}
 	if rss > bound {
 		t.Fatalf("peak RSS %d MiB exceeds %d MiB", rss>>20, bound>>20)
 	}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package sync_test
+
+const raceEnabled = false
