@@ -17,7 +17,7 @@ type natsFlags struct {
 }
 
 func (f *natsFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.url, "nats", nats.DefaultURL, "NATS URL of the fleet (a cluster, or `fleetctl hub`)")
+	cmd.Flags().StringVar(&f.url, "nats", nats.DefaultURL, "NATS URL of the fleet (a cluster, or 'fleetctl hub')")
 	cmd.Flags().StringVar(&f.creds, "creds", "", "NATS credentials file (JWT + seed)")
 	cmd.Flags().StringVar(&f.nkey, "nkey", "", "NATS NKEY seed file (alternative to --creds)")
 }

@@ -67,7 +67,7 @@ func newPublishCommand() *cobra.Command {
 	fl.StringVar(&req.TokenizerFingerprint, "tokenizer-fingerprint", "", "tokenizer fingerprint carried in the manifest")
 	fl.DurationVar(&req.Validity, "validity", 90*24*time.Hour, "how long edges accept the manifest")
 	fl.StringVar(&file, "file", "", "artifact file (a GGUF for ollama)")
-	fl.StringVar(&keyFile, "key", "", "signing key from `fleetctl keys gen`")
+	fl.StringVar(&keyFile, "key", "", "signing key from 'fleetctl keys gen'")
 	fl.BoolVar(&quiet, "quiet", false, "no progress bar")
 	return cmd
 }

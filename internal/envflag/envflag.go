@@ -24,7 +24,7 @@ func Name(prefix, flag string) string {
 // Annotate appends "[env PREFIX_NAME]" to the usage of every flag in fs, so --help lists the twin.
 func Annotate(fs *pflag.FlagSet, prefix string) {
 	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Name == "help" || f.Name == "version" {
+		if builtin(f) {
 			return
 		}
 		tag := "[env " + Name(prefix, f.Name) + "]"
@@ -39,7 +39,7 @@ func Annotate(fs *pflag.FlagSet, prefix string) {
 func Apply(fs *pflag.FlagSet, prefix string) error {
 	var errs []error
 	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Changed || f.Name == "help" || f.Name == "version" {
+		if f.Changed || builtin(f) {
 			return
 		}
 		name := Name(prefix, f.Name)
@@ -52,6 +52,13 @@ func Apply(fs *pflag.FlagSet, prefix string) error {
 		}
 	})
 	return errors.Join(errs...)
+}
+
+// builtin reports cobra's own --help and --version switches, which have no twin (a stray
+// FLEETCTL_VERSION in the environment must not turn a command into a version print). A
+// command's own --version (a string, such as a model version) does get one.
+func builtin(f *pflag.Flag) bool {
+	return f.Name == "help" || (f.Name == "version" && f.Value.Type() == "bool")
 }
 
 // Cobra annotates the flags of root and of every subcommand below it, and installs a persistent
