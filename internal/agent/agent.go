@@ -79,7 +79,10 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	var localRef atomic.Pointer[string]
 	localRef.Store(&cfg.Failover.Local.Model)
 	rt := router(cfg, links, func() string { return *localRef.Load() }, reg, log)
-	h := pipeline.Build(pipeline.Deps{Link: l, Terminal: rt, Redactor: redactor, Guard: g, SequentialGuard: cfg.Guard.Mode == "sequential"})
+	// Health reports what users saw (per role, since its last switch) for the fleet's rollout
+	// gates; it observes every request from the outside of the pipeline.
+	hl := newHealth()
+	h := hl.observe(pipeline.Build(pipeline.Deps{Link: l, Terminal: rt, Redactor: redactor, Guard: g, SequentialGuard: cfg.Guard.Mode == "sequential"}))
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	a := &Agent{cfg: cfg, log: log, reg: reg, link: l, links: links, router: rt}
@@ -88,11 +91,16 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 		if sc.EdgeID == "" {
 			sc.EdgeID = cfg.EdgeID
 		}
-		a.sync, err = modelsync.NewAgent(sc, modelsync.AgentDeps{Registerer: reg, Logger: log,
+		a.sync, err = modelsync.NewAgent(sc, modelsync.AgentDeps{Registerer: reg, Logger: log, Health: hl,
 			OnSwitch: func(m modelsync.Model) {
+				hl.switched(m.Role)
 				if role := cfg.Failover.Local.Role; role != "" && m.Role == role && m.Runtime == "ollama" {
 					ref := m.Ref
 					localRef.Store(&ref)
+					// Failures while no model was installed must not keep the new one out.
+					if b := rt.Breaker(localBackend); b != nil {
+						b.Success()
+					}
 					log.Info("local fallback model switched", "role", m.Role, "version", m.Version)
 				}
 			}})

@@ -14,6 +14,9 @@ import (
 	"github.com/sucursal/sucursal/internal/target"
 )
 
+// localBackend names the local degraded model in the router.
+const localBackend = "local-degraded"
+
 // dcLinks makes one QUIC link per datacenter endpoint: the primary first, then dc_secondary in
 // order. Each checks the gateway certificate against dc_server_name or its own host.
 func dcLinks(cfg Config, base *tls.Config, reg prometheus.Registerer, log *slog.Logger) []*link.Client {
@@ -49,7 +52,7 @@ func router(cfg Config, links []*link.Client, localModel func() string, reg prom
 	}
 	var backends []failover.Backend
 	for i, l := range links {
-		name := "dc-primary"
+		name := failover.PrimaryBackend
 		if i > 0 {
 			name = "dc-secondary-" + l.Addr()
 		}
@@ -62,7 +65,7 @@ func router(cfg Config, links []*link.Client, localModel func() string, reg prom
 	}
 	if lc := cfg.Failover.Local; lc.Enabled {
 		backends = append(backends, failover.Backend{
-			Name:     "local-degraded",
+			Name:     localBackend,
 			Handler:  failover.LocalModel(target.New(lc.URL, ""), localModel),
 			Breaker:  failover.NewBreaker("local-degraded", cfg.Failover.Breaker, nil, onChange),
 			Degraded: true,

@@ -71,8 +71,14 @@ func TestFleetModelBecomesTheLocalFallback(t *testing.T) {
 		status, raw := answer()
 		return status == http.StatusOK && bytes.Contains([]byte(raw), []byte(want))
 	})
-	fleettest.Eventually(t, "fleet status shows the edge running fallback 1.0.0", func() bool {
+	// The answers came from the local model, not the primary DC: the health the edge reports for
+	// the role (what rollout gates read) counts them as failovers.
+	fleettest.Eventually(t, "fleet status shows the edge running fallback 1.0.0 with its health", func() bool {
 		snap, err := fleet.Snapshot(context.Background(), env.JS, env.Cfg)
-		return err == nil && len(snap) == 1 && snap[0].EdgeID == edgeID && snap[0].Roles["fallback"].Version == "1.0.0"
+		if err != nil || len(snap) != 1 || snap[0].EdgeID != edgeID {
+			return false
+		}
+		rs := snap[0].Roles["fallback"]
+		return rs.Version == "1.0.0" && rs.Health.Failovers > 0 && rs.Health.TTFTP95Ms > 0
 	})
 }

@@ -37,6 +37,13 @@ type Policy struct {
 // DegradedHeader is set on answers served by a local degraded model.
 const DegradedHeader = "X-Sucursal-Degraded"
 
+// BackendHeader names the backend that served an answer, for operators and the edge's own
+// health reports (failover rate).
+const BackendHeader = "X-Sucursal-Backend"
+
+// PrimaryBackend is the name the agent gives its primary DC endpoint.
+const PrimaryBackend = "dc-primary"
+
 // Router is the pipeline's terminal when failover is on: it tries the backends in order.
 type Router struct {
 	backends []Backend
@@ -83,6 +90,7 @@ func (r *Router) ServeChat(ctx context.Context, req *pipeline.Request, w pipelin
 		if b.Degraded {
 			w.Header().Set(DegradedHeader, "local-model")
 		}
+		w.Header().Set(BackendHeader, b.Name)
 		err := b.Handler.ServeChat(ctx, req, tw)
 		switch {
 		case err == nil:
@@ -159,6 +167,16 @@ func (t *tracking) WriteChunk(c *chat.Chunk) error {
 func (t *tracking) WriteCompletion(c *chat.Completion) error {
 	t.wrote = true
 	return t.ResponseWriter.WriteCompletion(c)
+}
+
+// Breaker returns the breaker of the named backend (nil if it has none).
+func (r *Router) Breaker(name string) *Breaker {
+	for _, b := range r.backends {
+		if b.Name == name {
+			return b.Breaker
+		}
+	}
+	return nil
 }
 
 // Status is a backend's health for /readyz and logs.

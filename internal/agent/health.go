@@ -1,0 +1,122 @@
+package agent
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/failover"
+	"github.com/sucursal/sucursal/internal/pipeline"
+	modelsync "github.com/sucursal/sucursal/internal/sync"
+)
+
+// health is what this edge reports to the fleet for its roles, so rollout gates can compare
+// edges on a new version with edges on the old one: requests, errors, failovers and TTFT p95
+// since the role last switched version. Every request crosses every local role (guard,
+// redaction's NER, drafter, fallback), so each role sees the same request stream; what differs
+// is the window, which restarts when that role's version changes.
+type health struct {
+	mu    sync.Mutex
+	roles map[string]*roleHealth
+}
+
+type roleHealth struct {
+	h    modelsync.Health
+	ttft []time.Duration // ring of the most recent TTFTs
+	next int
+}
+
+const ttftSamples = 1024
+
+func newHealth() *health { return &health{roles: map[string]*roleHealth{}} }
+
+// Health implements sync.HealthSource.
+func (h *health) Health(role string) modelsync.Health {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, ok := h.roles[role]
+	if !ok {
+		// A role not seen yet starts its window now, with whatever comes next.
+		h.roles[role] = &roleHealth{}
+		return modelsync.Health{}
+	}
+	out := r.h
+	if n := len(r.ttft); n > 0 {
+		s := slices.Clone(r.ttft)
+		slices.Sort(s)
+		out.TTFTP95Ms = float64(s[(n-1)*95/100].Microseconds()) / 1000
+	}
+	return out
+}
+
+// switched restarts a role's window: the new version is measured on its own.
+func (h *health) switched(role string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.roles[role] = &roleHealth{}
+}
+
+func (h *health) record(ttft time.Duration, failed, failedOver bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.roles {
+		r.h.Requests++
+		if failed {
+			r.h.Errors++
+		}
+		if failedOver {
+			r.h.Failovers++
+		}
+		if ttft > 0 {
+			if len(r.ttft) < ttftSamples {
+				r.ttft = append(r.ttft, ttft)
+			} else {
+				r.ttft[r.next] = ttft
+				r.next = (r.next + 1) % ttftSamples
+			}
+		}
+	}
+}
+
+// observe is the outermost pipeline stage: it times the first byte of every answer and counts
+// server-side failures (5xx, not the client's own mistakes) and answers that did not come from
+// the primary DC.
+func (h *health) observe(next pipeline.Handler) pipeline.Handler {
+	return pipeline.HandlerFunc(func(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
+		tw := &firstByte{ResponseWriter: w, start: time.Now()}
+		err := next.ServeChat(ctx, req, tw)
+		failed := false
+		if err != nil && ctx.Err() == nil {
+			ce, ok := err.(*chat.Error)
+			failed = !ok || ce.Status >= http.StatusInternalServerError
+		}
+		backend := w.Header().Get(failover.BackendHeader)
+		h.record(tw.ttft, failed, backend != "" && backend != failover.PrimaryBackend)
+		return err
+	})
+}
+
+type firstByte struct {
+	pipeline.ResponseWriter
+	start time.Time
+	ttft  time.Duration
+}
+
+func (f *firstByte) mark() {
+	if f.ttft == 0 {
+		f.ttft = time.Since(f.start)
+	}
+}
+
+func (f *firstByte) WriteChunk(c *chat.Chunk) error {
+	f.mark()
+	return f.ResponseWriter.WriteChunk(c)
+}
+
+func (f *firstByte) WriteCompletion(c *chat.Completion) error {
+	f.mark()
+	return f.ResponseWriter.WriteCompletion(c)
+}
