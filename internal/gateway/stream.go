@@ -96,6 +96,8 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 		return s.serveGuard(ctx, str, req.Body)
 	case wire.OpDraft:
 		return s.serveDraft(ctx, str, req.Body)
+	case wire.OpDraftHello:
+		return s.serveDraftHello(ctx, str, req.Body)
 	case wire.OpChatCompletions:
 		if req.Stream {
 			return s.stream(ctx, str, req.Body)

@@ -22,18 +22,30 @@ type scripted struct {
 	prompt string
 	tokens []string
 	passes int
+	fp     string
 }
 
-func (s *scripted) Render(_ context.Context, _ string, msgs []api.Message) (string, error) {
-	return s.prompt, nil
+func (s *scripted) Name() string { return "scripted" }
+
+func (s *scripted) Fingerprint(context.Context, string) (string, error) { return s.fp, nil }
+
+func (s *scripted) Open(context.Context, string, []api.Message) (*PassState, error) {
+	return &PassState{Prompt: s.prompt}, nil
 }
 
-func (s *scripted) Continue(_ context.Context, _, prompt string, n int) ([]string, bool, int, error) {
-	s.passes++
-	out, ok := strings.CutPrefix(prompt, s.prompt)
-	if !ok {
-		s.t.Fatalf("asked to continue a prompt that does not start with the rendered one")
+// id is a token's id in the scripted vocabulary: the index of its first occurrence.
+func (s *scripted) id(tok string) int32 {
+	for i, t := range s.tokens {
+		if t == tok {
+			return int32(i)
+		}
 	}
+	return -1
+}
+
+func (s *scripted) Pass(_ context.Context, st *PassState, _ Draft, n int) (PassResult, error) {
+	s.passes++
+	out := st.OutputText()
 	i, acc := 0, ""
 	for acc != out {
 		if i == len(s.tokens) || !strings.HasPrefix(out, acc+s.tokens[i]) {
@@ -42,8 +54,15 @@ func (s *scripted) Continue(_ context.Context, _, prompt string, n int) ([]strin
 		acc += s.tokens[i]
 		i++
 	}
+	if len(st.Output) != i {
+		s.t.Fatalf("the state holds %d tokens for %d of the answer", len(st.Output), i)
+	}
 	end := min(i+n, len(s.tokens))
-	return s.tokens[i:end], end == len(s.tokens) && end-i < n, 7, nil
+	res := PassResult{Stopped: end == len(s.tokens) && end-i < n, PromptTokens: 7}
+	for _, tok := range s.tokens[i:end] {
+		res.Tokens = append(res.Tokens, Token{ID: s.id(tok), Text: tok})
+	}
+	return res, nil
 }
 
 func openBody(t *testing.T, maxTokens int) json.RawMessage {
@@ -183,7 +202,13 @@ func TestVerifyRefusals(t *testing.T) {
 		code string
 	}{
 		{"not JSON", []byte("{"), "protocol_error"},
-		{"token mode", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: "token"}), "protocol_error"},
+		{"unknown mode", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: "bytes"}), "protocol_error"},
+		{"token mode with text", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeToken, Draft: "a"}), "protocol_error"},
+		{"token mode, target fingerprint unknown", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeToken,
+			Tokens: []int32{0}, Fingerprint: "x"}), "draft_tokenizer_mismatch"},
+		{"mode changed mid-session", roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeToken, Tokens: []int32{1}}), "protocol_error"},
+		{"too many tokens", roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeToken,
+			Tokens: make([]int32, wire.MaxDraftTokens+1)}), "protocol_error"},
 		{"no chat", roundBody(t, wire.Verify{Round: 1, Mode: wire.DraftModeText}), "protocol_error"},
 		{"sampling", roundBody(t, wire.Verify{Chat: mustJSON(t, sampling), Round: 1, Mode: wire.DraftModeText}), "draft_needs_greedy"},
 		{"unknown session", roundBody(t, wire.Verify{Session: "nope", Round: 2, Mode: wire.DraftModeText}), "draft_session_expired"},
@@ -213,5 +238,130 @@ func TestVerifyRefusals(t *testing.T) {
 	_, cerr = d.round(context.Background(), roundBody(t, wire.Verify{Session: res.Session, Round: 3, Mode: wire.DraftModeText}))
 	if cerr == nil || cerr.Code != "draft_session_expired" {
 		t.Fatalf("after the TTL: got %v, want draft_session_expired", cerr)
+	}
+}
+
+// TestVerifyTokenMode: a token-mode session accepts draft ids while each is the target's own
+// token, and the rounds rebuild the target's answer whatever the ids proposed.
+func TestVerifyTokenMode(t *testing.T) {
+	tokens := []string{"He", "llo", " wor", "ld", "!"}
+	be := &scripted{t: t, prompt: "P:", tokens: tokens, fp: "llama/bos=1/eos=2/n=5/sha256:ab"}
+	for _, tc := range []struct {
+		draft      []int32
+		toks, accB int
+		next       string
+		bonus      bool
+	}{
+		{nil, 0, 0, "He", false},
+		{[]int32{0}, 1, 2, "llo", true},
+		{[]int32{0, 1, 3}, 2, 5, " wor", false},
+		{[]int32{1}, 0, 0, "He", false},
+		{[]int32{0, 1, 2, 3}, 4, 11, "!", true},
+		{[]int32{9999, 0}, 0, 0, "He", false},
+	} {
+		t.Run(fmt.Sprint(tc.draft), func(t *testing.T) {
+			d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+			v := wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeToken, Tokens: tc.draft, Fingerprint: be.fp}
+			res, cerr := d.round(context.Background(), roundBody(t, v))
+			if cerr != nil {
+				t.Fatal(cerr)
+			}
+			if res.AcceptedTokens != tc.toks || res.Accepted != tc.accB || res.Next != tc.next || res.Bonus != tc.bonus {
+				t.Fatalf("got tokens=%d bytes=%d next=%q bonus=%v", res.AcceptedTokens, res.Accepted, res.Next, res.Bonus)
+			}
+			if res.NextToken == nil || tokens[*res.NextToken] != res.Next {
+				t.Fatalf("next token id %v does not name %q", res.NextToken, res.Next)
+			}
+			// The edge checks the result against its own decoding of the ids it sent.
+			var text string
+			for _, id := range tc.draft {
+				if int(id) < len(tokens) {
+					text += tokens[id]
+				} else {
+					text += "?"
+				}
+			}
+			v.Draft = text
+			if _, err := wire.ParseVerifyResult(mustJSON(t, res), v); err != nil {
+				t.Fatalf("the edge would refuse this result: %v", err)
+			}
+		})
+	}
+
+	// Random id drafts always rebuild the answer.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 30 {
+		d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+		v := wire.Verify{Chat: openBody(t, 0), Mode: wire.DraftModeToken, Fingerprint: be.fp}
+		var out []string
+		for round := 1; round < 50; round++ {
+			v.Round, v.Tokens = round, nil
+			for i := len(out); i < len(tokens) && rng.IntN(3) > 0; i++ {
+				id := int32(i)
+				if rng.IntN(4) == 0 {
+					id = int32(rng.IntN(len(tokens)))
+				}
+				v.Tokens = append(v.Tokens, id)
+			}
+			res, cerr := d.round(context.Background(), roundBody(t, v))
+			if cerr != nil {
+				t.Fatal(cerr)
+			}
+			for _, id := range v.Tokens[:res.AcceptedTokens] {
+				out = append(out, tokens[id])
+			}
+			if res.Next != "" {
+				out = append(out, res.Next)
+			}
+			v.Session, v.Chat, v.Fingerprint = res.Session, nil, ""
+			if res.Done {
+				break
+			}
+		}
+		if strings.Join(out, "") != strings.Join(tokens, "") {
+			t.Fatalf("rebuilt %q", strings.Join(out, ""))
+		}
+	}
+}
+
+func TestDraftHelloChoosesTheMode(t *testing.T) {
+	be := &scripted{t: t, prompt: "P:", tokens: []string{"a"}, fp: "llama/n=5"}
+	d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+	for _, tc := range []struct {
+		name     string
+		h        wire.DraftHello
+		mode     string
+		reason   string
+		errCode  string
+		targetFP string
+	}{
+		{"same tokenizer", wire.DraftHello{Model: "m", Fingerprint: "llama/n=5", Modes: []string{"token", "text"}}, "token", "", "", "llama/n=5"},
+		{"other tokenizer, text allowed", wire.DraftHello{Model: "m", Fingerprint: "llama/n=6", Modes: []string{"token", "text"}}, "text", "", "", "llama/n=5"},
+		{"other tokenizer, token only", wire.DraftHello{Model: "m", Fingerprint: "llama/n=6", Modes: []string{"token"}}, "", wire.HelloTokenizerMismatch, "", "llama/n=5"},
+		{"text only", wire.DraftHello{Model: "m", Modes: []string{"text"}}, "text", "", "", "llama/n=5"},
+		{"no model", wire.DraftHello{Modes: []string{"text"}}, "", "", "protocol_error", ""},
+		{"no modes", wire.DraftHello{Model: "m"}, "", "", "protocol_error", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, cerr := d.hello(context.Background(), mustJSON(t, tc.h))
+			if tc.errCode != "" {
+				if cerr == nil || cerr.Code != tc.errCode {
+					t.Fatalf("got %v, want %s", cerr, tc.errCode)
+				}
+				return
+			}
+			if cerr != nil {
+				t.Fatal(cerr)
+			}
+			if res.Mode != tc.mode || res.Reason != tc.reason || res.Fingerprint != tc.targetFP || res.Verifier != "scripted" {
+				t.Fatalf("got %+v", res)
+			}
+		})
+	}
+	// A backend that cannot know its tokenizer offers text mode only.
+	d2, _ := NewDrafting(DraftingOptions{Backend: &scripted{t: t, tokens: []string{"a"}}}, nil)
+	res, cerr := d2.hello(context.Background(), mustJSON(t, wire.DraftHello{Model: "m", Fingerprint: "x", Modes: []string{"token"}}))
+	if cerr != nil || res.Mode != "" || res.Reason != wire.HelloNoTokenMode {
+		t.Fatalf("got %+v %v", res, cerr)
 	}
 }

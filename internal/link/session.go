@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -29,8 +30,15 @@ func (e *DraftRefusedError) Unwrap() error { return ErrDraftRefused }
 // Verify sends one drafting round (its own stream: see wire.OpDraft) and returns the checked
 // result. A result inconsistent with the round wraps wire.ErrBadVerifyResult; errors never quote
 // the draft.
+//
+// In token mode v.Draft is the text of v.Tokens as the edge decodes them: it is used to check the
+// result and is not sent (the DC decodes the ids with its own copy of the tokenizer).
 func (c *Client) Verify(ctx context.Context, requestID string, v wire.Verify) (wire.VerifyResult, error) {
-	body, err := json.Marshal(v)
+	onWire := v
+	if v.Mode == wire.DraftModeToken {
+		onWire.Draft = ""
+	}
+	body, err := json.Marshal(onWire)
 	if err != nil {
 		return wire.VerifyResult{}, fmt.Errorf("link: encode draft round: %w", err)
 	}
@@ -57,4 +65,44 @@ func (c *Client) Verify(ctx context.Context, requestID string, v wire.Verify) (w
 		return wire.VerifyResult{}, &DraftRefusedError{Status: e.Status, Code: e.Code}
 	}
 	return wire.VerifyResult{}, fmt.Errorf("%w: answered with a %s frame", wire.ErrBadVerifyResult, f.Type)
+}
+
+// DraftHello asks the gateway how drafts for h.Model will travel (see wire.OpDraftHello). A
+// gateway that does not draft answers with a *DraftRefusedError.
+func (c *Client) DraftHello(ctx context.Context, h wire.DraftHello) (wire.DraftHelloResult, error) {
+	body, err := json.Marshal(h)
+	if err != nil {
+		return wire.DraftHelloResult{}, fmt.Errorf("link: encode draft hello: %w", err)
+	}
+	call, err := c.Open(ctx, wire.Request{Op: wire.OpDraftHello, Body: body})
+	if err != nil {
+		return wire.DraftHelloResult{}, err
+	}
+	defer call.Close()
+	f, err := call.Next()
+	if err != nil {
+		if ctx.Err() != nil {
+			return wire.DraftHelloResult{}, ctx.Err()
+		}
+		return wire.DraftHelloResult{}, err
+	}
+	switch f.Type {
+	case wire.TypeResponse:
+		var r wire.Response
+		var res wire.DraftHelloResult
+		if f.Decode(&r) != nil || json.Unmarshal(r.Body, &res) != nil {
+			return res, fmt.Errorf("%w: unreadable draft hello answer", wire.ErrBadVerifyResult)
+		}
+		if res.Mode != "" && !slices.Contains(h.Modes, res.Mode) {
+			return wire.DraftHelloResult{}, fmt.Errorf("%w: the gateway chose a mode the edge did not offer", wire.ErrBadVerifyResult)
+		}
+		return res, nil
+	case wire.TypeError:
+		var e wire.Error
+		if f.Decode(&e) != nil {
+			return wire.DraftHelloResult{}, fmt.Errorf("%w: unreadable error frame", wire.ErrBadVerifyResult)
+		}
+		return wire.DraftHelloResult{}, &DraftRefusedError{Status: e.Status, Code: e.Code}
+	}
+	return wire.DraftHelloResult{}, fmt.Errorf("%w: answered with a %s frame", wire.ErrBadVerifyResult, f.Type)
 }

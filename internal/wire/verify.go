@@ -17,9 +17,56 @@ import (
 // prompt, text accepted so far, token budget) so a round carries only the new draft.
 const OpDraft = "draft"
 
-// Draft modes. Only text mode exists so far: token mode needs matching tokenizer fingerprints
-// and a verifier that speaks token ids (vLLM), which is future work.
-const DraftModeText = "text"
+// OpDraftHello settles, once per connection and target model, how drafts travel: the edge names
+// its drafter's tokenizer fingerprint and the modes it can speak, the DC answers with the mode it
+// chose (token mode only when the fingerprints are equal), the target's fingerprint, its verifier
+// backend and the typical cost of a target pass. Request{Op: OpDraftHello, Body: DraftHello} is
+// answered by a Response whose Body is a DraftHelloResult, or an Error (a gateway that does not
+// draft answers unsupported_operation or drafting_not_configured).
+const OpDraftHello = "draft.hello"
+
+// Draft modes. In token mode the draft is token ids of the tokenizer both sides share and the
+// target accepts draft tokens while each is its own top-1; in text mode the draft is text and the
+// target accepts the longest run of its own tokens that spells a prefix of it, so a drafter with
+// another tokenizer costs acceptance, never correctness.
+const (
+	DraftModeToken = "token"
+	DraftModeText  = "text"
+)
+
+// MaxDraftTokens bounds one round's draft in token mode.
+const MaxDraftTokens = 64
+
+// DraftHello is the Body of an OpDraftHello request.
+type DraftHello struct {
+	// Model is the target model the edge will ask to verify drafts for.
+	Model string `json:"model"`
+	// Fingerprint is the drafter's tokenizer fingerprint (vocab.Fingerprint.String()); empty when
+	// the edge does not know it (text mode only).
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// Modes are the modes the edge accepts, preferred first.
+	Modes []string `json:"modes"`
+}
+
+// DraftHelloResult answers a DraftHello.
+type DraftHelloResult struct {
+	// Mode is the one chosen; empty when none of the edge's modes can be served, with Reason.
+	Mode   string `json:"mode,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Fingerprint is the target's tokenizer fingerprint, when the verifier knows it.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	// Verifier names the backend ("ollama", "vllm").
+	Verifier string `json:"verifier"`
+	// PassMillis is the recent typical cost of one target pass (EWMA; 0 before the first), so a
+	// fresh edge can decide whether drafting can beat plain streaming before it tries.
+	PassMillis float64 `json:"pass_ms,omitempty"`
+}
+
+// Reasons a DraftHelloResult gives for choosing no mode.
+const (
+	HelloTokenizerMismatch = "tokenizer_mismatch"
+	HelloNoTokenMode       = "token_mode_unsupported"
+)
 
 // MaxDraftBytes bounds one round's draft: γ tokens are a few dozen bytes, anything near this
 // limit is a broken or hostile edge.
@@ -36,23 +83,33 @@ type Verify struct {
 	// otherwise make the two sides disagree about the text so far).
 	Round int    `json:"round"`
 	Mode  string `json:"mode"`
-	// Draft is the drafter's proposal, continuing the text both sides have accepted so far.
-	Draft string `json:"draft"`
+	// Draft is the drafter's proposal in text mode, continuing the text both sides have accepted
+	// so far.
+	Draft string `json:"draft,omitempty"`
+	// Tokens is the proposal in token mode: ids of the shared tokenizer.
+	Tokens []int32 `json:"tokens,omitempty"`
+	// Fingerprint is the drafter's tokenizer fingerprint (first round of a token-mode session):
+	// the DC refuses the session if its target's differs, even if an earlier hello agreed (the
+	// target model may have changed since).
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // VerifyResult answers one round.
 type VerifyResult struct {
 	Session string `json:"session"`
 	Round   int    `json:"round"`
-	// Accepted is how many bytes of the draft the target produced itself (a prefix, ending on a
-	// target token boundary).
+	// Accepted is how many bytes of the draft the target produced itself (text mode: a prefix,
+	// ending on a target token boundary; token mode: the bytes of the accepted tokens).
 	Accepted int `json:"accepted"`
-	// AcceptedTokens is how many target tokens those bytes are.
+	// AcceptedTokens is how many target tokens those bytes are (token mode: how many of the
+	// draft's tokens were accepted).
 	AcceptedTokens int `json:"accepted_tokens"`
 	// Next is the target's own token after the accepted prefix: a correction when the draft went
 	// wrong, the bonus token when all of it was accepted. Empty when the answer ended.
 	Next  string `json:"next,omitempty"`
 	Bonus bool   `json:"bonus,omitempty"`
+	// NextToken is Next's id when the verifier knows it (token mode; informational).
+	NextToken *int32 `json:"next_token,omitempty"`
 	// Done ends the answer; FinishReason is then "stop" or "length".
 	Done         bool   `json:"done,omitempty"`
 	FinishReason string `json:"finish_reason,omitempty"`
@@ -69,10 +126,23 @@ var ErrBadVerifyResult = errors.New("wire: inconsistent verify result")
 // ParseVerifyResult decodes a TypeVerifyResult payload and checks it against the round that was
 // sent: the edge appends what it accepts to the user's answer, so a result it cannot trust must
 // be refused here, before a byte of it is shown. Errors never quote the payload.
+//
+// In token mode the edge passes its draft's text as sent.Draft (it is not sent on the wire) so the
+// accepted byte count can be checked against the accepted tokens.
 func ParseVerifyResult(payload []byte, sent Verify) (VerifyResult, error) {
 	var r VerifyResult
 	if err := json.Unmarshal(payload, &r); err != nil {
 		return VerifyResult{}, fmt.Errorf("%w: not JSON (%d bytes)", ErrBadVerifyResult, len(payload))
+	}
+	if sent.Mode == DraftModeToken {
+		switch {
+		case r.AcceptedTokens < 0 || r.AcceptedTokens > len(sent.Tokens):
+			return VerifyResult{}, fmt.Errorf("%w: accepted %d of %d tokens", ErrBadVerifyResult, r.AcceptedTokens, len(sent.Tokens))
+		case r.Bonus && r.AcceptedTokens != len(sent.Tokens):
+			return VerifyResult{}, fmt.Errorf("%w: bonus token after a partial acceptance", ErrBadVerifyResult)
+		}
+	} else if r.NextToken != nil {
+		return VerifyResult{}, fmt.Errorf("%w: a token id in a text-mode result", ErrBadVerifyResult)
 	}
 	switch {
 	case r.Session == "" || (sent.Session != "" && r.Session != sent.Session):
