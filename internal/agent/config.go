@@ -73,6 +73,11 @@ type DraftConfig struct {
 	// GammaMin and GammaMax bound the tokens drafted per round (defaults 1 and 8; equal = fixed).
 	GammaMin int `yaml:"gamma_min"`
 	GammaMax int `yaml:"gamma_max"`
+	// Mode is auto (token mode when the drafter's tokenizer is the target's, text mode
+	// otherwise), token (token mode or plain streaming) or text.
+	Mode string `yaml:"mode"`
+	// Pipeline drafts the next round while a verification is in flight (default true).
+	Pipeline *bool `yaml:"pipeline"`
 }
 
 // SyncEnabled reports whether model sync is configured.
@@ -244,6 +249,11 @@ func (c Config) Validate() error {
 		}
 		if d.GammaMin < 0 || d.GammaMax < 0 || hi > 32 || lo > hi {
 			bad("draft: want 0 ≤ gamma_min ≤ gamma_max ≤ 32 (0 = default)")
+		}
+		switch d.Mode {
+		case "", "auto", "token", "text":
+		default:
+			bad("draft.mode: %q is not auto, token or text", d.Mode)
 		}
 	}
 	if err := c.Guard.Validate(); err != nil {

@@ -86,7 +86,8 @@ func drafting(dc DraftConfig, l *link.Client, plain pipeline.Handler, reg promet
 	if err == nil {
 		var t *drafter.Terminal
 		r := prometheus.WrapRegistererWith(prometheus.Labels{"dc": l.Addr()}, reg)
-		t, err = drafter.NewTerminal(l, m, plain, drafter.Options{GammaMin: dc.GammaMin, GammaMax: dc.GammaMax}, r,
+		t, err = drafter.NewTerminal(l, m, plain, drafter.Options{GammaMin: dc.GammaMin, GammaMax: dc.GammaMax,
+			Mode: dc.Mode, NoPipeline: dc.Pipeline != nil && !*dc.Pipeline}, r,
 			log.With("component", "drafter", "dc", l.Addr()))
 		if err == nil {
 			return t

@@ -14,7 +14,8 @@ type metrics struct {
 	gamma       prometheus.Histogram
 	verifyRTT   prometheus.Histogram
 	plain       *prometheus.CounterVec // reason
-	answers     prometheus.Counter
+	answers     *prometheus.CounterVec // mode
+	pipelined   *prometheus.CounterVec // outcome (used|discarded)
 	maxPosition int
 }
 
@@ -35,12 +36,15 @@ func newMetrics(reg prometheus.Registerer, gammaMax int) *metrics {
 			Help: "Time from sending a round to its result (link RTT + target pass).", Buckets: prometheus.ExponentialBuckets(0.001, 2, 14)}),
 		plain: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "drafter", Name: "plain_total",
 			Help: "Requests streamed plain instead of drafted, by reason."}, []string{"reason"}),
-		answers: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "drafter", Name: "answers_total",
-			Help: "Answers produced by drafting and verification."}),
+		answers: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "drafter", Name: "answers_total",
+			Help: "Answers produced by drafting and verification, by mode (token, text)."}, []string{"mode"}),
+		pipelined: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "drafter", Name: "pipelined_drafts_total",
+			Help: "Drafts made while a verification was in flight: used (the round was wholly accepted and the bonus guessed) or discarded."},
+			[]string{"outcome"}),
 		maxPosition: gammaMax,
 	}
 	if reg != nil {
-		reg.MustRegister(m.rounds, m.drafted, m.accepted, m.byPosition, m.gamma, m.verifyRTT, m.plain, m.answers)
+		reg.MustRegister(m.rounds, m.drafted, m.accepted, m.byPosition, m.gamma, m.verifyRTT, m.plain, m.answers, m.pipelined)
 	}
 	return m
 }

@@ -22,19 +22,32 @@ import (
 
 // Verifier is the datacenter as the drafter needs it (*link.Client is one).
 type Verifier interface {
+	DraftHello(ctx context.Context, h wire.DraftHello) (wire.DraftHelloResult, error)
 	Verify(ctx context.Context, requestID string, v wire.Verify) (wire.VerifyResult, error)
 }
+
+// Modes the edge may be configured with.
+const (
+	ModeAuto  = "auto"  // token mode when the tokenizers match, text mode otherwise
+	ModeToken = "token" // token mode or plain streaming
+	ModeText  = "text"  // text mode always
+)
 
 // Options tune drafting.
 type Options struct {
 	// GammaMin and GammaMax bound the draft length per round; equal values fix it.
 	GammaMin, GammaMax int
+	// Mode is auto (default), token or text.
+	Mode string
+	// NoPipeline turns off drafting the next round while a verification is in flight.
+	NoPipeline bool
 }
 
 // Terminal is a pipeline terminal that drafts where it can and otherwise hands the request to
 // plain (ForwardToDC on the same link): requests that are not greedy streams, a gateway that does
-// not verify drafts, a drafter that is down, a verifier that answers garbage or forgot the session
-// — each before anything reached the user, with the reason logged and counted.
+// not verify drafts, a drafter that is down, a tokenizer mismatch in token mode, a verifier that
+// answers garbage or forgot the session — each before anything reached the user, with the reason
+// logged and counted. A verifier that fails once the answer has begun is resumed plain.
 type Terminal struct {
 	v     Verifier
 	model Model
@@ -49,7 +62,18 @@ type Terminal struct {
 	learned  *gammaCtl
 	pass     time.Duration // EWMA of the target's pass time per round, as the DC reports it
 	requests int
+	hellos   map[string]helloAt // target model → what the DC said at hello
 }
+
+// helloAt is a cached hello: Mode empty means "stream plain", for Reason.
+type helloAt struct {
+	mode, reason, fingerprint string
+	at                        time.Time
+}
+
+// helloTTL bounds how long a hello's answer is trusted: models are replaced by fleet rollouts,
+// and a DC that did not draft may have been upgraded.
+const helloTTL = 5 * time.Minute
 
 // probeEvery: while drafting looks slower than plain, one request in this many drafts anyway so
 // the estimates follow a link or a text that changed.
@@ -66,8 +90,15 @@ func NewTerminal(v Verifier, model Model, plain pipeline.Handler, o Options, reg
 	if o.GammaMin > o.GammaMax || o.GammaMax > 32 {
 		return nil, fmt.Errorf("drafter: want 1 ≤ gamma_min ≤ gamma_max ≤ 32, got %d, %d", o.GammaMin, o.GammaMax)
 	}
+	switch o.Mode {
+	case "":
+		o.Mode = ModeAuto
+	case ModeAuto, ModeToken, ModeText:
+	default:
+		return nil, fmt.Errorf("drafter: mode %q is not auto, token or text", o.Mode)
+	}
 	return &Terminal{v: v, model: model, plain: plain, o: o, m: newMetrics(reg, o.GammaMax), log: log,
-		learned: newGammaCtl(o.GammaMin, o.GammaMax)}, nil
+		learned: newGammaCtl(o.GammaMin, o.GammaMax), hellos: map[string]helloAt{}}, nil
 }
 
 // errPlain says the request was not drafted and nothing reached the user: stream it plain.
@@ -80,96 +111,104 @@ func (t *Terminal) ServeChat(ctx context.Context, req *pipeline.Request, w pipel
 	var p *errPlain
 	if errors.As(err, &p) {
 		t.m.plain.WithLabelValues(p.reason).Inc()
-		if p.reason != "not_greedy_stream" {
+		if p.reason != "not_greedy_stream" && p.reason != "slower_than_plain" {
 			t.log.Info("drafting fell back to plain streaming", "request_id", req.ID, "reason", p.reason)
 		}
 		return t.plain.ServeChat(ctx, req, w)
 	}
+	var r *errResume
+	if errors.As(err, &r) {
+		return t.resumePlain(ctx, req, w, r)
+	}
 	return err
 }
 
-// draft runs the rounds. It returns *errPlain only while nothing has been written.
-func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
-	msgs, ok := draftable(req.Chat)
-	if !ok {
-		return &errPlain{"not_greedy_stream"}
+// hello returns the mode drafts for model travel in, asking the DC when the cached answer is
+// missing or old. *errPlain when drafting cannot be done for this model.
+func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
+	t.mu.Lock()
+	h, ok := t.hellos[model]
+	t.mu.Unlock()
+	if ok && time.Since(h.at) < helloTTL {
+		if h.mode == "" {
+			return h, &errPlain{h.reason}
+		}
+		return h, nil
 	}
-	ctl, worth := t.start()
-	if !worth {
-		return &errPlain{"slower_than_plain"}
+	fp := ""
+	if t.o.Mode != ModeText {
+		var err error
+		if fp, err = t.model.Fingerprint(ctx); err != nil {
+			if ctx.Err() != nil {
+				return h, ctx.Err()
+			}
+			if t.o.Mode == ModeToken {
+				return h, &errPlain{"drafter_unavailable"}
+			}
+			fp = "" // auto: text mode needs no fingerprint
+		}
 	}
-	defer t.learn(ctl)
-	prompt, err := t.model.Prompt(ctx, msgs)
+	modes := []string{wire.DraftModeText}
+	switch {
+	case t.o.Mode == ModeToken:
+		modes = []string{wire.DraftModeToken}
+	case t.o.Mode == ModeAuto && fp != "":
+		modes = []string{wire.DraftModeToken, wire.DraftModeText}
+	}
+	sent := time.Now()
+	res, err := t.v.DraftHello(ctx, wire.DraftHello{Model: model, Fingerprint: fp, Modes: modes})
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return h, ctx.Err()
 		}
-		return &errPlain{"drafter_unavailable"}
+		reason := failureReason(err)
+		if reason == "dc_does_not_draft" {
+			// Remember it: an old or non-drafting gateway must not cost a round trip per request.
+			t.remember(model, helloAt{reason: reason, at: time.Now()})
+		}
+		return h, &errPlain{reason}
 	}
-	chatBody, err := json.Marshal(req.Chat)
-	if err != nil {
-		return chat.Internal("could not encode the request for the datacenter")
+	rtt := time.Since(sent)
+	h = helloAt{mode: res.Mode, reason: res.Reason, fingerprint: fp, at: time.Now()}
+	if h.mode == "" && h.reason == "" {
+		h.reason = "dc_refused"
 	}
-	out := chunker{w: w, id: "chatcmpl-" + req.ID, model: req.Chat.Model, created: time.Now().Unix()}
-	drafting := true
-	var output string
-	var stats usageStats
-	v := wire.Verify{Chat: chatBody, Mode: wire.DraftModeText}
-	for round := 1; ; round++ {
-		gamma := ctl.next()
-		var proposal string
-		draftStart := time.Now()
-		if drafting {
-			proposal, err = t.model.Draft(ctx, prompt+output, gamma)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				if !out.started {
-					return &errPlain{"drafter_unavailable"}
-				}
-				// Mid-answer: keep going with empty drafts (the target adds one token a round).
-				t.log.Warn("the draft model failed mid-answer; verifying empty drafts", "request_id", req.ID)
-				drafting, proposal = false, ""
-			}
-		}
-		proposal = validPrefix(proposal, wire.MaxDraftBytes)
-		drafted := min(gamma, utf8.RuneCountInString(proposal))
-		draftTime := time.Since(draftStart)
-		v.Round, v.Draft = round, proposal
-		sent := time.Now()
-		res, err := t.v.Verify(ctx, req.ID, v)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return t.roundFailed(err, out.started)
-		}
-		rtt := time.Since(sent)
-		v.Session, v.Chat = res.Session, nil
-		t.m.rounds.Inc()
-		t.m.gamma.Observe(float64(gamma))
-		t.m.verifyRTT.Observe(rtt.Seconds())
-		t.m.drafted.Add(float64(drafted))
-		t.m.accepted.Add(float64(res.AcceptedTokens))
-		t.m.positions(drafted, res.AcceptedTokens)
-		stats.Rounds++
-		stats.DraftTokens += drafted
-		stats.AcceptedTokens += res.AcceptedTokens
-		stats.Gamma = gamma
-		if drafting {
-			ctl.observe(gamma, min(res.AcceptedTokens, gamma), rtt, draftTime)
-		}
-		t.observePass(time.Duration(res.TargetMillis * float64(time.Millisecond)))
-		text := proposal[:res.Accepted] + res.Next
-		output += text
-		if err := out.text(text); err != nil {
-			return err
-		}
-		if res.Done {
-			t.m.answers.Inc()
-			return out.finish(res, req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage, stats)
-		}
+	t.remember(model, h)
+	t.seed(rtt, time.Duration(res.PassMillis*float64(time.Millisecond)))
+	t.log.Info("drafting hello", "model_len", len(model), "mode", res.Mode, "reason", res.Reason, "verifier", res.Verifier,
+		"rtt_ms", rtt.Milliseconds(), "pass_ms", res.PassMillis)
+	if h.mode == "" {
+		return h, &errPlain{h.reason}
+	}
+	return h, nil
+}
+
+func (t *Terminal) remember(model string, h helloAt) {
+	t.mu.Lock()
+	if len(t.hellos) > 64 {
+		clear(t.hellos)
+	}
+	t.hellos[model] = h
+	t.mu.Unlock()
+}
+
+func (t *Terminal) forget(model string) {
+	t.mu.Lock()
+	delete(t.hellos, model)
+	t.mu.Unlock()
+}
+
+// seed gives a fresh terminal its first estimates from the hello: the link's round trip and the
+// DC's pass cost. Without them the first request on a slow link would draft (slower than plain)
+// just to learn what the hello already says.
+func (t *Terminal) seed(rtt, pass time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if pass > 0 && t.pass == 0 {
+		t.pass = pass
+	}
+	if t.learned.round == 0 && rtt > 0 {
+		t.learned.round = rtt + pass
 	}
 }
 
@@ -203,37 +242,44 @@ func (t *Terminal) observePass(d time.Duration) {
 	t.mu.Unlock()
 }
 
-// roundFailed turns a failed round into a plain fallback (nothing written yet) or an error.
-func (t *Terminal) roundFailed(err error, started bool) error {
-	reason := "verify_failed"
+// failureReason names why a hello or a round failed, for the plain fallback's reason label.
+func failureReason(err error) string {
 	var refused *link.DraftRefusedError
 	switch {
 	case errors.As(err, &refused):
 		switch refused.Code {
 		case "unsupported_operation", "drafting_not_configured":
-			reason = "dc_does_not_draft"
+			return "dc_does_not_draft"
 		case "draft_session_expired":
-			reason = "session_expired"
-		default:
-			reason = "dc_refused"
+			return "session_expired"
+		case "draft_tokenizer_mismatch":
+			return "tokenizer_mismatch"
 		}
+		return "dc_refused"
 	case errors.Is(err, wire.ErrBadVerifyResult):
-		reason = "bad_verify_result"
+		return "bad_verify_result"
 	case errors.Is(err, link.ErrNotConnected):
-		// Plain streaming on the same link cannot work either; let the failover router decide.
-		if !started {
+		return "dc_unavailable"
+	}
+	return "verify_failed"
+}
+
+// roundFailed turns a failed round into a plain fallback: before the first byte by streaming the
+// request plain, after it by resuming plain (errResume). A link that is down goes to the failover
+// router instead, which can try another datacenter while nothing has been written.
+func (t *Terminal) roundFailed(err error, model string, started bool, sent string, stats usageStats) error {
+	reason := failureReason(err)
+	if reason == "tokenizer_mismatch" {
+		t.forget(model) // the DC's model changed since the hello; ask again next time
+	}
+	if !started {
+		if reason == "dc_unavailable" {
 			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "dc_unavailable",
 				Message: "the datacenter is unreachable from this branch; try again shortly", RetryAfter: pipeline.DCRetryAfter}
 		}
-	}
-	if !started {
 		return &errPlain{reason}
 	}
-	t.m.plain.WithLabelValues(reason + "_mid_answer").Inc()
-	t.log.Warn("drafting failed mid-answer", "reason", reason)
-	// The user has part of the answer; plain streaming cannot resume it (see docs/DRAFTING.md).
-	return &chat.Error{Status: http.StatusBadGateway, Type: "api_error", Code: "dc_protocol_error",
-		Message: "the datacenter stopped verifying the answer midway", RetryAfter: pipeline.DCRetryAfter}
+	return &errResume{reason: reason, sent: sent, stats: stats}
 }
 
 // draftable returns the messages to draft on, or false for requests that must stream plain:
@@ -315,13 +361,36 @@ func (c *chunker) text(s string) error {
 }
 
 // usageStats is the usage extension of a drafted answer ("sucursal_drafting" in the usage
-// chunk): counts only.
+// chunk): counts and timings only.
 type usageStats struct {
+	Mode           string `json:"mode"`
 	Rounds         int    `json:"rounds"`
 	DraftTokens    int    `json:"draft_tokens"`
 	AcceptedTokens int    `json:"accepted_tokens"`
-	Gamma          int    `json:"last_gamma"`
-	Mode           string `json:"mode"`
+	// DraftedByPosition[i] and AcceptedByPosition[i] count the rounds whose draft had a token at
+	// position i+1 and had it accepted: their ratio is the acceptance by position.
+	DraftedByPosition  []int   `json:"drafted_by_position"`
+	AcceptedByPosition []int   `json:"accepted_by_position"`
+	Gamma              int     `json:"last_gamma"`
+	VerifyMillis       float64 `json:"verify_ms_mean"`
+	// SwitchedToPlain is why the answer was finished by plain streaming, if it was.
+	SwitchedToPlain string `json:"switched_to_plain,omitempty"`
+	verifyTotal     time.Duration
+}
+
+func (s *usageStats) observe(gamma, drafted, accepted int, rtt time.Duration) {
+	s.Rounds++
+	s.DraftTokens += drafted
+	s.AcceptedTokens += accepted
+	s.Gamma = gamma
+	for i := 0; i < drafted && i < len(s.DraftedByPosition); i++ {
+		s.DraftedByPosition[i]++
+		if i < accepted {
+			s.AcceptedByPosition[i]++
+		}
+	}
+	s.verifyTotal += rtt
+	s.VerifyMillis = float64((s.verifyTotal / time.Duration(s.Rounds)).Microseconds()) / 1000
 }
 
 func (c *chunker) finish(res wire.VerifyResult, usage bool, stats usageStats) error {
@@ -333,7 +402,6 @@ func (c *chunker) finish(res wire.VerifyResult, usage bool, stats usageStats) er
 	if !usage {
 		return nil
 	}
-	stats.Mode = wire.DraftModeText
 	ext, _ := json.Marshal(stats)
 	return c.chunk(chat.Delta{}, nil, &chat.Usage{PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens,
 		TotalTokens: res.PromptTokens + res.CompletionTokens, Extra: chat.Extra{"sucursal_drafting": ext}})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -38,10 +39,12 @@ func (r *recorder) text() string {
 	return b.String()
 }
 
-// echoModel drafts the next n characters of a fixed answer after whatever it is given.
+// echoModel drafts the next n characters of a fixed answer after whatever it is given, one token
+// per character whose id is the character's code point.
 type echoModel struct {
 	answer string
 	fail   bool
+	fp     string
 }
 
 func (m echoModel) Prompt(context.Context, []api.Message) (string, error) {
@@ -51,19 +54,42 @@ func (m echoModel) Prompt(context.Context, []api.Message) (string, error) {
 	return "", nil
 }
 
-func (m echoModel) Draft(_ context.Context, prompt string, n int) (string, error) {
+func (m echoModel) Draft(_ context.Context, prompt string, n int, _ bool) ([]Piece, error) {
 	rest := strings.TrimPrefix(m.answer, prompt)
-	return rest[:min(n, len(rest))], nil
+	var p []Piece
+	for _, r := range rest[:min(n, len(rest))] {
+		p = append(p, Piece{ID: r, Text: string(r)})
+	}
+	return p, nil
 }
 
-// scriptVerifier answers round i with results[i-1] or errs[i-1].
+func (m echoModel) Fingerprint(context.Context) (string, error) { return m.fp, nil }
+
+// scriptVerifier answers round i with results[i-1] or errs[i-1], and hellos with hello (text
+// mode when zero) or helloErr.
 type scriptVerifier struct {
-	results []wire.VerifyResult
-	errs    []error
-	rounds  int
+	results  []wire.VerifyResult
+	errs     []error
+	rounds   int
+	hello    wire.DraftHelloResult
+	helloErr error
+	hellos   []wire.DraftHello
+	sent     []wire.Verify
+}
+
+func (s *scriptVerifier) DraftHello(_ context.Context, h wire.DraftHello) (wire.DraftHelloResult, error) {
+	s.hellos = append(s.hellos, h)
+	if s.helloErr != nil {
+		return wire.DraftHelloResult{}, s.helloErr
+	}
+	if s.hello == (wire.DraftHelloResult{}) {
+		return wire.DraftHelloResult{Mode: wire.DraftModeText, Verifier: "script"}, nil
+	}
+	return s.hello, nil
 }
 
 func (s *scriptVerifier) Verify(_ context.Context, _ string, v wire.Verify) (wire.VerifyResult, error) {
+	s.sent = append(s.sent, v)
 	s.rounds++
 	i := v.Round - 1
 	if i < len(s.errs) && s.errs[i] != nil {
@@ -92,11 +118,29 @@ func newTestTerminal(t *testing.T, v Verifier, m Model, plain pipeline.Handler) 
 
 const plainAnswer = "PLAIN"
 
-func plainHandler(called *int) pipeline.Handler {
-	return pipeline.HandlerFunc(func(_ context.Context, _ *pipeline.Request, w pipeline.ResponseWriter) error {
+func plainHandler(called *int) pipeline.Handler { return plainAnswering(called, plainAnswer) }
+
+// plainAnswering streams answer plain, two bytes a chunk, with a role first and a finish last.
+func plainAnswering(called *int, answer string) pipeline.Handler {
+	return pipeline.HandlerFunc(func(_ context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
 		*called++
-		s := plainAnswer
-		return w.WriteChunk(&chat.Chunk{Choices: []chat.ChunkChoice{{Delta: chat.Delta{Content: &s}}}})
+		if err := w.WriteChunk(&chat.Chunk{ID: "plain", Choices: []chat.ChunkChoice{{Delta: chat.Delta{Role: "assistant"}}}}); err != nil {
+			return err
+		}
+		for i := 0; i < len(answer); i += 2 {
+			s := answer[i:min(i+2, len(answer))]
+			if err := w.WriteChunk(&chat.Chunk{ID: "plain", Choices: []chat.ChunkChoice{{Delta: chat.Delta{Content: &s}}}}); err != nil {
+				return err
+			}
+		}
+		stop := "stop"
+		if err := w.WriteChunk(&chat.Chunk{ID: "plain", Choices: []chat.ChunkChoice{{FinishReason: &stop}}}); err != nil {
+			return err
+		}
+		if req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage {
+			return w.WriteChunk(&chat.Chunk{ID: "plain", Choices: []chat.ChunkChoice{}, Usage: &chat.Usage{CompletionTokens: len(answer)}})
+		}
+		return nil
 	})
 }
 
@@ -132,9 +176,9 @@ func TestTerminalDraftsAndFallsBack(t *testing.T) {
 		{name: "session expired first round", model: echoModel{answer: "abc"},
 			errs:     []error{&link.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
 			wantText: plainAnswer, wantPlain: 1, wantReason: "session_expired"},
-		{name: "session expired mid-answer", model: echoModel{answer: "abcdeX"},
+		{name: "session expired mid-answer, plain disagrees", model: echoModel{answer: "abcdeX"},
 			errs:     []error{nil, &link.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
-			wantText: "abcd", wantErr: true},
+			wantText: "abcd", wantPlain: 1, wantReason: "resume_diverged", wantErr: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := &scriptVerifier{results: ok, errs: tc.errs}
@@ -288,7 +332,9 @@ func TestUsageExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Round 1 drafts "abc" (3), round 2 "eX" (2), round 3 nothing: 5 drafted, 3+1 accepted.
-	if ext != (usageStats{Rounds: 3, DraftTokens: 5, AcceptedTokens: 4, Gamma: 3, Mode: wire.DraftModeText}) {
-		t.Fatalf("usage extension = %+v", ext)
+	want := usageStats{Rounds: 3, DraftTokens: 5, AcceptedTokens: 4, Gamma: 3, Mode: wire.DraftModeText,
+		DraftedByPosition: []int{2, 2, 1}, AcceptedByPosition: []int{2, 1, 1}, VerifyMillis: ext.VerifyMillis}
+	if !reflect.DeepEqual(ext, want) {
+		t.Fatalf("usage extension = %+v, want %+v", ext, want)
 	}
 }

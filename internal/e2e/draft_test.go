@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/target"
 	"github.com/sucursal/sucursal/internal/testmodel"
+	"github.com/sucursal/sucursal/internal/vocab"
 )
 
 // draftModels starts one real Ollama holding the target ("tiny" = Alphabet), a drafter with the
@@ -49,11 +51,17 @@ func draftModels(t testing.TB) (*ollamatest.Server, testmodel.Spec, testmodel.Sp
 // startDraftGateway runs a dc-gateway whose drafting verifier uses the Ollama at nativeURL.
 func startDraftGateway(t testing.TB, pkiDir, targetURL, nativeURL string, passCost time.Duration) string {
 	t.Helper()
-	tlsConf, err := pki.ServerTLS(pkiDir)
+	pass, err := gateway.NewOllamaPass(nativeURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pass, err := gateway.NewOllamaPass(nativeURL, nil)
+	return startDraftGatewayWith(t, pkiDir, targetURL, pass, passCost)
+}
+
+// startDraftGatewayWith runs a dc-gateway whose drafting verifier is pass.
+func startDraftGatewayWith(t testing.TB, pkiDir, targetURL string, pass gateway.TargetPass, passCost time.Duration) string {
+	t.Helper()
+	tlsConf, err := pki.ServerTLS(pkiDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +91,11 @@ func withDraft(ollamaURL, model string, gamma int) agentOpt {
 	return func(c *agent.Config) {
 		c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: ollamaURL, Model: model, GammaMin: gamma, GammaMax: gamma}
 	}
+}
+
+// withDraftMode sets draft.mode (after withDraft).
+func withDraftMode(mode string) agentOpt {
+	return func(c *agent.Config) { c.Draft.Mode = mode }
 }
 
 // greedyStream asks for a streamed temperature-0 answer (the only kind the drafter drafts).
@@ -230,6 +243,15 @@ func TestDraftingIsExact(t *testing.T) {
 						t.Errorf("%s: %v of %d answers were drafted (plain fallbacks: %v)", ac.name, n, len(draftCases),
 							metricSum(t, ac.url, "sucursal_drafter_plain_total"))
 					}
+					// The hello chose the mode by fingerprint: token ids for the drafter with the
+					// target's tokenizer, text for the other.
+					mode := "token"
+					if ac.model == "draft-wp" {
+						mode = "text"
+					}
+					if n := metricSum(t, ac.url, `sucursal_drafter_answers_total{dc="`+wan+`",mode="`+mode+`"}`); n != float64(len(draftCases)) {
+						t.Errorf("%s: %v answers drafted in %s mode, want %d", ac.name, n, mode, len(draftCases))
+					}
 					if ac.model == "draft" {
 						if got := metricSum(t, ac.url, "sucursal_drafter_accepted_tokens_total"); got != float64(wantAccepted) {
 							t.Errorf("%s: accepted %v draft tokens, the protocol simulated from the specs accepts %d", ac.name, got, wantAccepted)
@@ -281,46 +303,85 @@ func (c *bodyTap) all() []string {
 	return append([]string(nil), c.bodies...)
 }
 
-// TestDraftingNeverSendsPersonalData: a prompt with a DNI and an IBAN is drafted and verified;
-// nothing the local draft model, the DC verifier or the DC target receives contains either value
-// (in any spelling), while the tap does see the drafting traffic (so it is not vacuous). The
-// drafts themselves are covered by the local-model tap: a draft is the draft model's output
-// on what it was given, and what it was given is redacted.
+// draftTap wraps the gateway's verifier backend and records every draft it is asked to verify,
+// token-mode ids decoded with the target's vocabulary read from Ollama: what reached the DC.
+type draftTap struct {
+	gateway.TargetPass
+	v      *vocab.Vocab
+	mu     sync.Mutex
+	drafts []string
+	ids    int
+}
+
+func (d *draftTap) Pass(ctx context.Context, st *gateway.PassState, dr gateway.Draft, n int) (gateway.PassResult, error) {
+	text := dr.Text
+	for _, id := range dr.IDs {
+		p, _ := d.v.Piece(id)
+		text += p
+	}
+	d.mu.Lock()
+	d.drafts = append(d.drafts, text)
+	d.ids += len(dr.IDs)
+	d.mu.Unlock()
+	return d.TargetPass.Pass(ctx, st, dr, n)
+}
+
+// TestDraftingNeverSendsPersonalData: a prompt with a DNI and an IBAN is drafted and verified, in
+// token mode and in text mode; nothing the local draft model, the DC's Ollama or the DC's
+// verifier receives — every draft included, ids decoded — contains either value in any spelling,
+// while the taps do see the drafting traffic (so the test is not vacuous).
 func TestDraftingNeverSendsPersonalData(t *testing.T) {
 	o, tgt, _ := draftModels(t)
-	var local, dc bodyTap
-	localURL := local.start(t, o.URL)
-	dcURL := dc.start(t, o.URL)
 	fleet := newPKI(t)
-	gwAddr := startDraftGateway(t, fleet, dcURL+"/v1", dcURL, 0)
-	url, a := startAgent(t, fleet, gwAddr, withDraft(localURL, "draft", 4))
-	waitLink(t, a)
-
 	prompt := "Mi DNI es 12345678Z y mi IBAN ES91 2100 0418 4502 0005 1332, a"
 	want := tgt.Greedy(prompt, 1<<20)
-	if got := greedyStream(t, url, prompt, 0); got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	if metricSum(t, url, "sucursal_drafter_answers_total") != 1 {
-		t.Fatal("the answer was not drafted")
-	}
 	secrets := []string{"12345678Z", "12345678", "ES91 2100 0418 4502 0005 1332", "ES9121000418450200051332", "0418 4502"}
-	for name, c := range map[string]*bodyTap{"local draft model": &local, "datacenter": &dc} {
-		bodies := c.all()
-		raw := 0
-		for _, b := range bodies {
-			if strings.Contains(b, `"raw":true`) {
-				raw++
+	v, err := vocab.FromOllama(context.Background(), o.Client(), "tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ model, mode string }{{"draft", "token"}, {"draft-wp", "text"}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			var local, dc bodyTap
+			localURL := local.start(t, o.URL)
+			dcURL := dc.start(t, o.URL)
+			pass, err := gateway.NewOllamaPass(dcURL, nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, s := range secrets {
-				if strings.Contains(b, s) {
-					t.Errorf("the %s received a vault value (%d bytes of request)", name, len(b))
+			tap := &draftTap{TargetPass: pass, v: v}
+			gwAddr := startDraftGatewayWith(t, fleet, dcURL+"/v1", tap, 0)
+			url, a := startAgent(t, fleet, gwAddr, withDraft(localURL, tc.model, 4))
+			waitLink(t, a)
+			if got := greedyStream(t, url, prompt, 0); got != want {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+			if n := metricSum(t, url, `sucursal_drafter_answers_total{dc="`+gwAddr+`",mode="`+tc.mode+`"}`); n != 1 {
+				t.Fatalf("the answer was not drafted in %s mode", tc.mode)
+			}
+			tap.mu.Lock()
+			drafts, ids := append([]string(nil), tap.drafts...), tap.ids
+			tap.mu.Unlock()
+			if len(drafts) == 0 || (tc.mode == "token") != (ids > 0) {
+				t.Fatalf("the verifier saw %d drafts with %d token ids", len(drafts), ids)
+			}
+			for name, bodies := range map[string][]string{"local draft model": local.all(), "datacenter's Ollama": dc.all(), "datacenter's verifier": drafts} {
+				raw := 0
+				for _, b := range bodies {
+					if strings.Contains(b, `"raw":true`) {
+						raw++
+					}
+					for _, s := range secrets {
+						if strings.Contains(b, s) {
+							t.Errorf("the %s received a vault value (%d bytes)", name, len(b))
+						}
+					}
+				}
+				if name != "datacenter's verifier" && raw == 0 {
+					t.Errorf("the %s tap saw no drafting traffic (%d requests)", name, len(bodies))
 				}
 			}
-		}
-		if raw == 0 {
-			t.Errorf("the %s tap saw no drafting traffic (%d requests)", name, len(bodies))
-		}
+		})
 	}
 }
 
@@ -354,6 +415,46 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 		}
 		if n := metricSum(t, url, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="dc_does_not_draft"}`); n != 1 {
 			t.Fatalf("plain fallbacks for dc_does_not_draft = %v, want 1", n)
+		}
+	})
+	t.Run("token mode required, other tokenizer", func(t *testing.T) {
+		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
+		url, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft-wp", 4), withDraftMode("token"))
+		waitLink(t, a)
+		for range 2 {
+			if got := greedyStream(t, url, "a", 0); got != want {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		}
+		if n := metricSum(t, url, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="tokenizer_mismatch"}`); n != 2 {
+			t.Fatalf("plain fallbacks for tokenizer_mismatch = %v, want 2", n)
+		}
+	})
+	t.Run("verifier fails mid-answer", func(t *testing.T) {
+		// The verifier's Ollama answers its first two passes, then fails every one: the edge has
+		// shown part of the answer and must finish it plain, exactly.
+		var passes atomic.Int32
+		u, _ := url.Parse(o.URL)
+		rp := httputil.NewSingleHostReverseProxy(u)
+		flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/generate" && passes.Add(1) > 2 {
+				http.Error(w, `{"error":"injected failure"}`, http.StatusInternalServerError)
+				return
+			}
+			rp.ServeHTTP(w, r)
+		}))
+		defer flaky.Close()
+		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", flaky.URL, 0)
+		agentURL, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 2))
+		waitLink(t, a)
+		if got := greedyStream(t, agentURL, "a", 0); got != want {
+			t.Fatalf("got %q, want %q", got, want)
+		}
+		if n := metricSum(t, agentURL, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="dc_refused_mid_answer"}`); n != 1 {
+			t.Fatalf("mid-answer resumptions = %v, want 1 (rounds: %v)", n, metricSum(t, agentURL, "sucursal_drafter_rounds_total"))
+		}
+		if metricSum(t, agentURL, "sucursal_drafter_rounds_total") < 2 {
+			t.Fatal("the answer did not begin drafted")
 		}
 	})
 	t.Run("not greedy", func(t *testing.T) {
