@@ -35,7 +35,7 @@ var version = "dev"
 type options struct {
 	listen, pkiDir, targetURL, targetAPIKey, metricsListen, name, logLevel string
 	guardModel, guardURL, guardAPIKey, guardKind                           string
-	draftVerifier, draftVerifierURL                                        string
+	draftVerifier, draftVerifierURL, draftVerifierTokenizer                string
 	draftPassCost                                                          time.Duration
 	maxStreams                                                             int64
 	idleTimeout                                                            time.Duration
@@ -78,8 +78,9 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	f.StringVar(&o.guardURL, "guard-url", o.guardURL, "OpenAI-compatible base URL of the guard model (default: --target-url)")
 	f.StringVar(&o.guardAPIKey, "guard-api-key", o.guardAPIKey, "bearer token for the guard model server (default: --target-api-key)")
 	f.StringVar(&o.guardKind, "guard-kind", "safety", "what the guard model answers: safety (Llama Guard) or injection (BENIGN/MALICIOUS)")
-	f.StringVar(&o.draftVerifier, "draft-verifier", o.draftVerifier, "verify edge drafts (speculative drafting): ollama, or empty = off (edges then stream plain)")
-	f.StringVar(&o.draftVerifierURL, "draft-verifier-url", o.draftVerifierURL, "native API base of the verifying Ollama (default: --target-url without /v1)")
+	f.StringVar(&o.draftVerifier, "draft-verifier", o.draftVerifier, "verify edge drafts (speculative drafting): ollama, vllm, or empty = off (edges then stream plain)")
+	f.StringVar(&o.draftVerifierURL, "draft-verifier-url", o.draftVerifierURL, "base URL of the verifying server: Ollama's native API or vLLM's server (default: --target-url; /v1 is dropped)")
+	f.StringVar(&o.draftVerifierTokenizer, "draft-verifier-tokenizer", o.draftVerifierTokenizer, "vllm: the served model's tokenizer.json, or the folder with it and tokenizer_config.json, config.json, generation_config.json")
 	f.DurationVar(&o.draftPassCost, "draft-pass-cost", 0, "sleep this long per verification pass, to emulate a costlier target (experiments only)")
 	envflag.Cobra(cmd, "DC_GATEWAY")
 	return cmd
@@ -111,8 +112,22 @@ func (o options) validate() error {
 			errs = append(errs, fmt.Errorf("--guard-url: %q is not an http(s) URL", o.guardURL))
 		}
 	}
-	if o.draftVerifier != "" && o.draftVerifier != "ollama" {
-		errs = append(errs, fmt.Errorf("--draft-verifier: %q is not ollama (or empty)", o.draftVerifier))
+	switch o.draftVerifier {
+	case "", "ollama":
+		if o.draftVerifierTokenizer != "" {
+			errs = append(errs, errors.New("--draft-verifier-tokenizer is only for --draft-verifier vllm"))
+		}
+	case "vllm":
+		if o.draftVerifierTokenizer == "" {
+			errs = append(errs, errors.New("--draft-verifier vllm needs --draft-verifier-tokenizer (vLLM has no endpoint listing its vocabulary)"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("--draft-verifier: %q is not ollama, vllm (or empty)", o.draftVerifier))
+	}
+	if o.draftVerifierURL != "" {
+		if u, err := url.Parse(o.draftVerifierURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("--draft-verifier-url: %q is not an http(s) URL", o.draftVerifierURL))
+		}
 	}
 	if o.draftPassCost < 0 {
 		errs = append(errs, errors.New("--draft-pass-cost must not be negative"))
@@ -155,19 +170,9 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 	}
-	var drafting *gateway.Drafting
-	if o.draftVerifier == "ollama" {
-		vu := o.draftVerifierURL
-		if vu == "" {
-			vu = o.targetURL
-		}
-		pass, err := gateway.NewOllamaPass(vu, nil)
-		if err != nil {
-			return err
-		}
-		if drafting, err = gateway.NewDrafting(gateway.DraftingOptions{Backend: pass, PassCost: o.draftPassCost}, reg); err != nil {
-			return err
-		}
+	drafting, err := newDrafting(o, reg, log)
+	if err != nil {
+		return err
 	}
 	srv, err := gateway.New(gateway.Config{
 		Target: target.New(o.targetURL, o.targetAPIKey), Name: o.name,
