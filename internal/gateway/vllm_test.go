@@ -478,3 +478,38 @@ func FuzzParseVLLMCompletion(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseVLLMCompletion is the gateway's own cost of one vLLM round as the context grows:
+// a prompt_logprobs answer carries an entry per context token. The baseline, measured in the same
+// run, is the answer to an empty draft (no prompt_logprobs asked).
+func BenchmarkParseVLLMCompletion(b *testing.B) {
+	spec := testmodel.Alphabet()
+	fake := newFakeModel(b, spec)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, ctxLen := range []int{1024, 8192, 32768} {
+		prompt := []int32{testmodel.BOSID}
+		for len(prompt) < ctxLen {
+			prompt = append(prompt, int32(3+256+rng.IntN(len(spec.Vocab())-3-256)))
+		}
+		const gamma = 4
+		withPLP := validAnswer(b, fake, prompt)
+		var m map[string]any
+		_ = json.Unmarshal(withPLP, &m)
+		delete(m["choices"].([]any)[0].(map[string]any), "prompt_logprobs")
+		without, _ := json.Marshal(m)
+		for _, tc := range []struct {
+			name  string
+			body  []byte
+			start int
+		}{{"baseline-empty-draft", without, len(prompt)}, {"prompt-logprobs", withPLP, len(prompt) - gamma}} {
+			b.Run(fmt.Sprintf("ctx=%d/%s", ctxLen, tc.name), func(b *testing.B) {
+				b.SetBytes(int64(len(tc.body)))
+				for b.Loop() {
+					if _, err := parseVLLMCompletion(tc.body, prompt, tc.start, len(spec.Vocab())); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
