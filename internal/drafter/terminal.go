@@ -71,9 +71,11 @@ type helloAt struct {
 	at                        time.Time
 }
 
-// helloTTL bounds how long a hello's answer is trusted: models are replaced by fleet rollouts,
-// and a DC that did not draft may have been upgraded.
-const helloTTL = 5 * time.Minute
+// helloTTL bounds how long a hello's answer is trusted: a DC that did not draft may have been
+// upgraded. A target replaced under the same name is caught sooner: a token-mode session's first
+// round carries the fingerprint, and a mismatch drops the cached hello. Each hello costs the
+// request that makes it one round trip, so it is kept long.
+const helloTTL = 30 * time.Minute
 
 // probeEvery: while drafting looks slower than plain, one request in this many drafts anyway so
 // the estimates follow a link or a text that changed.
