@@ -2,11 +2,15 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -81,11 +85,21 @@ func BenchmarkDraftVsPlain(b *testing.B) {
 			name     string
 			lo, hi   int
 			drafting bool
-		}{{"plain", 0, 0, false}, {"draft-adaptive", 1, 8, true}, {"draft-gamma4", 4, 4, true}} {
+			wire     string
+			nopipe   bool
+		}{
+			{"plain", 0, 0, false, "", false},
+			{"draft-adaptive", 1, 8, true, "auto", false}, // same tokenizer: token mode
+			{"draft-adaptive-text", 1, 8, true, "text", false},
+			{"draft-adaptive-nopipe", 1, 8, true, "auto", true},
+			{"draft-gamma4", 4, 4, true, "auto", false},
+		} {
 			opts := []agentOpt{}
 			if mode.drafting {
+				pipe := !mode.nopipe
 				opts = append(opts, func(c *agent.Config) {
-					c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: o.URL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi}
+					c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: o.URL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi,
+						Mode: mode.wire, Pipeline: &pipe}
 				})
 			}
 			url, a := startAgent(b, fleet, wan, opts...)
@@ -135,4 +149,87 @@ func greedyStreamModel(b testing.TB, url, model, prompt string, maxTokens int64)
 		b.Fatalf("stream %q: %v", prompt, err)
 	}
 	return got
+}
+
+// slowDrafter delays every /api/generate of the local draft model by perToken × num_predict
+// before forwarding it: a draft model on a NUC's CPU costs far more per token than the tiny test
+// models (~1 ms), and pipelining only matters when drafting is not free.
+func slowDrafter(b testing.TB, upstream string, perToken time.Duration) string {
+	b.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/generate" {
+			body, _ := io.ReadAll(r.Body)
+			var req struct {
+				Options struct {
+					NumPredict int `json:"num_predict"`
+				} `json:"options"`
+			}
+			_ = json.Unmarshal(body, &req)
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(time.Duration(req.Options.NumPredict) * perToken):
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	b.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// BenchmarkDraftPipelining: what drafting the next round during verification buys when drafting
+// costs something. The draft model is slowed to draftCost per token (slowDrafter), the DC pass is
+// benchPassCost, the RTT 20 ms; pipelined and sequential drafting, adaptive and fixed γ, in the
+// same run.
+//
+//	go test -run XXX -bench DraftPipelining -benchtime 3x ./internal/e2e/
+func BenchmarkDraftPipelining(b *testing.B) {
+	const draftCost = 5 * time.Millisecond
+	o := startOllama(b)
+	cyc := testmodel.Alphabet()
+	cyc.Name = "sucursal-cyclic"
+	cyc.Successor["z"] = "a"
+	o.CreateModel(b, "cyc", cyc, testmodel.PromptTemplate)
+	d, _ := testmodel.Perturbed(cyc, 0.1, 3)
+	o.CreateModel(b, "cyc-draft", d, testmodel.PromptTemplate)
+	want := cyc.Greedy("a", benchTokens)
+	drafterURL := slowDrafter(b, o.URL, draftCost)
+
+	fleet := newPKI(b)
+	gwAddr := startDraftGateway(b, fleet, slowTarget(b, o.URL, benchPassCost)+"/v1", o.URL, benchPassCost)
+	wan := startWAN(b, gwAddr, 20*time.Millisecond)
+	for _, mode := range []struct {
+		name   string
+		lo, hi int
+		pipe   bool
+	}{{"adaptive/sequential", 1, 8, false}, {"adaptive/pipelined", 1, 8, true}, {"gamma4/sequential", 4, 4, false}, {"gamma4/pipelined", 4, 4, true}} {
+		pipe := mode.pipe
+		url, a := startAgent(b, fleet, wan, func(c *agent.Config) {
+			c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: drafterURL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi, Pipeline: &pipe}
+		})
+		waitLink(b, a)
+		b.Run(mode.name, func(b *testing.B) {
+			used0 := metricSum(b, url, `sucursal_drafter_pipelined_drafts_total{dc="`+wan+`",outcome="used"}`)
+			rounds0 := metricSum(b, url, "sucursal_drafter_rounds_total")
+			start := time.Now()
+			for b.Loop() {
+				if got := greedyStreamModel(b, url, "cyc", "a", benchTokens); got != want {
+					b.Fatalf("answer %q, want %q", got, want)
+				}
+			}
+			el := time.Since(start)
+			b.ReportMetric(float64(benchTokens*b.N)/el.Seconds(), "tok/s")
+			rounds := metricSum(b, url, "sucursal_drafter_rounds_total") - rounds0
+			if rounds > 0 {
+				b.ReportMetric((metricSum(b, url, `sucursal_drafter_pipelined_drafts_total{dc="`+wan+`",outcome="used"}`)-used0)/rounds, "pipelined-used/round")
+			}
+		})
+	}
 }
