@@ -259,12 +259,43 @@ func (p *VLLMPass) token(id int32) (Token, error) {
 	return Token{ID: id, Text: text}, nil
 }
 
+// tokenize returns the target's ids for a text-mode draft.
 func (p *VLLMPass) tokenize(ctx context.Context, model, text string) ([]int32, error) {
 	var resp vllmTokenizeResponse
 	if err := p.post(ctx, "/tokenize", vllmTokenizeRequest{Model: model, Prompt: &text}, &resp); err != nil {
 		return nil, err
 	}
-	return p.ids(resp, false)
+	ids, err := p.ids(resp, false)
+	if err != nil {
+		return nil, err
+	}
+	return p.withoutDummyPrefix(ids, text), nil
+}
+
+// withoutDummyPrefix undoes the "▁" a SentencePiece-style tokenizer prepends to any text it
+// encodes (Llama 2 and Mistral tokenizer.json files do, whatever add_special_tokens says): a draft
+// continues the answer, so its first token would otherwise carry a space the drafter never wrote
+// and always be rejected. Only the one case is handled where the ids spell exactly " "+text.
+func (p *VLLMPass) withoutDummyPrefix(ids []int32, text string) []int32 {
+	if len(ids) == 0 {
+		return ids
+	}
+	var spelled strings.Builder
+	for _, id := range ids {
+		s, _ := p.v.Piece(id)
+		spelled.WriteString(s)
+	}
+	if spelled.String() != " "+text {
+		return ids
+	}
+	first, _ := p.v.Piece(ids[0])
+	if first == " " {
+		return ids[1:]
+	}
+	if id, ok := p.v.ID([]byte(first[1:])); ok {
+		return append([]int32{id}, ids[1:]...)
+	}
+	return nil // no token spells the first one without its space: send no draft
 }
 
 func (p *VLLMPass) post(ctx context.Context, path string, body, into any) error {

@@ -29,6 +29,9 @@ type fakeVLLM struct {
 	// oldRelease leaves out token_ids (vLLM before return_token_ids): the generated token is
 	// then only named in logprobs.tokens as "token_id:N".
 	oldRelease bool
+	// dummyPrefix makes /tokenize of a plain prompt prepend a space, like SentencePiece-style
+	// Hugging Face tokenizers (Llama 2, Mistral) do.
+	dummyPrefix bool
 	// mutate, when set, rewrites a valid answer (decoded as generic JSON) before it is sent;
 	// returning a status other than 200 sends that status with raw as the body.
 	mutate func(path string, answer map[string]any) (status int, raw []byte)
@@ -132,7 +135,11 @@ func (f *fakeVLLM) tokenize(w http.ResponseWriter, r *http.Request) {
 		if req.AddSpecialTokens == nil || *req.AddSpecialTokens {
 			ids = append(ids, testmodel.BOSID) // vLLM's default for a plain prompt
 		}
-		ids = append(ids, f.spec.TokenIDs(*req.Prompt)...)
+		text := *req.Prompt
+		if f.dummyPrefix {
+			text = " " + text
+		}
+		ids = append(ids, f.spec.TokenIDs(text)...)
 	} else {
 		f.chats++
 		if req.AddGenerationPrompt != nil && !*req.AddGenerationPrompt {

@@ -513,3 +513,50 @@ func BenchmarkParseVLLMCompletion(b *testing.B) {
 		}
 	}
 }
+
+// TestVLLMTextModeUndoesTheDummyPrefix: a SentencePiece-style tokenizer prepends "▁" to any text
+// it encodes; the verifier takes it off again, so a right text draft is still accepted.
+func TestVLLMTextModeUndoesTheDummyPrefix(t *testing.T) {
+	spec := testmodel.Sentence("hello", "the", "quick", "brown", "fox")
+	ctx := context.Background()
+	for _, tc := range []struct {
+		dummy  bool
+		draft  string
+		want   string // target tokens returned, joined
+		tokens int
+	}{
+		{false, " the quick", " the quick brown", 3},
+		{true, " the quick", " the quick brown", 3}, // "  the quick" → ▁ ▁the ▁quick: the lone ▁ goes
+		{true, " the quack", " the quick", 2},
+		{true, "xyz", " the", 1}, // " xyz" → ▁x? no such piece: no draft, the bonus only
+	} {
+		f := newFakeVLLM(t, spec)
+		f.dummyPrefix = tc.dummy
+		p := f.pass(t, spec)
+		st, err := p.Open(ctx, "target", []api.Message{{Role: "user", Content: "say hello"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Pass(ctx, st, Draft{Text: tc.draft}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, tok := range res.Tokens {
+			got += tok.Text
+		}
+		if got != tc.want || len(res.Tokens) != tc.tokens {
+			t.Errorf("dummy=%v draft %q: got %q in %d tokens, want %q in %d", tc.dummy, tc.draft, got, len(res.Tokens), tc.want, tc.tokens)
+		}
+	}
+	// Alphabet: "bcd" → " bcd" → ▁ b c d.
+	spec = testmodel.Alphabet()
+	f := newFakeVLLM(t, spec)
+	f.dummyPrefix = true
+	p := f.pass(t, spec)
+	st, _ := p.Open(ctx, "target", []api.Message{{Role: "user", Content: "a"}})
+	res, err := p.Pass(ctx, st, Draft{Text: "bcd"}, 10)
+	if err != nil || len(res.Tokens) != 4 {
+		t.Fatalf("got %+v, %v; want b c d + bonus e", res.Tokens, err)
+	}
+}
