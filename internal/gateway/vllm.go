@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ollama/ollama/api"
 
@@ -61,6 +62,9 @@ type VLLMPass struct {
 	v     *vocab.Vocab
 	stops map[int32]bool
 	hc    *http.Client
+
+	mu     sync.Mutex
+	maxLen map[string]int // model → max_model_len, as /tokenize reports it
 }
 
 // NewVLLMPass returns the backend.
@@ -86,7 +90,7 @@ func NewVLLMPass(o VLLMOptions) (*VLLMPass, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	return &VLLMPass{base: u.String(), key: o.APIKey, v: o.Vocab, stops: stops, hc: hc}, nil
+	return &VLLMPass{base: u.String(), key: o.APIKey, v: o.Vocab, stops: stops, hc: hc, maxLen: map[string]int{}}, nil
 }
 
 func (p *VLLMPass) Name() string { return "vllm" }
@@ -111,9 +115,10 @@ type vllmMessage struct {
 }
 
 type vllmTokenizeResponse struct {
-	Count     *int     `json:"count"`
-	Tokens    []int64  `json:"tokens"`
-	TokenStrs []string `json:"token_strs"`
+	Count       *int     `json:"count"`
+	MaxModelLen int      `json:"max_model_len"`
+	Tokens      []int64  `json:"tokens"`
+	TokenStrs   []string `json:"token_strs"`
 }
 
 // Open renders the chat with vLLM's chat template into token ids. The raw pieces vLLM names for
@@ -134,6 +139,14 @@ func (p *VLLMPass) Open(ctx context.Context, model string, msgs []api.Message) (
 	}
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%w: the chat template rendered no tokens", ErrVLLMAnswer)
+	}
+	if resp.MaxModelLen > 0 {
+		p.mu.Lock()
+		if len(p.maxLen) > 64 {
+			clear(p.maxLen)
+		}
+		p.maxLen[model] = resp.MaxModelLen
+		p.mu.Unlock()
 	}
 	return &PassState{Model: model, PromptIDs: ids}, nil
 }
@@ -197,6 +210,14 @@ func (p *VLLMPass) Pass(ctx context.Context, st *PassState, d Draft, n int) (Pas
 		}
 	}
 	draft = draft[:min(len(draft), n-1)]
+	p.mu.Lock()
+	maxLen := p.maxLen[st.Model]
+	p.mu.Unlock()
+	if room := maxLen - len(st.PromptIDs) - len(st.Output) - 1; maxLen > 0 && room < len(draft) {
+		// vLLM refuses a prompt that leaves no room for the one generated token; near the end of
+		// the context the draft shrinks (plain decoding would end there with "length").
+		draft = draft[:max(room, 0)]
+	}
 	prompt := make([]int32, 0, len(st.PromptIDs)+len(st.Output)+len(draft))
 	prompt = append(prompt, st.PromptIDs...)
 	for _, t := range st.Output {

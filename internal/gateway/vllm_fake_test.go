@@ -32,6 +32,8 @@ type fakeVLLM struct {
 	// dummyPrefix makes /tokenize of a plain prompt prepend a space, like SentencePiece-style
 	// Hugging Face tokenizers (Llama 2, Mistral) do.
 	dummyPrefix bool
+	// maxModelLen, when set, is reported by /tokenize and enforced by /v1/completions.
+	maxModelLen int
 	// mutate, when set, rewrites a valid answer (decoded as generic JSON) before it is sent;
 	// returning a status other than 200 sends that status with raw as the body.
 	mutate func(path string, answer map[string]any) (status int, raw []byte)
@@ -152,7 +154,11 @@ func (f *fakeVLLM) tokenize(w http.ResponseWriter, r *http.Request) {
 		ids = append([]int{testmodel.BOSID}, f.spec.TokenIDs(text.String())...)
 	}
 	f.mu.Unlock()
-	resp := map[string]any{"count": len(ids), "max_model_len": 2048, "tokens": ids}
+	maxLen := 2048
+	if f.maxModelLen > 0 {
+		maxLen = f.maxModelLen
+	}
+	resp := map[string]any{"count": len(ids), "max_model_len": maxLen, "tokens": ids}
 	if req.ReturnTokenStrs {
 		strs := make([]string, len(ids))
 		for i, id := range ids {
@@ -190,6 +196,10 @@ func (f *fakeVLLM) complete(w http.ResponseWriter, r *http.Request) {
 		f.notIDs++
 		f.mu.Unlock()
 		http.Error(w, `{"error":"this fake only takes token ids"}`, http.StatusBadRequest)
+		return
+	}
+	if f.maxModelLen > 0 && len(prompt)+req.MaxTokens > f.maxModelLen {
+		http.Error(w, `{"error":"maximum context length exceeded"}`, http.StatusBadRequest)
 		return
 	}
 	for _, id := range prompt {

@@ -560,3 +560,34 @@ func TestVLLMTextModeUndoesTheDummyPrefix(t *testing.T) {
 		t.Fatalf("got %+v, %v; want b c d + bonus e", res.Tokens, err)
 	}
 }
+
+// TestVLLMDraftShrinksAtTheContextLimit: near max_model_len the draft is cut so that vLLM still
+// has room for the generated token; at the limit itself the pass fails (vLLM refuses).
+func TestVLLMDraftShrinksAtTheContextLimit(t *testing.T) {
+	spec := testmodel.Alphabet() // prompt "a" → <s> a, answer b c d …
+	f := newFakeVLLM(t, spec)
+	f.maxModelLen = 6
+	p := f.pass(t, spec)
+	ctx := context.Background()
+	st, err := p.Open(ctx, "target", []api.Message{{Role: "user", Content: "a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := specIDs(spec, spec.Tokenize("bcdefg"))
+	res, err := p.Pass(ctx, st, Draft{IDs: ids}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 prompt ids + 3 draft ids + 1 generated = 6: b c d accepted, e the bonus.
+	var got string
+	for _, tok := range res.Tokens {
+		got += tok.Text
+	}
+	if got != "bcde" {
+		t.Fatalf("got %q, want bcde", got)
+	}
+	st.Output = append(st.Output, res.Tokens...)
+	if _, err := p.Pass(ctx, st, Draft{IDs: ids[4:]}, 3); !errors.Is(err, ErrVLLMAnswer) {
+		t.Fatalf("at the limit: %v", err)
+	}
+}
