@@ -119,7 +119,7 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		t.m.positions(drafted, res.AcceptedTokens)
 		stats.observe(gamma, drafted, res.AcceptedTokens, rtt)
 		if drafting {
-			ctl.observe(gamma, min(res.AcceptedTokens, gamma), rtt, draftTime)
+			ctl.observe(drafted, min(res.AcceptedTokens, drafted), rtt, draftTime)
 		}
 		t.observePass(time.Duration(res.TargetMillis * float64(time.Millisecond)))
 		shown := text[:res.Accepted] + res.Next

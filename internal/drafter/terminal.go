@@ -220,13 +220,13 @@ func (t *Terminal) seed(rtt, pass time.Duration) {
 func (t *Terminal) start() (*gammaCtl, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	ctl := *t.learned
+	ctl := t.learned.clone()
 	t.requests++
 	if t.o.GammaMin == t.o.GammaMax || t.pass <= 0 || ctl.round <= 0 || t.requests%probeEvery == 0 {
-		return &ctl, true
+		return ctl, true
 	}
 	plainRate := 1 / float64(t.pass)
-	return &ctl, ctl.rate(ctl.next()) > plainRate
+	return ctl, ctl.rate(ctl.next()) > plainRate
 }
 
 func (t *Terminal) learn(ctl *gammaCtl) {

@@ -248,6 +248,43 @@ func TestGammaController(t *testing.T) {
 	}
 }
 
+// TestGammaFollowsAcceptanceByPosition: a drafter that is right for exactly three tokens and then
+// wrong (not geometric: its overall α is high) is given γ = 3 on a slow link, where the geometric
+// model with the same overall α would draft longer and waste the tail.
+func TestGammaFollowsAcceptanceByPosition(t *testing.T) {
+	g := newGammaCtl(1, 8)
+	for range 50 {
+		g.observe(8, 3, 100*time.Millisecond, 80*time.Millisecond)
+	}
+	if got := g.next(); got != 3 {
+		t.Fatalf("γ = %d, want 3 (per-position acceptance %.2f %.2f %.2f %.2f)", got, g.position(1), g.position(2), g.position(3), g.position(4))
+	}
+	// The geometric model with the same overall α would have drafted longer.
+	geo, best := 0, -1.0
+	for gamma := 1; gamma <= 8; gamma++ {
+		if r := expectedTokens(g.alpha(), gamma) / float64(g.round+time.Duration(gamma)*g.perToken); r > best {
+			geo, best = gamma, r
+		}
+	}
+	if geo <= 3 {
+		t.Fatalf("the geometric model also picks γ = %d; the test shows nothing", geo)
+	}
+	// The per-position E(γ) agrees with the geometric closed form when acceptance is geometric.
+	h := newGammaCtl(1, 8)
+	h.accepted, h.rejected = 8, 2
+	for gamma := 0; gamma <= 8; gamma++ {
+		if d := h.expected(gamma) - expectedTokens(h.alpha(), gamma); d > 1e-9 || d < -1e-9 {
+			t.Fatalf("γ=%d: per-position E %v, geometric %v", gamma, h.expected(gamma), expectedTokens(h.alpha(), gamma))
+		}
+	}
+	// A clone does not share its counts with the original.
+	c := g.clone()
+	c.observe(8, 8, time.Millisecond, time.Millisecond)
+	if c.tried[5] == g.tried[5] {
+		t.Fatal("a clone shares the per-position counts")
+	}
+}
+
 // TestExpectedTokens checks the closed form against a direct sum: E = Σ_{i=0..γ} α^i.
 func TestExpectedTokens(t *testing.T) {
 	for _, a := range []float64{0, 0.3, 0.8, 0.99} {
