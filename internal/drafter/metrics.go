@@ -16,6 +16,7 @@ type metrics struct {
 	plain       *prometheus.CounterVec // reason
 	answers     *prometheus.CounterVec // mode
 	pipelined   *prometheus.CounterVec // outcome (used|discarded)
+	hellos      *prometheus.CounterVec // outcome: the mode chosen or why none
 	maxPosition int
 }
 
@@ -41,10 +42,13 @@ func newMetrics(reg prometheus.Registerer, gammaMax int) *metrics {
 		pipelined: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "drafter", Name: "pipelined_drafts_total",
 			Help: "Drafts made while a verification was in flight: used (the round was wholly accepted and the bonus guessed) or discarded."},
 			[]string{"outcome"}),
+		hellos: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "sucursal", Subsystem: "drafter", Name: "hellos_total",
+			Help: "Draft hellos by outcome: the mode chosen (token, text) or why none was (tokenizer_mismatch, dc_does_not_draft, …)."},
+			[]string{"outcome"}),
 		maxPosition: gammaMax,
 	}
 	if reg != nil {
-		reg.MustRegister(m.rounds, m.drafted, m.accepted, m.byPosition, m.gamma, m.verifyRTT, m.plain, m.answers, m.pipelined)
+		reg.MustRegister(m.rounds, m.drafted, m.accepted, m.byPosition, m.gamma, m.verifyRTT, m.plain, m.answers, m.pipelined, m.hellos)
 	}
 	return m
 }

@@ -16,7 +16,15 @@ import (
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
+// terminalWith returns a terminal whose hello for model "m" has been made.
 func terminalWith(t *testing.T, v Verifier, m Model, o Options, plainCalls *int, plainText string) *Terminal {
+	t.Helper()
+	term := unprimed(t, v, m, o, plainCalls, plainText)
+	_, _ = term.hello(context.Background(), "m")
+	return term
+}
+
+func unprimed(t *testing.T, v Verifier, m Model, o Options, plainCalls *int, plainText string) *Terminal {
 	t.Helper()
 	term, err := NewTerminal(v, m, plainAnswering(plainCalls, plainText), o, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -65,39 +73,43 @@ func TestTokenMode(t *testing.T) {
 	}
 }
 
-// TestModeFallbacks: every reason drafting cannot start is a plain answer with its reason
-// counted, and what the hello said is remembered so it costs no round trip per request.
+// TestModeFallbacks: a model's first request streams plain while the hello runs beside it; every
+// reason drafting cannot start after that is a plain answer with its reason counted, and what the
+// hello said is remembered so it costs no round trip per request.
 func TestModeFallbacks(t *testing.T) {
 	for _, tc := range []struct {
-		name       string
-		mode       string
-		model      echoModel
-		hello      wire.DraftHelloResult
-		helloErr   error
-		errs       []error
-		reason     string
-		hellosNext int // hellos after a second request
+		name          string
+		mode          string
+		model         echoModel
+		hello         wire.DraftHelloResult
+		helloErr      error
+		errs          []error
+		reason        string
+		reasons       float64 // requests streamed plain for reason, of 3
+		pending       float64 // requests streamed plain while a hello ran, of 3
+		helloOutcomes map[string]float64
 	}{
 		{name: "tokenizer mismatch in token mode", mode: ModeToken, model: echoModel{fp: "mine"},
 			hello:  wire.DraftHelloResult{Reason: wire.HelloTokenizerMismatch, Fingerprint: "theirs"},
-			reason: "tokenizer_mismatch", hellosNext: 1},
+			reason: "tokenizer_mismatch", reasons: 2, pending: 1, helloOutcomes: map[string]float64{"tokenizer_mismatch": 1}},
 		{name: "DC does not draft", mode: ModeAuto, model: echoModel{fp: "mine"},
 			helloErr: &link.DraftRefusedError{Status: 400, Code: "unsupported_operation"},
-			reason:   "dc_does_not_draft", hellosNext: 1},
+			reason:   "dc_does_not_draft", reasons: 2, pending: 1, helloOutcomes: map[string]float64{"dc_does_not_draft": 1}},
 		{name: "DC without a verifier", mode: ModeText,
 			helloErr: &link.DraftRefusedError{Status: 501, Code: "drafting_not_configured"},
-			reason:   "dc_does_not_draft", hellosNext: 1},
-		{name: "garbage hello", mode: ModeAuto, helloErr: wire.ErrBadVerifyResult, reason: "bad_verify_result", hellosNext: 2},
+			reason:   "dc_does_not_draft", reasons: 2, pending: 1, helloOutcomes: map[string]float64{"dc_does_not_draft": 1}},
+		{name: "garbage hello", mode: ModeAuto, helloErr: wire.ErrBadVerifyResult,
+			reason: "bad_verify_result", reasons: 0, pending: 3, helloOutcomes: map[string]float64{"bad_verify_result": 3}},
 		{name: "target changed since the hello", mode: ModeToken, model: echoModel{answer: "abc", fp: "mine"},
 			hello:  wire.DraftHelloResult{Mode: wire.DraftModeToken, Fingerprint: "mine"},
-			errs:   []error{&link.DraftRefusedError{Status: 409, Code: "draft_tokenizer_mismatch"}, &link.DraftRefusedError{Status: 409, Code: "draft_tokenizer_mismatch"}},
-			reason: "tokenizer_mismatch", hellosNext: 2},
+			errs:   []error{&link.DraftRefusedError{Status: 409, Code: "draft_tokenizer_mismatch"}},
+			reason: "tokenizer_mismatch", reasons: 1, pending: 2, helloOutcomes: map[string]float64{"token": 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := &scriptVerifier{hello: tc.hello, helloErr: tc.helloErr, errs: tc.errs}
 			var plain int
-			term := terminalWith(t, v, tc.model, Options{GammaMin: 3, GammaMax: 3, Mode: tc.mode}, &plain, "fine")
-			for i := range 2 {
+			term := unprimed(t, v, tc.model, Options{GammaMin: 3, GammaMax: 3, Mode: tc.mode}, &plain, "fine")
+			for i := range 3 {
 				v.rounds = 0
 				var w recorder
 				if err := term.ServeChat(context.Background(), greedyReq(), &w); err != nil {
@@ -107,11 +119,16 @@ func TestModeFallbacks(t *testing.T) {
 					t.Fatalf("request %d: user got %q, plain called %d times", i, w.text(), plain)
 				}
 			}
-			if n := counterValue(t, term.m.plain.WithLabelValues(tc.reason)); n != 2 {
-				t.Fatalf("plain_total{reason=%s} = %v, want 2", tc.reason, n)
+			if n := counterValue(t, term.m.plain.WithLabelValues(tc.reason)); n != tc.reasons {
+				t.Fatalf("plain_total{reason=%s} = %v, want %v", tc.reason, n, tc.reasons)
 			}
-			if len(v.hellos) != tc.hellosNext {
-				t.Fatalf("%d hellos for two requests, want %d", len(v.hellos), tc.hellosNext)
+			if n := counterValue(t, term.m.plain.WithLabelValues("hello_pending")); n != tc.pending {
+				t.Fatalf("plain_total{reason=hello_pending} = %v, want %v", n, tc.pending)
+			}
+			for outcome, want := range tc.helloOutcomes {
+				if n := counterValue(t, term.m.hellos.WithLabelValues(outcome)); n != want {
+					t.Fatalf("hellos_total{outcome=%s} = %v, want %v", outcome, n, want)
+				}
 			}
 		})
 	}
@@ -238,7 +255,7 @@ func TestHelloSeedsTheEstimates(t *testing.T) {
 		{"fast link: draft", 2 * time.Millisecond, 30 * time.Millisecond, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			term := terminalWith(t, &scriptVerifier{}, echoModel{}, Options{GammaMin: 1, GammaMax: 8}, new(int), "")
+			term := unprimed(t, &scriptVerifier{}, echoModel{}, Options{GammaMin: 1, GammaMax: 8}, new(int), "")
 			term.seed(tc.rtt, tc.pass)
 			if _, ok := term.start(); ok != tc.want {
 				t.Fatalf("draft = %v, want %v", ok, tc.want)

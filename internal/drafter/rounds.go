@@ -19,9 +19,12 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 	if !ok {
 		return &errPlain{"not_greedy_stream"}
 	}
-	h, err := t.hello(ctx, req.Chat.Model)
-	if err != nil {
-		return err
+	h, known := t.cached(req.Chat.Model)
+	switch {
+	case !known:
+		return errHelloPending
+	case h.mode == "":
+		return &errPlain{h.reason}
 	}
 	ctl, worth := t.start()
 	if !worth {

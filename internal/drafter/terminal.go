@@ -103,6 +103,25 @@ func NewTerminal(v Verifier, model Model, plain pipeline.Handler, o Options, reg
 		learned: newGammaCtl(o.GammaMin, o.GammaMax), hellos: map[string]helloAt{}}, nil
 }
 
+// errHelloPending says the DC has not yet been asked how drafts for this model travel.
+var errHelloPending = errors.New("drafter: no hello yet for this model")
+
+// plainWhileHello streams a model's first request plain while the hello runs beside it. The hello
+// costs a round trip, and on a slow link that round trip would make the first answer slower than
+// plain streaming; this way no answer waits for it, and the next request starts from what it said
+// (the mode, the round trip, the DC's pass cost).
+func (t *Terminal) plainWhileHello(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
+	t.m.plain.WithLabelValues("hello_pending").Inc()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = t.hello(ctx, req.Chat.Model)
+	}()
+	err := t.plain.ServeChat(ctx, req, w)
+	<-done
+	return err
+}
+
 // errPlain says the request was not drafted and nothing reached the user: stream it plain.
 type errPlain struct{ reason string }
 
@@ -110,6 +129,9 @@ func (e *errPlain) Error() string { return "drafter: streaming plain: " + e.reas
 
 func (t *Terminal) ServeChat(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
 	err := t.draft(ctx, req, w)
+	if errors.Is(err, errHelloPending) {
+		return t.plainWhileHello(ctx, req, w)
+	}
 	var p *errPlain
 	if errors.As(err, &p) {
 		t.m.plain.WithLabelValues(p.reason).Inc()
@@ -125,18 +147,18 @@ func (t *Terminal) ServeChat(ctx context.Context, req *pipeline.Request, w pipel
 	return err
 }
 
-// hello returns the mode drafts for model travel in, asking the DC when the cached answer is
-// missing or old. *errPlain when drafting cannot be done for this model.
-func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
+// cached returns the hello's answer for model, if one is known and fresh.
+func (t *Terminal) cached(model string) (helloAt, bool) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	h, ok := t.hellos[model]
-	t.mu.Unlock()
-	if ok && time.Since(h.at) < helloTTL {
-		if h.mode == "" {
-			return h, &errPlain{h.reason}
-		}
-		return h, nil
-	}
+	return h, ok && time.Since(h.at) < helloTTL
+}
+
+// hello asks the DC which mode drafts for model travel in, and remembers the answer. *errPlain
+// when drafting cannot be done for this model.
+func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
+	var h helloAt
 	fp := ""
 	if t.o.Mode != ModeText {
 		var err error
@@ -164,10 +186,12 @@ func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
 			return h, ctx.Err()
 		}
 		reason := failureReason(err)
+		t.m.hellos.WithLabelValues(reason).Inc()
 		if reason == "dc_does_not_draft" {
 			// Remember it: an old or non-drafting gateway must not cost a round trip per request.
 			t.remember(model, helloAt{reason: reason, at: time.Now()})
 		}
+		t.log.Info("drafting hello failed", "reason", reason)
 		return h, &errPlain{reason}
 	}
 	rtt := time.Since(sent)
@@ -175,6 +199,7 @@ func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
 	if h.mode == "" && h.reason == "" {
 		h.reason = "dc_refused"
 	}
+	t.m.hellos.WithLabelValues(helloOutcome(h)).Inc()
 	t.remember(model, h)
 	t.seed(rtt, time.Duration(res.PassMillis*float64(time.Millisecond)))
 	t.log.Info("drafting hello", "model_len", len(model), "mode", res.Mode, "reason", res.Reason, "verifier", res.Verifier,
@@ -183,6 +208,13 @@ func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
 		return h, &errPlain{h.reason}
 	}
 	return h, nil
+}
+
+func helloOutcome(h helloAt) string {
+	if h.mode != "" {
+		return h.mode
+	}
+	return h.reason
 }
 
 func (t *Terminal) remember(model string, h helloAt) {

@@ -113,6 +113,7 @@ func newTestTerminal(t *testing.T, v Verifier, m Model, plain pipeline.Handler) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, _ = term.hello(context.Background(), "m") // a model's first request streams plain while the hello runs
 	return term, reg
 }
 

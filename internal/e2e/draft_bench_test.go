@@ -104,6 +104,7 @@ func BenchmarkDraftVsPlain(b *testing.B) {
 			}
 			url, a := startAgent(b, fleet, wan, opts...)
 			waitLink(b, a)
+			warmUp(b, url, "cyc") // the drafter's hello (plain agents get the same request)
 			b.Run(fmt.Sprintf("rtt=%s/%s", rtt, mode.name), func(b *testing.B) {
 				slowerSeries := `sucursal_drafter_plain_total{dc="` + wan + `",reason="slower_than_plain"}`
 				plain0 := metricSum(b, url, slowerSeries)
@@ -215,6 +216,7 @@ func BenchmarkDraftPipelining(b *testing.B) {
 			c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: drafterURL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi, Pipeline: &pipe}
 		})
 		waitLink(b, a)
+		warmUp(b, url, "cyc")
 		b.Run(mode.name, func(b *testing.B) {
 			used0 := metricSum(b, url, `sucursal_drafter_pipelined_drafts_total{dc="`+wan+`",outcome="used"}`)
 			rounds0 := metricSum(b, url, "sucursal_drafter_rounds_total")

@@ -93,6 +93,15 @@ func withDraft(ollamaURL, model string, gamma int) agentOpt {
 	}
 }
 
+// warmUp sends one short greedy request: a model's first request streams plain while the
+// drafter's hello runs beside it, so tests that count drafted answers start after it.
+func warmUp(t testing.TB, url, model string) {
+	t.Helper()
+	if _, err := streamGreedyModel(url, model, "a", 1); err != nil {
+		t.Fatalf("warm-up request: %v", err)
+	}
+}
+
 // withDraftMode sets draft.mode (after withDraft).
 func withDraftMode(mode string) agentOpt {
 	return func(c *agent.Config) { c.Draft.Mode = mode }
@@ -224,6 +233,7 @@ func TestDraftingIsExact(t *testing.T) {
 				for _, model := range []string{"draft", "draft-wp"} {
 					url, a := startAgent(t, fleet, wan, withDraft(o.URL, model, gamma))
 					waitLink(t, a)
+					warmUp(t, url, "tiny")
 					cases = append(cases, agentCase{fmt.Sprintf("gamma=%d/%s", gamma, model), url, gamma, model})
 				}
 			}
@@ -353,6 +363,7 @@ func TestDraftingNeverSendsPersonalData(t *testing.T) {
 			gwAddr := startDraftGatewayWith(t, fleet, dcURL+"/v1", tap, 0)
 			url, a := startAgent(t, fleet, gwAddr, withDraft(localURL, tc.model, 4))
 			waitLink(t, a)
+			warmUp(t, url, "tiny")
 			if got := greedyStream(t, url, prompt, 0); got != want {
 				t.Fatalf("got %q, want %q", got, want)
 			}
@@ -399,6 +410,7 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
 		url, a := startAgent(t, fleet, gwAddr, withDraft(dead.URL, "draft", 4))
 		waitLink(t, a)
+		warmUp(t, url, "tiny")
 		if got := greedyStream(t, url, "a", 0); got != want {
 			t.Fatalf("got %q, want %q", got, want)
 		}
@@ -410,6 +422,7 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 		gwAddr := startGateway(t, fleet, o.URL+"/v1")
 		url, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 4))
 		waitLink(t, a)
+		warmUp(t, url, "tiny")
 		if got := greedyStream(t, url, "a", 0); got != want {
 			t.Fatalf("got %q, want %q", got, want)
 		}
@@ -421,6 +434,7 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
 		url, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft-wp", 4), withDraftMode("token"))
 		waitLink(t, a)
+		warmUp(t, url, "tiny")
 		for range 2 {
 			if got := greedyStream(t, url, "a", 0); got != want {
 				t.Fatalf("got %q, want %q", got, want)
@@ -447,6 +461,7 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", flaky.URL, 0)
 		agentURL, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 2))
 		waitLink(t, a)
+		warmUp(t, agentURL, "tiny")
 		if got := greedyStream(t, agentURL, "a", 0); got != want {
 			t.Fatalf("got %q, want %q", got, want)
 		}
