@@ -39,14 +39,8 @@ func Rollback(ctx context.Context, js jetstream.JetStream, cfg Config, role stri
 			return r, err
 		}
 		prev.Rollback = &rb
-		// A selector rollout that finished wrote a label key; a plain one, the role default.
-		key := sync.RoleKey(role)
-		if len(r.Spec.Selector) == 1 {
-			for k, v := range r.Spec.Selector {
-				key = sync.LabelKey(k, v, role)
-			}
-		}
-		if err := putDesired(ctx, h.desired, key, prev); err != nil {
+		// A selector rollout that finished wrote its selector's key; a plain one, the role default.
+		if err := putDesired(ctx, h.desired, targetKey(r.Spec), prev); err != nil {
 			return r, err
 		}
 		for _, edge := range r.Members {

@@ -32,6 +32,7 @@ var (
 	ErrRolloutActive = errors.New("fleet: a rollout for this role is already active")
 	ErrNoRollout     = errors.New("fleet: no rollout for this role")
 	ErrNoPrevious    = errors.New("fleet: nothing to roll back to")
+	ErrBadSelector   = errors.New("fleet: selector labels must match [A-Za-z0-9_-]{1,64}")
 )
 
 // Spec is what the operator asked for. It is written once by StartRollout.
@@ -191,6 +192,12 @@ func StartRollout(ctx context.Context, js jetstream.JetStream, cfg Config, req S
 	if now.IsZero() {
 		now = time.Now()
 	}
+	for k, v := range req.Selector {
+		// Edges only ever carry token labels, and the selector key is built from them.
+		if !sync.ValidToken(k) || !sync.ValidToken(v) {
+			return Rollout{}, fmt.Errorf("%w: %q=%q", ErrBadSelector, k, v)
+		}
+	}
 	env, err := Lookup(ctx, js, cfg, req.Role, req.Version)
 	if err != nil {
 		return Rollout{}, err
@@ -218,9 +225,16 @@ func StartRollout(ctx context.Context, js jetstream.JetStream, cfg Config, req S
 		Soak: req.Soak, WaveTimeout: req.WaveTimeout, Size: m.Size, Created: now.UTC(),
 	}
 	spec.Desired = sync.Desired{Manifest: env, Rollout: spec.ID}
-	prev, err := readDesired(ctx, h.desired, sync.RoleKey(req.Role))
+	// What the targeted edges run today: an earlier rollout with the same selector left its key;
+	// otherwise the role default.
+	prev, err := readDesired(ctx, h.desired, targetKey(spec))
 	if err != nil {
 		return Rollout{}, err
+	}
+	if prev == nil && len(spec.Selector) > 0 {
+		if prev, err = readDesired(ctx, h.desired, sync.RoleKey(req.Role)); err != nil {
+			return Rollout{}, err
+		}
 	}
 	if prev != nil {
 		if pv := payloadVersion(prev.Manifest); pv != req.Version {

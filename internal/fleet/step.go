@@ -152,22 +152,12 @@ func (c *Controller) rollbackWave(ctx context.Context, h handles, r Rollout, why
 	return &r, nil
 }
 
-// finalize makes the version the default for everyone the rollout targeted and drops the
-// per-edge overrides, so edges that were offline during the rollout catch up when they return.
+// finalize makes the version the default for everyone the rollout targeted (the role key, or the
+// selector's key) and drops the per-edge overrides, so edges that were offline during the rollout
+// catch up when they return.
 func (c *Controller) finalize(ctx context.Context, h handles, s Spec) error {
-	switch len(s.Selector) {
-	case 0:
-		if err := putDesired(ctx, h.desired, sync.RoleKey(s.Role), s.Desired); err != nil {
-			return err
-		}
-	case 1:
-		for k, v := range s.Selector {
-			if err := putDesired(ctx, h.desired, sync.LabelKey(k, v, s.Role), s.Desired); err != nil {
-				return err
-			}
-		}
-	default:
-		return nil // several labels cannot be one key: the per-edge overrides stay authoritative
+	if err := putDesired(ctx, h.desired, targetKey(s), s.Desired); err != nil {
+		return err
 	}
 	lister, err := h.desired.ListKeysFiltered(ctx, "edge.*."+s.Role)
 	if err != nil {
@@ -186,6 +176,14 @@ func (c *Controller) finalize(ctx context.Context, h handles, s Spec) error {
 		}
 	}
 	return nil
+}
+
+// targetKey is the desired-state key that covers every edge a rollout targets.
+func targetKey(s Spec) string {
+	if len(s.Selector) == 0 {
+		return sync.RoleKey(s.Role)
+	}
+	return sync.SelectorKey(s.Selector, s.Role)
 }
 
 func compareFloat(a, b float64) int {

@@ -89,6 +89,17 @@ func (a *Agent) applyEntry(e jetstream.KeyValueEntry) {
 	signal(a.wake)
 }
 
+const edgeRank = 1 << 20
+
+func hasLabels(labels, sel map[string]string) bool {
+	for k, v := range sel {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
 // effective picks, per role, the most specific desired entry for this edge.
 func (a *Agent) effective() map[string]Desired {
 	a.mu.Lock()
@@ -104,13 +115,14 @@ func (a *Agent) effective() map[string]Desired {
 		case len(parts) == 2 && parts[0] == "role":
 			role, r = parts[1], 1
 		case len(parts) == 3 && parts[0] == "sel":
-			kv := strings.SplitN(parts[1], "=", 2)
-			if len(kv) != 2 || a.cfg.Labels[kv[0]] != kv[1] {
+			sel, ok := ParseSelector(parts[1])
+			if !ok || !hasLabels(a.cfg.Labels, sel) {
 				continue
 			}
-			role, r = parts[2], 2
+			// A selector of more labels is more specific; it can never outrank the edge's own key.
+			role, r = parts[2], 1+min(len(sel), edgeRank-2)
 		case len(parts) == 3 && parts[0] == "edge" && parts[1] == a.cfg.EdgeID:
-			role, r = parts[2], 3
+			role, r = parts[2], edgeRank
 		default:
 			continue
 		}

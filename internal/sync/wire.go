@@ -3,7 +3,10 @@ package sync
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/sucursal/sucursal/internal/manifest"
@@ -42,11 +45,41 @@ var tokenRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // ValidToken reports whether s can be one token of a KV key (edge ids, label names and values).
 func ValidToken(s string) bool { return tokenRE.MatchString(s) }
 
-// Desired-state keys. The most specific entry wins: edge, then label selector, then role default.
+// Desired-state keys. The most specific entry wins: edge, then label selector (more labels
+// first), then role default.
 func RoleKey(role string) string         { return "role." + role }
 func EdgeKey(edgeID, role string) string { return "edge." + edgeID + "." + role }
 func LabelKey(k, v, role string) string  { return "sel." + k + "=" + v + "." + role }
 func StatusKey(edgeID string) string     { return "edge." + edgeID }
+
+// SelectorKey is the desired-state key for every edge that has all the labels of sel:
+// "sel.<k1>=<v1>/<k2>=<v2>.<role>", labels sorted by name, so one selector has one key. With one
+// label it is LabelKey. Labels are tokens (no "=", "/" or "."), so the key parses back unambiguously
+// and stays one subject token: the edges' "sel.*.*" watch sees it.
+func SelectorKey(sel map[string]string, role string) string {
+	pairs := make([]string, 0, len(sel))
+	for _, k := range slices.Sorted(maps.Keys(sel)) {
+		pairs = append(pairs, k+"="+sel[k])
+	}
+	return "sel." + strings.Join(pairs, "/") + "." + role
+}
+
+// ParseSelector reads the selector token of a "sel.<token>.<role>" key: "k=v" pairs joined by "/".
+// It refuses anything SelectorKey would not write (empty, malformed or repeated labels).
+func ParseSelector(token string) (map[string]string, bool) {
+	out := map[string]string{}
+	for _, pair := range strings.Split(token, "/") {
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok || !ValidToken(k) || !ValidToken(v) {
+			return nil, false
+		}
+		if _, dup := out[k]; dup {
+			return nil, false
+		}
+		out[k] = v
+	}
+	return out, true
+}
 func edgeFilters(edgeID string) []string {
 	return []string{"role.*", "edge." + edgeID + ".*", "sel.*.*"}
 }
