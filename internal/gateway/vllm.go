@@ -234,7 +234,7 @@ func (p *VLLMPass) Pass(ctx context.Context, st *PassState, d Draft, n int) (Pas
 		// Only then: a prompt_logprobs request skips vLLM's prefix cache (see DRAFTING-VLLM.md).
 		req.PromptLogprobs = ptr(1)
 	}
-	var raw json.RawMessage
+	var raw []byte // parsed by parseVLLMCompletion, not by encoding/json (its size grows with the context)
 	if err := p.post(ctx, "/v1/completions", req, &raw); err != nil {
 		return PassResult{}, err
 	}
@@ -348,6 +348,10 @@ func (p *VLLMPass) post(ctx context.Context, path string, body, into any) error 
 	}
 	if len(raw) > vllmBodyLimit {
 		return fmt.Errorf("%w: %s answered more than %d bytes", ErrVLLMAnswer, path, vllmBodyLimit)
+	}
+	if b, ok := into.(*[]byte); ok {
+		*b = raw
+		return nil
 	}
 	if err := json.Unmarshal(raw, into); err != nil {
 		return fmt.Errorf("%w: %s answered %d bytes that are not the expected JSON", ErrVLLMAnswer, path, len(raw))
