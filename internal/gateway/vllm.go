@@ -374,13 +374,14 @@ type vllmLogprob struct {
 	DecodedToken *string  `json:"decoded_token"`
 }
 
+// vllmCompletion is the part of the answer decoded with encoding/json; prompt_logprobs is taken
+// out first by splitPromptLogprobs.
 type vllmCompletion struct {
 	Choices []struct {
-		Text           *string           `json:"text"`
-		FinishReason   *string           `json:"finish_reason"`
-		TokenIDs       []int64           `json:"token_ids"`
-		PromptLogprobs []json.RawMessage `json:"prompt_logprobs"`
-		Logprobs       *struct {
+		Text         *string `json:"text"`
+		FinishReason *string `json:"finish_reason"`
+		TokenIDs     []int64 `json:"token_ids"`
+		Logprobs     *struct {
 			Tokens []string `json:"tokens"`
 		} `json:"logprobs"`
 	} `json:"choices"`
