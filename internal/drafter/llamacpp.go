@@ -193,6 +193,10 @@ func llamaPieces(res llamaCompletion, n int, v *vocab.Vocab) ([]Piece, error) {
 	if res.Content == nil {
 		return nil, fmt.Errorf("%w: no content", ErrBadAnswer)
 	}
+	if len(res.Probs) == 0 && *res.Content != "" {
+		// A server that ignored n_probs: one piece, token boundaries unknown.
+		return []Piece{{ID: -1, Text: *res.Content}}, nil
+	}
 	var pieces []Piece
 	var text strings.Builder
 	next := 0 // index into res.Tokens
@@ -209,6 +213,9 @@ func llamaPieces(res llamaCompletion, n int, v *vocab.Vocab) ([]Piece, error) {
 		}
 		if len(b) == 0 {
 			break
+		}
+		if s, _ := pieceOf(v, *e.ID); v != nil && s == "" {
+			break // a control token spelled out by a server started with --special
 		}
 		text.Write(b)
 		if v == nil {
@@ -251,6 +258,13 @@ func llamaPieces(res llamaCompletion, n int, v *vocab.Vocab) ([]Piece, error) {
 	}
 	// n_predict may be exceeded to finish a character.
 	return pieces[:min(len(pieces), n)], nil
+}
+
+func pieceOf(v *vocab.Vocab, id int32) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	return v.Piece(id)
 }
 
 // post sends a JSON request and decodes the answer. Errors name the endpoint and llama-server's

@@ -1,0 +1,363 @@
+package drafter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/sucursal/sucursal/internal/testmodel"
+)
+
+// fakeLlamaServer answers /apply-template and /completion like llama-server (tools/server in
+// ggml-org/llama.cpp) serving a generated model: greedy continuation by the spec's successor
+// table, an entry in completion_probabilities per token once the text ends on a whole character
+// (its bytes all text not yet sent), the end-of-generation token with empty bytes, the extra
+// fields the real answer has, and response_fields applied to the top level.
+type fakeLlamaServer struct {
+	spec testmodel.Spec
+
+	mu       sync.Mutex
+	requests []map[string]any
+	canned   *cannedAnswer // when set, every request gets this instead
+}
+
+type cannedAnswer struct {
+	status int
+	body   string
+}
+
+func (f *fakeLlamaServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req map[string]any
+	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&req) != nil {
+		http.Error(w, `{"error":{"code":400,"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	f.requests = append(f.requests, req)
+	canned := f.canned
+	f.mu.Unlock()
+	if canned != nil {
+		w.WriteHeader(canned.status)
+		_, _ = w.Write([]byte(canned.body))
+		return
+	}
+	var out map[string]any
+	switch r.URL.Path {
+	case "/apply-template":
+		var b strings.Builder
+		for _, m := range req["messages"].([]any) {
+			m := m.(map[string]any)
+			b.WriteString("<|" + m["role"].(string) + "|>" + m["content"].(string) + "\n")
+		}
+		out = map[string]any{"prompt": b.String()}
+	case "/completion":
+		out = f.complete(req["prompt"].(string), int(req["n_predict"].(float64)))
+		if fields, ok := req["response_fields"].([]any); ok {
+			kept := map[string]any{}
+			for _, k := range fields {
+				if v, ok := out[k.(string)]; ok {
+					kept[k.(string)] = v
+				}
+			}
+			out = kept
+		}
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+func (f *fakeLlamaServer) complete(prompt string, n int) map[string]any {
+	ids := append([]int{testmodel.BOSID}, f.spec.TokenIDs(prompt)...)
+	last := ids[len(ids)-1]
+	var (
+		tokens  []int
+		probs   []map[string]any
+		content string
+		pending []byte
+		stop    = "limit"
+	)
+	for range n {
+		last = f.spec.Next(last)
+		tokens = append(tokens, last)
+		text := ""
+		if last > testmodel.EOSID { // control tokens print as "" without --special
+			text, _ = f.spec.PieceText(last)
+		}
+		content += text
+		pending = append(pending, text...)
+		if utf8.Valid(pending) {
+			ints := make([]int, len(pending))
+			for i, c := range pending {
+				ints[i] = int(c)
+			}
+			entry := map[string]any{"id": last, "token": string(pending), "bytes": ints, "logprob": -0.01}
+			entry["top_logprobs"] = []map[string]any{{"id": last, "token": string(pending), "bytes": ints, "logprob": -0.01}}
+			probs = append(probs, entry)
+			pending = nil
+		}
+		if last == testmodel.EOSID {
+			stop = "eos"
+			break
+		}
+	}
+	return map[string]any{
+		"index": 0, "content": content, "tokens": tokens, "id_slot": 0, "stop": true, "model": "tiny",
+		"tokens_predicted": len(tokens), "tokens_evaluated": len(f.spec.TokenIDs(prompt)) + 1,
+		"generation_settings": map[string]any{"n_predict": n, "temperature": 0}, "prompt": "<s>" + prompt,
+		"has_new_line": false, "truncated": false, "stop_type": stop, "stopping_word": "", "tokens_cached": 0,
+		"timings":                  map[string]any{"predicted_n": len(tokens)},
+		"completion_probabilities": probs,
+	}
+}
+
+func (f *fakeLlamaServer) lastRequest(t *testing.T) map[string]any {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.requests) == 0 {
+		t.Fatal("llama-server was not asked")
+	}
+	return f.requests[len(f.requests)-1]
+}
+
+func startFakeLlama(t *testing.T, spec testmodel.Spec) (*fakeLlamaServer, string) {
+	t.Helper()
+	f := &fakeLlamaServer{spec: spec}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return f, srv.URL
+}
+
+func ggufFile(t *testing.T, spec testmodel.Spec) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "draft.gguf")
+	if err := testmodel.WriteFile(path, spec); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// expectedPieces is the spec's own greedy answer for prompt (testmodel computes it from the spec
+// alone), with each piece's id looked up in the spec's vocabulary.
+func expectedPieces(spec testmodel.Spec, prompt string, n int, ids bool) []Piece {
+	var out []Piece
+	for _, tok := range spec.GreedyPieces(prompt, n) {
+		p := Piece{ID: -1, Text: strings.ReplaceAll(tok, testmodel.Space, " ")}
+		if ids {
+			p.ID = int32(slices.Index(spec.Vocab(), tok))
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func TestLlamaServerDraftsTheModelsGreedyTokens(t *testing.T) {
+	alphabet := testmodel.Alphabet()
+	sentence := testmodel.Sentence("hola", "qué", "tal", "señor", "Núñez")
+	for _, tc := range []struct {
+		name   string
+		spec   testmodel.Spec
+		prompt string
+		n      int
+		ids    bool
+	}{
+		{"alphabet with ids", alphabet, "a", 5, true},
+		{"alphabet text", alphabet, "a", 5, false},
+		{"ends before n", alphabet, "w", 8, true},
+		{"ends at once", alphabet, "?", 4, true},
+		{"non-ASCII pieces with ids", sentence, "dime hola", 6, true},
+		{"non-ASCII pieces text", sentence, "dime hola", 3, false},
+		{"long", alphabet, "A", 32, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake, url := startFakeLlama(t, tc.spec)
+			m, err := NewLlamaServer(url+"/v1/", "tiny", ggufFile(t, tc.spec), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Draft(context.Background(), tc.prompt, tc.n, tc.ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := expectedPieces(tc.spec, tc.prompt, tc.n, tc.ids)
+			if !slices.Equal(got, want) {
+				t.Fatalf("pieces %+v\nthe spec's %+v", got, want)
+			}
+			if joinPieces(got) != tc.spec.Greedy(tc.prompt, tc.n) {
+				t.Fatalf("the pieces spell %q, the spec's answer is %q", joinPieces(got), tc.spec.Greedy(tc.prompt, tc.n))
+			}
+			req := fake.lastRequest(t)
+			for k, v := range map[string]any{"prompt": tc.prompt, "n_predict": float64(tc.n), "temperature": 0.0, "top_k": 1.0,
+				"n_probs": 1.0, "cache_prompt": true, "return_tokens": true, "stream": false, "model": "tiny",
+				"repeat_penalty": 1.0, "dry_multiplier": 0.0, "xtc_probability": 0.0, "mirostat": 0.0} {
+				if req[k] != v {
+					t.Errorf("request %s = %v, want %v", k, req[k], v)
+				}
+			}
+			if s, _ := req["samplers"].([]any); len(s) != 1 || s[0] != "temperature" {
+				t.Errorf("samplers %v: only the temperature sampler (greedy at 0) may run", req["samplers"])
+			}
+		})
+	}
+}
+
+func TestLlamaServerPromptAndFingerprint(t *testing.T) {
+	spec := testmodel.Alphabet()
+	fake, url := startFakeLlama(t, spec)
+	m, err := NewLlamaServer(url, "", ggufFile(t, spec), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	prompt, err := m.Prompt(ctx, []api.Message{{Role: "system", Content: "sé breve"}, {Role: "user", Content: "[DNI_1] abc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<|system|>sé breve\n<|user|>[DNI_1] abc\n"; prompt != want {
+		t.Fatalf("prompt %q, want %q", prompt, want)
+	}
+	if _, ok := fake.lastRequest(t)["model"]; ok {
+		t.Error("a model name was sent though none is configured")
+	}
+	fp, err := m.Fingerprint(ctx)
+	if err != nil || fp != spec.Fingerprint().String() {
+		t.Fatalf("fingerprint %q, %v; the generator's %q", fp, err, spec.Fingerprint().String())
+	}
+	other, _ := NewLlamaServer(url, "", ggufFile(t, spec.WithPieces("bc", "def")), nil)
+	if ofp, _ := other.Fingerprint(ctx); ofp == fp || ofp == "" {
+		t.Fatalf("another tokenizer's fingerprint %q", ofp)
+	}
+
+	// Without a GGUF the fingerprint is unknown (text mode) and ids cannot be had.
+	plain, _ := NewLlamaServer(url, "", "", nil)
+	if fp, err := plain.Fingerprint(ctx); fp != "" || err != nil {
+		t.Fatalf("no GGUF: fingerprint %q, %v", fp, err)
+	}
+	if _, err := plain.Draft(ctx, "a", 3, true); err == nil {
+		t.Fatal("ids without a tokenizer")
+	}
+	if p, err := plain.Draft(ctx, "a", 3, false); err != nil || joinPieces(p) != "bcd" {
+		t.Fatalf("text draft without a GGUF: %+v, %v", p, err)
+	}
+	// A missing GGUF is an error (not silently text mode), and no request is needed to find out.
+	broken, _ := NewLlamaServer(url, "", filepath.Join(t.TempDir(), "missing.gguf"), nil)
+	if _, err := broken.Fingerprint(ctx); err == nil {
+		t.Fatal("a missing GGUF gave a fingerprint")
+	}
+	n := len(fake.requests)
+	if p, err := m.Draft(ctx, "a", 0, true); p != nil || err != nil || len(fake.requests) != n {
+		t.Fatal("a zero-token draft asked the server")
+	}
+	for _, bad := range []string{"", "ftp://x", "http://", "::"} {
+		if _, err := NewLlamaServer(bad, "", "", nil); err == nil {
+			t.Errorf("base URL %q accepted", bad)
+		}
+	}
+}
+
+// TestLlamaServerSplitsCharactersAcrossByteTokens: llama-server sends a character made of byte
+// tokens as one entry carrying the last token's id; the tokens list splits it back.
+func TestLlamaServerSplitsCharactersAcrossByteTokens(t *testing.T) {
+	spec := testmodel.Alphabet()
+	id := func(tok string) int { return slices.Index(spec.Vocab(), tok) }
+	a, b, c3, a9 := id("a"), id("b"), id("<0xC3>"), id("<0xA9>")
+	answer := func(tokens bool) string {
+		m := map[string]any{"content": "aéb", "stop_type": "limit", "completion_probabilities": []map[string]any{
+			{"id": a, "bytes": []int{'a'}}, {"id": a9, "bytes": []int{0xC3, 0xA9}}, {"id": b, "bytes": []int{'b'}}}}
+		if tokens {
+			m["tokens"] = []int{a, c3, a9, b}
+		}
+		out, _ := json.Marshal(m)
+		return string(out)
+	}
+	for _, tc := range []struct {
+		name   string
+		tokens bool
+		ids    bool
+		want   []Piece
+	}{
+		{"with token ids", true, true, []Piece{{int32(a), "a"}, {int32(c3), "\xc3"}, {int32(a9), "\xa9"}, {int32(b), "b"}}},
+		{"without return_tokens", false, true, []Piece{{int32(a), "a"}, {-1, "é"}, {int32(b), "b"}}},
+		{"text mode", true, false, []Piece{{-1, "a"}, {-1, "é"}, {-1, "b"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake, url := startFakeLlama(t, spec)
+			fake.canned = &cannedAnswer{http.StatusOK, answer(tc.tokens)}
+			m, _ := NewLlamaServer(url, "", ggufFile(t, spec), nil)
+			got, err := m.Draft(context.Background(), "x", 8, tc.ids)
+			if err != nil || !slices.Equal(got, tc.want) {
+				t.Fatalf("pieces %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestLlamaServerGarbage: every malformed answer is an error, and no error repeats the prompt or
+// whatever the server put in its message.
+func TestLlamaServerGarbage(t *testing.T) {
+	spec := testmodel.Alphabet()
+	const secret = "DNI 12345678Z"
+	a, b := slices.Index(spec.Vocab(), "a"), slices.Index(spec.Vocab(), "b")
+	for _, tc := range []struct {
+		name     string
+		status   int
+		body     string
+		ids      bool
+		badShape bool
+	}{
+		{"server error quoting the prompt", 500, `{"error":{"code":500,"message":"` + secret + `","type":"server_error"}}`, false, false},
+		{"error type not an enum", 400, `{"error":{"type":"` + secret + `"}}`, false, false},
+		{"html", 200, "<html>" + secret + "</html>", false, true},
+		{"truncated", 200, `{"content":"ab`, false, true},
+		{"wrong type", 200, `{"content":["` + secret + `"]}`, false, true},
+		{"no content", 200, `{"completion_probabilities":[{"id":1,"bytes":[97]}]}`, false, true},
+		{"entry without id", 200, `{"content":"a","completion_probabilities":[{"bytes":[97]}]}`, false, true},
+		{"negative id", 200, `{"content":"a","completion_probabilities":[{"id":-3,"bytes":[97]}]}`, false, true},
+		{"byte out of range", 200, `{"content":"a","completion_probabilities":[{"id":1,"bytes":[300]}]}`, false, true},
+		{"entries do not spell content", 200, `{"content":"` + secret + `","completion_probabilities":[{"id":1,"bytes":[97]}]}`, false, true},
+		{"id beyond the vocabulary", 200, `{"content":"a","tokens":[99999],"completion_probabilities":[{"id":99999,"bytes":[97]}]}`, true, true},
+		{"fewer ids than entries", 200, `{"content":"ab","tokens":[` + itoa(a) + `],"completion_probabilities":[{"id":` + itoa(a) + `,"bytes":[97]},{"id":` + itoa(b) + `,"bytes":[98]}]}`, true, true},
+		{"ids of another tokenizer", 200, `{"content":"a","tokens":[` + itoa(b) + `],"completion_probabilities":[{"id":` + itoa(b) + `,"bytes":[97]}]}`, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake, url := startFakeLlama(t, spec)
+			fake.canned = &cannedAnswer{tc.status, tc.body}
+			m, _ := NewLlamaServer(url, "", ggufFile(t, spec), nil)
+			p, err := m.Draft(context.Background(), secret, 4, tc.ids)
+			if err == nil {
+				t.Fatalf("garbage gave pieces %+v", p)
+			}
+			if errors.Is(err, ErrBadAnswer) != tc.badShape {
+				t.Fatalf("error %v: ErrBadAnswer %v, want %v", err, errors.Is(err, ErrBadAnswer), tc.badShape)
+			}
+			if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "12345678") {
+				t.Fatalf("the error quotes text: %v", err)
+			}
+		})
+	}
+	fake, url := startFakeLlama(t, spec)
+	fake.canned = &cannedAnswer{200, `{"template":"x"}`}
+	m, _ := NewLlamaServer(url, "", "", nil)
+	if _, err := m.Prompt(context.Background(), []api.Message{{Role: "user", Content: secret}}); !errors.Is(err, ErrBadAnswer) {
+		t.Fatalf("an /apply-template answer without a prompt: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Draft(ctx, secret, 2, false); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled draft: %v", err)
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
