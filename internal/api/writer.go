@@ -49,9 +49,13 @@ func (rw *responseWriter) begin() {
 }
 
 func (rw *responseWriter) WriteChunk(c *chat.Chunk) error {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return chat.Internal("could not encode a chunk")
+	// A relayed chunk that no stage changed is written as the gateway sent it.
+	b, ok := c.Raw()
+	if !ok {
+		var err error
+		if b, err = json.Marshal(c); err != nil {
+			return chat.Internal("could not encode a chunk")
+		}
 	}
 	if !rw.stream {
 		// A terminal that streams for a non-streamed request is a bug in a stage.

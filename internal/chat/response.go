@@ -10,6 +10,8 @@ type Chunk struct {
 	Choices           []ChunkChoice `json:"choices"`
 	Usage             *Usage        `json:"usage,omitempty"`
 	Extra             Extra         `json:"-"`
+
+	src *source // set by DecodeChunk: the bytes it came from (see Raw)
 }
 
 // ChunkChoice is one choice of a chunk.

@@ -75,11 +75,13 @@ func relay(ctx context.Context, call *link.Call, w ResponseWriter, unacknowledge
 		}
 		switch f.Type {
 		case wire.TypeChunk:
-			var c chat.Chunk
-			if err := json.Unmarshal(f.Payload, &c); err != nil {
+			// DecodeChunk keeps the gateway's bytes: a chunk no stage changes goes to the user
+			// as it came, without being encoded again.
+			c, err := chat.DecodeChunk(f.Payload)
+			if err != nil {
 				return badGateway("the datacenter sent a chunk that is not valid JSON")
 			}
-			if err := w.WriteChunk(&c); err != nil {
+			if err := w.WriteChunk(c); err != nil {
 				return err
 			}
 		case wire.TypeResponse:
