@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -117,7 +118,10 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte) string {
 	start := time.Now()
 	var done wire.Done
-	err := s.cfg.Target.Stream(ctx, "/chat/completions", body, func(data []byte) error {
+	// Chunks that arrived from the target together leave in one stream write (one QUIC packet
+	// for short ones instead of one each); a chunk is never held once nothing more has arrived.
+	bw := bufio.NewWriterSize(str, 4<<10)
+	err := s.cfg.Target.StreamEvents(ctx, "/chat/completions", body, func(data []byte, more bool) error {
 		if done.Chunks == 0 {
 			ttft := time.Since(start)
 			s.m.upstreamTTFT.Observe(ttft.Seconds())
@@ -125,8 +129,17 @@ func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte) stri
 		}
 		done.Chunks++
 		s.m.chunks.Inc()
-		return wire.Write(str, wire.TypeChunk, data)
+		if err := wire.Write(bw, wire.TypeChunk, data); err != nil {
+			return err
+		}
+		if more {
+			return nil
+		}
+		return bw.Flush()
 	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return s.fail(str, err)
 	}

@@ -1,6 +1,7 @@
 package link
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -40,7 +41,9 @@ func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", ErrNotConnected, err)
 	}
-	call := &Call{str: str, fr: wire.NewReader(str), m: c.m, accepted: make(chan struct{})}
+	// Buffered: the gateway sends chunks that arrived together in one write, and reading them
+	// frame by frame from the stream would lock it twice per frame.
+	call := &Call{str: str, fr: wire.NewReader(bufio.NewReaderSize(str, 4<<10)), m: c.m, accepted: make(chan struct{})}
 	c.m.openStreams.Inc()
 	if err := wire.WriteJSON(str, wire.TypeRequest, req); err != nil {
 		call.abort(wire.CodeProtocol)

@@ -101,6 +101,13 @@ func (c *Client) Post(ctx context.Context, path string, body []byte) ([]byte, er
 // target sends [DONE] or ends the stream. An error event in the stream ({"error":…}) is returned
 // as *chat.Error. onData's slice is only valid during the call.
 func (c *Client) Stream(ctx context.Context, path string, body []byte, onData func([]byte) error) error {
+	return c.StreamEvents(ctx, path, body, func(data []byte, _ bool) error { return onData(data) })
+}
+
+// StreamEvents is Stream that also tells onData whether the next event has already arrived
+// (more): a relay may then hold its write and send the events that came together at once. What
+// it holds when StreamEvents returns is its own to write.
+func (c *Client) StreamEvents(ctx context.Context, path string, body []byte, onData func(data []byte, more bool) error) error {
 	resp, err := c.do(ctx, http.MethodPost, path, body)
 	if err != nil {
 		return err
@@ -128,7 +135,7 @@ func (c *Client) Stream(ctx context.Context, path string, body []byte, onData fu
 		if bytes.HasPrefix(data, []byte(`{"error"`)) {
 			return chat.ParseError(http.StatusBadGateway, data)
 		}
-		if err := onData(data); err != nil {
+		if err := onData(data, sse.Ready()); err != nil {
 			return err
 		}
 	}

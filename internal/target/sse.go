@@ -62,6 +62,30 @@ func (s *SSEReader) Next() ([]byte, error) {
 	}
 }
 
+// Ready reports whether the next event with data has already arrived in full, so that Next
+// returns it without waiting for the network. A forwarder uses it to send events that arrived
+// together in one write, and still never holds one back while waiting for more.
+func (s *SSEReader) Ready() bool {
+	b, _ := s.r.Peek(s.r.Buffered())
+	have := false
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return false
+		}
+		line := bytes.TrimRight(b[:i], "\r")
+		b = b[i+1:]
+		switch {
+		case len(line) == 0:
+			if have {
+				return true
+			}
+		case bytes.HasPrefix(line, []byte("data:")): // the only field Next keeps
+			have = true
+		}
+	}
+}
+
 // readLine returns one line without its terminator (LF, CRLF or CR-less), bounded by max.
 func (s *SSEReader) readLine() ([]byte, error) {
 	var line []byte
