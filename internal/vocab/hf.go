@@ -13,9 +13,10 @@ import (
 // vocabulary, so the datacenter reads the same tokenizer files the server loads. The rules below
 // follow llama.cpp's convert_hf_to_gguf.py, so that the fingerprint equals the one of the GGUF
 // converted from the same checkpoint (what an edge's Ollama reports): token texts by id from
-// tokenizer.json's model vocabulary and added tokens, ids the tokenizer does not name filled with
-// "[PAD<id>]" up to config.json's vocab_size, BOS/EOS named in tokenizer_config.json (or, failing
-// that, config.json's ids).
+// tokenizer.json's model vocabulary and added tokens (user-defined ones with "▁" as spaces), the
+// table sized by config.json's vocab_size (ids the tokenizer does not name filled with "[PAD<id>]",
+// ids past it dropped), BOS/EOS named in tokenizer_config.json (or, failing that, config.json's
+// ids).
 
 // hfFileLimit bounds what is read from one tokenizer file (large vocabularies are ~10-20 MB).
 const hfFileLimit = 64 << 20
@@ -83,11 +84,14 @@ func FromHFTokenizerJSON(path string) (*Vocab, error) {
 	if err := readHFJSON(filepath.Join(dir, "config.json"), &cfg, false); err != nil {
 		return nil, err
 	}
-	size := 0
-	for id := range byID {
-		size = max(size, id+1)
+	// The model's vocab_size is the table's size (the converter drops ids past it: added tokens the
+	// embedding has no row for); without config.json, the highest id the tokenizer names.
+	size := max(cfg.VocabSize, cfg.TextConfig.VocabSize)
+	if size == 0 {
+		for id := range byID {
+			size = max(size, id+1)
+		}
 	}
-	size = max(size, cfg.VocabSize, cfg.TextConfig.VocabSize)
 	if size == 0 || size > 1<<24 {
 		return nil, fmt.Errorf("vocab: %s: %d tokens", file, size)
 	}
@@ -104,7 +108,8 @@ func FromHFTokenizerJSON(path string) (*Vocab, error) {
 		case tj.Model.UnkToken != nil && tok == *tj.Model.UnkToken:
 			types[id] = typeUnknown
 		case added[id]:
-			types[id] = typeUserDefined
+			// The converter stores user-defined tokens with "▁" already turned into spaces.
+			tok, types[id] = strings.ReplaceAll(tok, "▁", " "), typeUserDefined
 		case typ == "llama" && isHFByteToken(tok):
 			types[id] = typeByte
 		default:

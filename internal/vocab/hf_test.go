@@ -172,6 +172,24 @@ func TestHFPaddingSpecialsAndStops(t *testing.T) {
 		t.Fatalf("stop ids %v (out-of-range ids must be dropped)", stops)
 	}
 
+	// Ids past config.json's vocab_size are dropped (the embedding has no row for them), and a
+	// user-defined (not special) added token is stored with its "▁" as spaces, as the converter does.
+	tj := map[string]any{"model": map[string]any{"type": "BPE", "byte_fallback": true, "vocab": map[string]int{"a": 0, "▁b": 1, "c": 2}},
+		"added_tokens": []any{map[string]any{"id": 2, "content": "▁c▁", "special": false}, map[string]any{"id": 3, "content": "<extra>", "special": true}}}
+	dir2 := t.TempDir()
+	for name, v := range map[string]any{"tokenizer.json": tj, "config.json": map[string]any{"vocab_size": 3}} {
+		b, _ := json.Marshal(v)
+		os.WriteFile(filepath.Join(dir2, name), b, 0o600)
+	}
+	v2, err := FromHFTokenizerJSON(dir2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want2, _ := New("llama", []string{"a", "▁b", " c "}, nil, -1, -1)
+	if v2.Fingerprint() != want2.Fingerprint() {
+		t.Fatalf("got %s, want %s", v2.Fingerprint(), want2.Fingerprint())
+	}
+
 	// Without tokenizer_config.json, config.json names BOS/EOS.
 	dir = writeHFFiles(t, tokens, map[string]any{"config.json": map[string]any{"bos_token_id": 1, "eos_token_id": []int{2, 5}}})
 	os.Remove(filepath.Join(dir, "tokenizer_config.json"))
