@@ -67,9 +67,19 @@ type Config struct {
 // DraftConfig configures speculative drafting (docs/DRAFTING.md).
 type DraftConfig struct {
 	Enabled bool `yaml:"enabled"`
+	// Backend is the local runtime the draft model runs on: ollama (default) or llamacpp
+	// (llama.cpp's llama-server).
+	Backend string `yaml:"backend"`
 	// OllamaURL is the local Ollama with the draft model, e.g. http://127.0.0.1:11434.
 	OllamaURL string `yaml:"ollama_url"`
-	Model     string `yaml:"model"`
+	// URL is the llama-server's base URL, e.g. http://127.0.0.1:8081 (backend llamacpp).
+	URL string `yaml:"url"`
+	// Model names the draft model: required for Ollama; for llama-server only sent in router mode.
+	Model string `yaml:"model"`
+	// TokenizerGGUF is the GGUF file llama-server serves (backend llamacpp, optional): llama-server
+	// cannot list its vocabulary, so token mode needs the tokenizer from the file. Without it the
+	// drafter has no fingerprint and drafts in text mode.
+	TokenizerGGUF string `yaml:"tokenizer_gguf"`
 	// GammaMin and GammaMax bound the tokens drafted per round (defaults 1 and 8; equal = fixed).
 	GammaMin int `yaml:"gamma_min"`
 	GammaMax int `yaml:"gamma_max"`
@@ -78,6 +88,42 @@ type DraftConfig struct {
 	Mode string `yaml:"mode"`
 	// Pipeline drafts the next round while a verification is in flight (default true).
 	Pipeline *bool `yaml:"pipeline"`
+}
+
+// validateBackend checks the backend and the fields that belong to it; a field of the other
+// backend is an error, because it is the likely sign of a backend left at its default.
+func (d DraftConfig) validateBackend() []error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	isURL := func(s string) bool {
+		u, err := url.Parse(s)
+		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	}
+	switch d.Backend {
+	case "", "ollama":
+		if !isURL(d.OllamaURL) {
+			bad("draft.ollama_url: %q is not an http(s) URL such as http://127.0.0.1:11434", d.OllamaURL)
+		}
+		if d.Model == "" {
+			bad("draft.model is required with draft.backend ollama")
+		}
+		if d.URL != "" || d.TokenizerGGUF != "" {
+			bad("draft.url and draft.tokenizer_gguf are for draft.backend llamacpp (Ollama uses draft.ollama_url and reports its own tokenizer)")
+		}
+	case "llamacpp":
+		if !isURL(d.URL) {
+			bad("draft.url: %q is not an http(s) URL such as http://127.0.0.1:8081 (the llama-server)", d.URL)
+		}
+		if d.OllamaURL != "" {
+			bad("draft.ollama_url is for draft.backend ollama; a llama-server is named by draft.url")
+		}
+		if d.Mode == "token" && d.TokenizerGGUF == "" {
+			bad("draft.mode token with draft.backend llamacpp needs draft.tokenizer_gguf (llama-server cannot report its tokenizer)")
+		}
+	default:
+		bad("draft.backend: %q is not ollama or llamacpp", d.Backend)
+	}
+	return errs
 }
 
 // SyncEnabled reports whether model sync is configured.
@@ -237,12 +283,7 @@ func (c Config) Validate() error {
 		bad("redaction: %w", err)
 	}
 	if d := c.Draft; d.Enabled {
-		if u, err := url.Parse(d.OllamaURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("draft.ollama_url: %q is not an http(s) URL such as http://127.0.0.1:11434", d.OllamaURL)
-		}
-		if d.Model == "" {
-			bad("draft.model is required when draft.enabled is true")
-		}
+		errs = append(errs, d.validateBackend()...)
 		lo, hi := max(d.GammaMin, 1), d.GammaMax
 		if hi == 0 {
 			hi = 8

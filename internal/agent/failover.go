@@ -82,7 +82,7 @@ func drafting(dc DraftConfig, l *link.Client, plain pipeline.Handler, reg promet
 	if !dc.Enabled {
 		return plain
 	}
-	m, err := drafter.NewOllama(dc.OllamaURL, dc.Model, nil)
+	m, err := draftModel(dc)
 	if err == nil {
 		var t *drafter.Terminal
 		r := prometheus.WrapRegistererWith(prometheus.Labels{"dc": l.Addr()}, reg)
@@ -95,6 +95,14 @@ func drafting(dc DraftConfig, l *link.Client, plain pipeline.Handler, reg promet
 	}
 	log.Error("drafting disabled for this endpoint", "dc", l.Addr(), "error", err.Error())
 	return plain
+}
+
+// draftModel builds the draft backend draft.backend names.
+func draftModel(dc DraftConfig) (drafter.Model, error) {
+	if dc.Backend == "llamacpp" {
+		return drafter.NewLlamaServer(dc.URL, dc.Model, dc.TokenizerGGUF, nil)
+	}
+	return drafter.NewOllama(dc.OllamaURL, dc.Model, nil)
 }
 
 // anyReady is /readyz: ready while at least one DC endpoint is connected.
