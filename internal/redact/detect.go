@@ -25,45 +25,51 @@ func (r *Redactor) detect(ctx context.Context, text string) (detection, error) {
 	}
 	d.spans = append(d.spans, lookalikes(text)...)
 	p := newProfile(text)
-	var runes []rune
-	var offs []int // rune index -> byte offset
-	var runs []digitRun
-	var buf *runeBuf
+	var t *scanText // prepared on first use: most short texts need no recognizer at all
 	defer func() {
-		if buf != nil {
-			r.bufs.Put(buf)
+		if t != nil {
+			r.texts.Put(t)
 		}
 	}()
 	run := func(rec *recognizer) error {
 		if rec.need != nil && !rec.need(p) {
 			return nil
 		}
-		if runes == nil {
-			buf, _ = r.bufs.Get().(*runeBuf)
-			if buf == nil {
-				buf = &runeBuf{}
+		if t == nil {
+			t, _ = r.texts.Get().(*scanText)
+			if t == nil {
+				t = &scanText{}
 			}
-			buf.runes, buf.offs = runeOffsetsInto(buf.runes[:0], buf.offs[:0], text)
-			runes, offs = buf.runes, buf.offs
-			runs = digitRuns(runes)
+			t.reset(text, p)
 		}
-		gated := rec.score < r.threshold(rec.typ)
-		wins, ok := windowsFor(rec, gated, r.cfg.ContextWindow, runes, runs, p, offs)
-		if !ok || r.wholeText {
-			wins = []window{{0, len(runes)}}
+		emit := func(m *regexp2.Match) {
+			start, end := t.offs[m.Index], t.offs[m.Index+m.Length]
+			if s, ok := r.score(rec, text, p, start, &end); ok {
+				d.spans = append(d.spans, s)
+			}
 		}
 		var err error
-		for _, w := range wins {
+		if rec.first == nil || r.wholeText {
 			var m *regexp2.Match
-			m, err = rec.re.FindRunesMatch(runes[w.start:w.end])
+			m, err = rec.re.FindRunesMatch(t.runes)
 			for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
-				start, end := offs[w.start+m.Index], offs[w.start+m.Index+m.Length]
-				if s, ok := r.score(rec, text, p, start, &end); ok {
-					d.spans = append(d.spans, s)
-				}
+				emit(m)
 			}
-			if err != nil {
-				break
+		} else {
+			gated := rec.score < r.threshold(rec.typ)
+			next := 0 // a whole-text scan resumes after each match: starts before next are not tried
+			for _, c := range t.candidates(rec, gated, r.cfg.ContextWindow) {
+				if c < next {
+					continue
+				}
+				var m *regexp2.Match
+				if m, err = rec.anchored.FindRunesMatchStartingAt(t.runes, c); err != nil {
+					break
+				}
+				if m != nil {
+					emit(m)
+					next = m.Index + max(m.Length, 1)
+				}
 			}
 		}
 		if err != nil {
@@ -253,15 +259,6 @@ func lookalikes(text string) []Span {
 		i = end
 	}
 	return out
-}
-
-func runeOffsetsInto(runes []rune, offs []int, text string) ([]rune, []int) {
-	for i, r := range text {
-		runes = append(runes, r)
-		offs = append(offs, i)
-	}
-	offs = append(offs, len(text))
-	return runes, offs
 }
 
 // Detect returns what Redact would replace in text, without a vault: thresholds, allow list and

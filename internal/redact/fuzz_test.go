@@ -147,6 +147,18 @@ func FuzzWindowsEquivalent(f *testing.F) {
 		f.Add(it.Text)
 	}
 	f.Add("nacido el 3 de septiembre de 1980; GB82 WEST 1234 5698 7654 32 y MT84 MALT 0110 0001 2345 MTLC AST0 01S")
+	// Starts that only a case-insensitive regexp2 sees (the Kelvin sign folds to 'k', 'İ' to
+	// 'i'), prefixes of phones, ids glued to separators, dates in every form.
+	for _, s := range []string{
+		"\u212Aalea Nagusia 5, 48001 Bilbao; TRAVESİA del Carmen 3; Pº de Gracia 10; C/ Mayor 5, 2º B",
+		"born ABRİL 12, 1980; nacida el 3º de mayo de 1980; DOB 1980-02-29; f. nac 1/2/1980; birth: September 12th, 1980",
+		"tel +34 600 123 456, + 34 600 12 34 56, 0034 600123456, +44 20 7946 0958, tel:+34600123456, ++34600123456",
+		"DNI 12.345.678-Z, x1234567l, Y-1234567-X, B-1234567-J, 28/12345678/40, mail:a.b@c.es, @@x@y.es",
+		"IBAN ES9121000418450200051332 es91 2100 0418 4502 0005 1332, pasaporte ABC123456, fe80::1 ::1 1.2.3.4.5 10.0.0.1",
+		"tarjeta 4111-1111-1111-1111 2025, 04111111111111111, 4111 1111 1111 1111 123",
+	} {
+		f.Add(s)
+	}
 	windowed := newTestRedactor(f, DefaultConfig())
 	whole := newTestRedactor(f, DefaultConfig())
 	whole.wholeText = true

@@ -21,10 +21,15 @@ type recognizer struct {
 	refine  func(s string) int
 	context []string
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
-	need    func(p *profile) bool
-	lead    int
-	cluster cluster // for leadDigits
-	maxLen  int     // longest match in runes; 0: unbounded (never context-gated)
+	need func(p *profile) bool
+	// first holds wherever the pattern can start a match (see candidates.go); anchored is
+	// the pattern tried at those positions only. Recognizers without first (custom, deny)
+	// scan the whole text.
+	first    func(t *scanText, i int) bool
+	anchored *regexp2.Regexp
+	lead     int
+	cluster  cluster // for leadDigits
+	maxLen   int     // longest match in runes; 0: unbounded (never context-gated)
 }
 
 // profile is a one-pass summary of a text that lets most recognizers skip it outright.
@@ -70,19 +75,17 @@ var asciiClasses = strings.NewReplacer(
 	`\s`, ` `,
 )
 
-// Leads: what a match must contain, so that a recognizer only runs on windows of the text
-// around it (see windows.go).
+// Leads: where a recognizer looks for the starts of its matches (see candidates.go).
 const (
-	leadNone   = iota // run on the whole text
-	leadDigits        // every match holds a digit cluster (see cluster) of at least a given size
-	leadAt            // a whitespace-free token holding '@'
-	leadColon         // a whitespace-free token holding ':'
-	leadStreet        // starts with a street-type keyword
-	leadIBAN          // starts, at a word start, with two ASCII letters and two digits
+	leadAll    = iota // every position of the text
+	leadDigits        // near digit clusters (see cluster) of at least a given size
+	leadAt            // in a whitespace-free token holding '@'
+	leadColon         // in a whitespace-free token holding ':'
 )
 
 type builtin struct {
 	name, typ, pattern string
+	first              func(t *scanText, i int) bool
 	score              float64
 	validator          string
 	refine             func(string) int
@@ -125,51 +128,51 @@ var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.
 // and no context word; see docs/REDACTION.md for why each is where it is.
 func builtins() []builtin {
 	return []builtin{
-		{name: "es_dni", maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 3, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
+		{name: "es_dni", first: digitLed(8), maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
 			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
-		{name: "es_nie", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
+		{name: "es_nie", first: letterThenDigits("XYZxyz", " .-", 7), maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
 			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,
 			context: []string{"nie", "extranjer", "residencia", "tie", "foreigner", "residence"}},
-		{name: "es_cif", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
+		{name: "es_cif", first: letterThenDigits("ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", " -", 7), maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
 			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
 			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
-		{name: "es_nss", maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
+		{name: "es_nss", first: digitLed(12), maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
 			pattern: wb + `\d{2}[ /-]?\d{8}[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
-		{name: "iban", lead: leadIBAN, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
+		{name: "iban", first: firstIBAN, lead: leadDigits, cluster: cluster{2, 2, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
 			pattern: wb + `[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
-		{name: "card", maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
+		{name: "card", first: firstCard, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
 			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit"}},
-		{name: "es_phone", maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 1, 0}, typ: TypePhone, score: 0.55, need: minDigits(9),
+		{name: "es_phone", first: firstSpanishPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9),
 			pattern: `(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto", "phone", "mobile", "call", "contact"}},
-		{name: "e164", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 1, 0}, typ: TypePhone, score: 0.6, need: minDigits(7),
+		{name: "e164", first: firstE164, maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 0}, typ: TypePhone, score: 0.6, need: minDigits(7),
 			pattern: `(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "phone", "mobile", "call", "whatsapp"}},
-		{name: "email", lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
+		{name: "email", first: firstEmail, lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
 			pattern: `(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`,
 			context: []string{"email", "e-mail", "correo", "mail"}},
-		{name: "ipv4", maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
+		{name: "ipv4", first: firstIPv4, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
 			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
 			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
-		{name: "ipv6", lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
+		{name: "ipv6", first: firstIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
 			pattern: `(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`,
 			context: []string{"ip", "ipv6", "servidor", "router", "server", "host"}},
 		// Dates of birth in two recognizers so that each pattern starts with one kind of
 		// character: regexp2 then skips every position that cannot start a match.
-		{name: "dob", maxLen: 40, lead: leadDigits, cluster: cluster{4, 32, 2, 0}, typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
+		{name: "dob", first: firstDate, maxLen: 40, lead: leadDigits, cluster: cluster{4, 32, 0}, typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
 			pattern: wb + `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?i:de )?(?i:` + months + `)\.?,? (?i:de |del )?(?:19|20)\d{2})` + we,
 			context: dobContext},
-		{name: "dob_month_first", maxLen: 40, lead: leadDigits, cluster: cluster{4, 24, 2, 0}, typ: TypeDOB, score: 0.25, need: minDigits(4),
+		{name: "dob_month_first", first: firstMonth, maxLen: 40, lead: leadDigits, cluster: cluster{4, 24, 0}, typ: TypeDOB, score: 0.25, need: minDigits(4),
 			pattern: wb + `(?i:` + months + `)\.? \d{1,2}(?i:st|nd|rd|th)?,? (?:19|20)\d{2}` + we,
 			context: dobContext},
-		{name: "es_address", lead: leadStreet, typ: TypeAddress, score: 0.7, need: minDigits(1),
+		{name: "es_address", first: firstStreet, typ: TypeAddress, score: 0.7, need: minDigits(1),
 			pattern: wb + `(?i:` + streetTypes + `) ?(?:(?:de|del|de la|de los|de las|do|da|dos|das|d') ?)?\p{Lu}[\p{L}'’-]*(?: (?:(?:de|del|la|los|las|y|i|el|do|da|dos|das|d')\s)?\p{Lu}[\p{L}'’.-]*){0,5},? (?:n[º°o]\.? ?)?\d{1,4}(?: ?[A-Za-z]` + we + `)?(?:,? (?:\d{1,2} ?[º°ª]\.?(?: ?(?:[A-Za-z]` + we + `|(?i:izq(?:da)?|dcha|dcho|centro)\.?))?|(?i:piso|planta|puerta|esc\.?|escalera|bloque|portal) \w{1,3}|(?i:bajo|entresuelo|[áa]tico)(?: [A-Za-z]` + we + `)?)){0,3}(?:,? (?:CP |C\.P\. )?\d{5}(?: \p{Lu}[\p{L}-]*(?: (?:de |del |la |de la )?\p{Lu}[\p{L}-]*){0,3})?)?`,
 			context: []string{"dirección", "direccion", "domicilio", "vive en", "reside", "address", "lives at", "envío", "envio"}},
-		{name: "es_passport", maxLen: 9, lead: leadDigits, cluster: cluster{6, 4, 1, 0}, typ: TypePassport, score: 0.3, need: minDigits(6),
+		{name: "es_passport", first: firstPassport, maxLen: 9, lead: leadDigits, cluster: cluster{6, 4, 0}, typ: TypePassport, score: 0.3, need: minDigits(6),
 			pattern: wb + `[A-Za-z]{3}\d{6}` + we,
 			context: []string{"pasaporte", "passport"}},
 	}
@@ -181,30 +184,43 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 		disabled[t] = true
 	}
 	var out []*recognizer
-	add := func(name, typ, pattern string, score float64, val string, refine func(string) int, ctxWords []string, need func(*profile) bool, lead int, cl cluster, maxLen int) error {
-		re, err := regexp2.Compile(pattern, regexp2.None)
+	add := func(b builtin) error {
+		re, err := regexp2.Compile(b.pattern, regexp2.None)
 		if err != nil {
-			return fmt.Errorf("redact: recognizer %s: %w", name, err)
+			return fmt.Errorf("redact: recognizer %s: %w", b.name, err)
 		}
 		re.MatchTimeout = cfg.MatchTimeout
-		words := append(append([]string(nil), ctxWords...), cfg.ContextWords[typ]...)
+		var anchored *regexp2.Regexp
+		if b.first != nil {
+			// \G: a match must start where the search starts, so a miss costs one attempt,
+			// not a scan of the rest of the text.
+			if anchored, err = regexp2.Compile(`\G(?:`+b.pattern+`)`, regexp2.None); err != nil {
+				return fmt.Errorf("redact: recognizer %s: %w", b.name, err)
+			}
+			anchored.MatchTimeout = cfg.MatchTimeout
+		}
+		words := append(append([]string(nil), b.context...), cfg.ContextWords[b.typ]...)
 		for i := range words {
 			words[i] = strings.ToLower(words[i])
 		}
-		out = append(out, &recognizer{name: name, typ: typ, re: re, score: score, validate: validators[val],
-			refine: refine, context: words, need: need, lead: lead, cluster: cl, maxLen: maxLen})
+		out = append(out, &recognizer{name: b.name, typ: b.typ, re: re, anchored: anchored, first: b.first,
+			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need,
+			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen})
 		return nil
 	}
 	for _, b := range builtins() {
 		if disabled[b.typ] {
 			continue
 		}
-		if err := add(b.name, b.typ, asciiClasses.Replace(b.pattern), b.score, b.validator, b.refine, b.context, b.need, b.lead, b.cluster, b.maxLen); err != nil {
+		b.pattern = asciiClasses.Replace(b.pattern)
+		if err := add(b); err != nil {
 			return nil, err
 		}
 	}
 	for _, c := range cfg.Custom {
-		if err := add("custom:"+c.Name, c.Type, c.Pattern, c.Score, c.Validator, nil, c.ContextWords, nil, leadNone, cluster{}, 0); err != nil {
+		b := builtin{name: "custom:" + c.Name, typ: c.Type, pattern: c.Pattern, score: c.Score,
+			validator: c.Validator, context: c.ContextWords}
+		if err := add(b); err != nil {
 			return nil, err
 		}
 	}

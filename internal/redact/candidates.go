@@ -1,0 +1,303 @@
+package redact
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Candidates let a built-in recognizer try its pattern only where a match can start.
+// regexp2 is a backtracking engine: handed a text, it runs its program from every position
+// that passes the first-character test, and in prose most positions do. A Go scan over the
+// runes instead finds every position where a pattern could start — a necessary condition
+// read off the pattern: the character its lookbehind forbids before it, its first
+// characters, how many digits must follow (see digitsFrom) — and the recognizer's anchored
+// form (\G + pattern) is tried there and only there, on the whole text, so lookarounds see
+// exactly what a whole-text scan sees. Candidates inside a match already found are skipped,
+// as a scan that resumes after each match skips them. A first() that ruled out a position
+// where the pattern matches would lose a redaction; FuzzWindowsEquivalent compares the
+// result with a whole-text scan.
+
+// scanText is one text prepared for the recognizers. It is pooled by the Redactor: a 4 KiB
+// text needs ~50 KiB of rune, offset and digit slices.
+type scanText struct {
+	p     *profile
+	runes []rune
+	offs  []int // rune index -> byte offset; offs[len(runes)] = len(text)
+	runs  []digitRun
+	dig   []int32 // dig[i]: digits from rune i to the end of its cluster; 0 if runes[i] is not a digit
+	cands []int
+	ctx   []ctxRegions // context regions by word list, for gated recognizers
+}
+
+type ctxRegions struct {
+	words   []string
+	maxLen  int
+	regions []window
+}
+
+func (t *scanText) reset(text string, p *profile) {
+	t.p = p
+	t.runes, t.offs = t.runes[:0], t.offs[:0]
+	for i, r := range text {
+		t.runes = append(t.runes, r)
+		t.offs = append(t.offs, i)
+	}
+	t.offs = append(t.offs, len(text))
+	t.runs = digitRunsInto(t.runs[:0], t.runes)
+	n := len(t.runes)
+	t.dig = slices.Grow(t.dig[:0], n+1)[:n+1]
+	t.dig[n] = 0
+	for i := n - 1; i >= 0; i-- {
+		switch {
+		case !isDigit(t.runes[i]):
+			t.dig[i] = 0
+		case i+1 < n && isDigit(t.runes[i+1]):
+			t.dig[i] = 1 + t.dig[i+1]
+		case i+2 < n && isSep(t.runes[i+1]) && isDigit(t.runes[i+2]): // the rule of digitRuns
+			t.dig[i] = 1 + t.dig[i+2]
+		default:
+			t.dig[i] = 1
+		}
+	}
+	for i := range t.ctx {
+		t.ctx[i].regions = t.ctx[i].regions[:0]
+		t.ctx[i].words = nil
+	}
+	t.ctx = t.ctx[:0]
+}
+
+// rune returns the rune at i, or -1 outside the text.
+func (t *scanText) rune(i int) rune {
+	if i < 0 || i >= len(t.runes) {
+		return -1
+	}
+	return t.runes[i]
+}
+
+// digitsFrom is how many digits the digit cluster holding rune i has from i to its end
+// (0 if rune i is not a digit). Every separator a built-in pattern allows between digits
+// joins a cluster, so a pattern that needs n digits from i needs digitsFrom(i) >= n.
+func (t *scanText) digitsFrom(i int) int {
+	if i < 0 || i >= len(t.runes) {
+		return 0
+	}
+	return int(t.dig[i])
+}
+
+// after reports whether the rune before i is not a word rune and not one of extra: the
+// lookbehind every built-in pattern starts with.
+func (t *scanText) after(i int, extra string) bool {
+	if i == 0 {
+		return true
+	}
+	r := t.runes[i-1]
+	return !isWordRune(r) && (extra == "" || !strings.ContainsRune(extra, r))
+}
+
+func (t *scanText) wordStart(i int) bool { return t.after(i, "") }
+
+// foldPrefix reports whether the runes from i, lower-cased as regexp2's (?i) lower-cases them
+// (unicode.ToLower, so 'İ' is 'i' and the Kelvin sign is 'k'), start with the lower-case w.
+func (t *scanText) foldPrefix(i int, w []rune) bool {
+	if i+len(w) > len(t.runes) {
+		return false
+	}
+	for k, c := range w {
+		if unicode.ToLower(t.runes[i+k]) != c {
+			return false
+		}
+	}
+	return true
+}
+
+// candidates returns, in increasing order, the rune indices where rec's pattern may match.
+// gated means rec's score is below its threshold without a context word, so only starts
+// near its context words can produce a redaction.
+func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int {
+	c := t.cands[:0]
+	n := len(t.runes)
+	switch rec.lead {
+	case leadDigits:
+		// A match holds a cluster of at least cluster.min digits and starts at most
+		// cluster.left runes before it.
+		next := 0
+		for _, run := range t.runs {
+			if run.digits < rec.cluster.min || run.dots < rec.cluster.dots {
+				continue
+			}
+			for i := max(run.start-rec.cluster.left, next); i < run.end; i++ {
+				if rec.first(t, i) {
+					c = append(c, i)
+				}
+			}
+			next = max(next, run.end)
+		}
+	case leadAt, leadColon:
+		// A match lies inside one whitespace-free token that holds the character.
+		ch := '@'
+		if rec.lead == leadColon {
+			ch = ':'
+		}
+		next := 0
+		for i := 0; i < n; i++ {
+			if t.runes[i] != ch {
+				continue
+			}
+			s, e := i, i+1
+			for s > next && !unicode.IsSpace(t.runes[s-1]) {
+				s--
+			}
+			for e < n && !unicode.IsSpace(t.runes[e]) {
+				e++
+			}
+			for j := s; j < e; j++ {
+				if rec.first(t, j) {
+					c = append(c, j)
+				}
+			}
+			next, i = e, e
+		}
+	default:
+		for i := 0; i < n; i++ {
+			if rec.first(t, i) {
+				c = append(c, i)
+			}
+		}
+	}
+	if gated && rec.maxLen > 0 && len(c) > 0 {
+		c = within(c, t.contextRegions(rec.context, ctxWindow, rec.maxLen))
+	}
+	t.cands = c
+	return c
+}
+
+// within keeps the sorted positions that lie in one of the sorted, disjoint regions.
+func within(pos []int, regions []window) []int {
+	out := pos[:0]
+	j := 0
+	for _, p := range pos {
+		for j < len(regions) && regions[j].end <= p {
+			j++
+		}
+		if j == len(regions) {
+			break
+		}
+		if p >= regions[j].start {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// contextRegions are the rune ranges where a match of at most maxLen runes can start and
+// still have one of words within reach of Redactor.boost (ctxWindow bytes before it, half
+// that after it). Both date recognizers share their words, so the regions are computed once
+// per text.
+func (t *scanText) contextRegions(words []string, ctxWindow, maxLen int) []window {
+	for _, r := range t.ctx {
+		if r.maxLen == maxLen && slices.Equal(r.words, words) {
+			return r.regions
+		}
+	}
+	lower := t.p.lower
+	maxMatch := maxLen * utf8.UTFMax // bytes
+	var raw []window
+	if len(t.ctx) < cap(t.ctx) {
+		raw = t.ctx[:len(t.ctx)+1][len(t.ctx)].regions[:0]
+	}
+	for _, k := range words {
+		for off := 0; ; {
+			j := strings.Index(lower[off:], k)
+			if j < 0 {
+				break
+			}
+			a, b := off+j, off+j+len(k)
+			lo, hi := max(0, a-ctxWindow/2-maxMatch), min(len(lower), b+ctxWindow+maxMatch)
+			raw = append(raw, window{runeIndex(t.offs, lo), runeIndex(t.offs, hi) + 1})
+			off = b
+		}
+	}
+	regions := merge(raw)
+	t.ctx = append(t.ctx, ctxRegions{words: words, maxLen: maxLen, regions: regions})
+	return regions
+}
+
+type window struct{ start, end int } // rune indices, end exclusive
+
+// merge sorts ws and joins overlapping or touching windows, in place.
+func merge(ws []window) []window {
+	if len(ws) == 0 {
+		return ws
+	}
+	slices.SortFunc(ws, func(a, b window) int { return a.start - b.start })
+	out := ws[:1]
+	for _, w := range ws[1:] {
+		if last := &out[len(out)-1]; w.start <= last.end {
+			last.end = max(last.end, w.end)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// runeIndex maps a byte offset to the index of the rune that starts at or contains it.
+func runeIndex(offs []int, b int) int {
+	lo, hi := 0, len(offs)-1
+	for lo < hi {
+		m := (lo + hi + 1) / 2
+		if offs[m] <= b {
+			lo = m
+		} else {
+			hi = m - 1
+		}
+	}
+	return lo
+}
+
+// A digit cluster is a run of digits joined by single separators ("12.345.678", "4111 1111
+// 1111 1111", "28/12345678/40", "34 600 12 34 56").
+type digitRun struct{ start, end, digits, dots int } // rune indices; dots: '.' separators
+
+// cluster says which digit clusters can hold a match of a digit-led recognizer: at least min
+// digits and dots '.' separators, with the match starting at most left runes before the
+// cluster ("ES", "X-", "3 de septiembre de ").
+type cluster struct{ min, left, dots int }
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+func isSep(r rune) bool { return r == ' ' || r == '.' || r == '-' || r == '/' }
+
+func digitRunsInto(out []digitRun, runes []rune) []digitRun {
+	cur := digitRun{start: -1}
+	for i := 0; i < len(runes); i++ {
+		switch {
+		case isDigit(runes[i]):
+			if cur.start < 0 {
+				cur = digitRun{start: i}
+			}
+			cur.digits++
+			cur.end = i + 1
+		case cur.start >= 0 && isSep(runes[i]) && i+1 < len(runes) && isDigit(runes[i+1]):
+			if runes[i] == '.' {
+				cur.dots++
+			}
+		case cur.start >= 0:
+			out = append(out, cur)
+			cur.start = -1
+		}
+	}
+	if cur.start >= 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// isWordRune is the \w of the built-in patterns (see asciiClasses).
+func isWordRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= 0xC0 && r <= 0x24F
+}
+
+func isASCIILetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }
