@@ -164,7 +164,9 @@ func (p *VLLMPass) ids(resp vllmTokenizeResponse, check bool) ([]int32, error) {
 		if id < 0 || id > 1<<31-1 || !ok {
 			return nil, fmt.Errorf("%w: token id %d outside the %d-token vocabulary", ErrVLLMTokenizer, id, p.v.Size())
 		}
-		if check && resp.TokenStrs != nil && resp.TokenStrs[i] != raw {
+		// The vocabulary stores user-defined added tokens with "▁" as spaces (as the GGUF does);
+		// vLLM names them as written in tokenizer.json.
+		if check && resp.TokenStrs != nil && resp.TokenStrs[i] != raw && strings.ReplaceAll(resp.TokenStrs[i], "▁", " ") != raw {
 			return nil, fmt.Errorf("%w: token %d of the prompt (id %d) is another piece on the server", ErrVLLMTokenizer, i, id)
 		}
 		ids[i] = int32(id)
