@@ -39,6 +39,7 @@ func newRootCommand() *cobra.Command {
 		newPKICommand(),
 		newHubCommand(), newInitCommand(), newKeysCommand(), newPublishCommand(),
 		newRolloutCommand(), newRollbackCommand(), newStatusCommand(), newControllerCommand(),
+		newEdgePermissionsCommand(),
 	)
 	// Last, so every flag above gets its FLEETCTL_* twin.
 	envflag.Cobra(root, "FLEETCTL")

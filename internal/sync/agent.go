@@ -166,7 +166,8 @@ func (a *Agent) FetchCounters() (chunks, bytes uint64) {
 }
 
 func (a *Agent) dial() (*nats.Conn, error) {
-	opts := []nats.Option{nats.Name("sucursal-edge " + a.cfg.EdgeID), nats.MaxReconnects(-1)}
+	opts := []nats.Option{nats.Name("sucursal-edge " + a.cfg.EdgeID), nats.MaxReconnects(-1),
+		nats.CustomInboxPrefix(InboxPrefix(a.cfg.EdgeID))}
 	switch {
 	case a.cfg.CredentialsFile != "":
 		opts = append(opts, nats.UserCredentials(a.cfg.CredentialsFile))
