@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ollama/ollama/api"
@@ -361,3 +366,169 @@ func TestLlamaServerGarbage(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// llamaServerBinEnv overrides where the llama-server executable is.
+const llamaServerBinEnv = "SUCURSAL_LLAMA_SERVER_BIN"
+
+// llamaServerBinary finds llama-server: $SUCURSAL_LLAMA_SERVER_BIN, else
+// <repo root>/.cache/llama-server/bin/llama-server (what the fetch script installs). Missing is a
+// failure, not a skip: this is the only test of the backend against the real server.
+func llamaServerBinary(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv(llamaServerBinEnv); p != "" {
+		return p
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = filepath.Dir(dir)
+	}
+	p := filepath.Join(dir, ".cache", "llama-server", "bin", "llama-server")
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm()&0o111 == 0 {
+		t.Fatalf("llama-server not found at %s (or set $%s): fetch it from Debian forky with scripts/fetch-llama-server.sh (part of `make deps`)", p, llamaServerBinEnv)
+	}
+	return p
+}
+
+// startLlamaServer runs a real llama-server on gguf and returns its base URL; it is killed when
+// the test ends. A port taken between choosing and binding makes the server exit: try another.
+func startLlamaServer(t *testing.T, gguf string) string {
+	t.Helper()
+	bin := llamaServerBinary(t)
+	for attempt := 0; attempt < 3; attempt++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+		_ = l.Close()
+		logPath := filepath.Join(t.TempDir(), "llama-server.log")
+		logf, err := os.Create(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cmd := exec.CommandContext(ctx, bin, "-m", gguf, "--host", "127.0.0.1", "--port", port, "-c", "512", "-np", "1", "-t", "1")
+		cmd.Stdout, cmd.Stderr = logf, logf
+		if err := cmd.Start(); err != nil {
+			cancel()
+			t.Fatalf("start %s: %v", bin, err)
+		}
+		exited := make(chan struct{})
+		go func() { _ = cmd.Wait(); _ = logf.Close(); close(exited) }()
+		t.Cleanup(func() { cancel(); <-exited })
+		base := "http://127.0.0.1:" + port
+		if waitLlamaHealthy(base, exited) {
+			return base
+		}
+		cancel()
+		<-exited
+		out, _ := os.ReadFile(logPath)
+		t.Logf("llama-server did not start (attempt %d): %s", attempt+1, tail(string(out), 2000))
+	}
+	t.Fatal("llama-server did not start")
+	return ""
+}
+
+// waitLlamaHealthy polls /health until it answers 200, the process exits, or a minute passes (a
+// deadline for a hung start, not a speed check: a 0.7 MB model loads in ~0.1 s).
+func waitLlamaHealthy(base string, exited <-chan struct{}) bool {
+	deadline := time.After(time.Minute)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-exited:
+			return false
+		case <-deadline:
+			return false
+		case <-tick.C:
+			resp, err := http.Get(base + "/health")
+			if err == nil {
+				_ = resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					return true
+				}
+			}
+		}
+	}
+}
+
+func tail(s string, n int) string { return s[max(0, len(s)-n):] }
+
+// TestLlamaServerAgainstRealServer: a real llama-server (Debian forky's build) serving generated
+// models drafts exactly the spec's greedy tokens, with the ids of the vocabulary read from the
+// same GGUF, across cached prompts and non-ASCII pieces; its chat template renders the messages;
+// an oversized prompt is an error that does not quote it.
+func TestLlamaServerAgainstRealServer(t *testing.T) {
+	ctx := context.Background()
+	specs := map[string]testmodel.Spec{
+		"alphabet": testmodel.Alphabet(),
+		"sentence": testmodel.Sentence("hola", "qué", "tal", "señor", "Núñez"),
+	}
+	servers := map[string]*LlamaServer{}
+	for name, spec := range specs {
+		gguf := ggufFile(t, spec)
+		m, err := NewLlamaServer(startLlamaServer(t, gguf), "", gguf, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers[name] = m
+		fp, err := m.Fingerprint(ctx)
+		if err != nil || fp != spec.Fingerprint().String() {
+			t.Fatalf("%s: fingerprint %q, %v; the generator's %q", name, fp, err, spec.Fingerprint().String())
+		}
+	}
+	for _, tc := range []struct {
+		model  string
+		prompt string
+		n      int
+		ids    bool
+	}{
+		{"alphabet", "a", 5, true},
+		{"alphabet", "abcdef", 5, true}, // the previous prompt plus its draft: the cached prefix
+		{"alphabet", "a", 5, false},
+		{"alphabet", "w", 8, true}, // ends with </s> before n
+		{"alphabet", "?", 4, true}, // ends at once
+		{"alphabet", "A", 32, true},
+		{"alphabet", "0", 3, true},
+		{"sentence", "dime hola", 6, true},
+		{"sentence", "dime hola qué", 2, false},
+	} {
+		got, err := servers[tc.model].Draft(ctx, tc.prompt, tc.n, tc.ids)
+		if err != nil {
+			t.Fatalf("%s %q: %v", tc.model, tc.prompt, err)
+		}
+		if want := expectedPieces(specs[tc.model], tc.prompt, tc.n, tc.ids); !slices.Equal(got, want) {
+			t.Fatalf("%s %q n=%d: pieces %+v\nthe spec's %+v", tc.model, tc.prompt, tc.n, got, want)
+		}
+	}
+
+	m := servers["alphabet"]
+	msgs := []api.Message{{Role: "system", Content: "sé breve"}, {Role: "user", Content: "[DNI_1] xyz"}}
+	prompt, err := m.Prompt(ctx, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, j := strings.Index(prompt, msgs[0].Content), strings.Index(prompt, msgs[1].Content); i < 0 || j < i {
+		t.Fatalf("the rendered prompt %q does not hold the messages in order", prompt)
+	}
+	if _, err := m.Draft(ctx, prompt, 4, true); err != nil {
+		t.Fatalf("drafting on the rendered prompt: %v", err)
+	}
+
+	secret := "DNI 12345678Z " + strings.Repeat("abc ", 400) // more than the 512-token context
+	_, err = m.Draft(ctx, secret, 4, true)
+	if err == nil || strings.Contains(err.Error(), "12345678") || strings.Contains(err.Error(), "abc") {
+		t.Fatalf("an oversized prompt: %v", err)
+	}
+	t.Logf("oversized prompt: %v", err)
+}
