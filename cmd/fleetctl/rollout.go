@@ -82,8 +82,9 @@ func newRolloutStartCommand() *cobra.Command {
 	fl.StringArrayVar(&selectors, "selector", nil, "only edges with label=value (repeatable)")
 	fl.StringArrayVar(&gates, "gate", nil, "condition each wave must hold, e.g. error_rate<0.02, ttft_p95_ratio<1.3 (repeatable; default install_failures==0)")
 	fl.Int64Var(&req.WaveBytesLimit, "wave-bytes-limit", 0, "at most this many artifact bytes downloading at once in a wave (0 = no limit)")
+	fl.Uint64Var(&req.MinRequests, "min-requests", 0, "read the gates only once the wave's edges reported this many requests on the new version (0 = read them on whatever was reported)")
 	fl.DurationVar(&req.Soak, "soak", 10*time.Minute, "how long a wave runs the new version before its gates are read")
-	fl.DurationVar(&req.WaveTimeout, "wave-timeout", time.Hour, "a wave that has not installed by then is rolled back")
+	fl.DurationVar(&req.WaveTimeout, "wave-timeout", time.Hour, "a wave that has not installed (or not seen --min-requests) by then is rolled back")
 	fl.StringVar(&keyFile, "key", "", "signing key (signs the directive that allows rolling back)")
 	return cmd
 }

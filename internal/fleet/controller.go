@@ -172,4 +172,7 @@ func (c *Controller) advanceAll(ctx context.Context, h handles) {
 }
 
 // Errors surfaced in rollout messages.
-var errWaveTimeout = errors.New("wave did not settle before its timeout")
+var (
+	errWaveTimeout      = errors.New("wave did not settle before its timeout")
+	errTooLittleTraffic = errors.New("wave saw too little traffic on the new version before its timeout")
+)

@@ -2,6 +2,9 @@ package fleet
 
 import "github.com/sucursal/sucursal/internal/sync"
 
+// measuredRequests is in Measure's output for Spec.MinRequests; it is not a gate metric.
+const measuredRequests = "requests"
+
 // Measure computes the gate metrics of a wave. inWave are the wave's edges, baseline the eligible
 // edges outside it (the old version's reference for the TTFT ratio). With no traffic yet, rates
 // are 0 and the ratio is 1: a wave is judged on install results until edges report traffic.
@@ -34,6 +37,7 @@ func Measure(role, version string, inWave, baseline []sync.EdgeStatus) map[strin
 		}
 	}
 	out := map[string]float64{
+		measuredRequests:      requests,
 		MetricInstallFailures: failures,
 		MetricErrorRate:       0,
 		MetricFailoverRate:    0,

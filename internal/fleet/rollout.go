@@ -44,12 +44,15 @@ type Spec struct {
 	Selector       map[string]string `json:"selector,omitempty"`
 	Gates          []Gate            `json:"gates"`
 	WaveBytesLimit int64             `json:"wave_bytes_limit,omitempty"` // bytes in flight per wave
-	Soak           time.Duration     `json:"soak"`                       // gates are read this long after a wave installed
-	WaveTimeout    time.Duration     `json:"wave_timeout"`
-	Size           int64             `json:"size"`
-	Desired        sync.Desired      `json:"desired"`            // what wave edges get
-	Previous       *sync.Desired     `json:"previous,omitempty"` // what a failed wave goes back to
-	Created        time.Time         `json:"created"`
+	// MinRequests holds the gates back until the rollout's edges on the new version have together
+	// reported at least this many requests, so that a wave is not judged on no traffic.
+	MinRequests uint64        `json:"min_requests,omitempty"`
+	Soak        time.Duration `json:"soak"` // gates are read this long after a wave installed
+	WaveTimeout time.Duration `json:"wave_timeout"`
+	Size        int64         `json:"size"`
+	Desired     sync.Desired  `json:"desired"`            // what wave edges get
+	Previous    *sync.Desired `json:"previous,omitempty"` // what a failed wave goes back to
+	Created     time.Time     `json:"created"`
 }
 
 // Rollout is the record the controller advances, with compare-and-set on its KV revision.
@@ -108,6 +111,7 @@ type StartRequest struct {
 	Selector       map[string]string
 	Gates          []Gate
 	WaveBytesLimit int64
+	MinRequests    uint64
 	Soak           time.Duration
 	WaveTimeout    time.Duration
 	// Key signs the directive that lets edges go back to the current version if a gate fails, so
@@ -222,7 +226,7 @@ func StartRollout(ctx context.Context, js jetstream.JetStream, cfg Config, req S
 	spec := Spec{
 		ID: fmt.Sprintf("%s-%s-%d", req.Role, req.Version, now.Unix()), Role: req.Role, Version: req.Version,
 		Waves: req.Waves, Selector: req.Selector, Gates: req.Gates, WaveBytesLimit: req.WaveBytesLimit,
-		Soak: req.Soak, WaveTimeout: req.WaveTimeout, Size: m.Size, Created: now.UTC(),
+		MinRequests: req.MinRequests, Soak: req.Soak, WaveTimeout: req.WaveTimeout, Size: m.Size, Created: now.UTC(),
 	}
 	spec.Desired = sync.Desired{Manifest: env, Rollout: spec.ID}
 	// What the targeted edges run today: an earlier rollout with the same selector left its key;

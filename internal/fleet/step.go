@@ -108,6 +108,12 @@ func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []syn
 		}
 	}
 	vals := Measure(s.Role, s.Version, inWave, baseline)
+	if got := vals[measuredRequests]; got < float64(s.MinRequests) {
+		if now.Sub(r.WaveStarted) > s.WaveTimeout {
+			return c.rollbackWave(ctx, h, r, fmt.Sprintf("%s: %.0f of %d requests", errTooLittleTraffic, got, s.MinRequests))
+		}
+		return nil, nil
+	}
 	var failed []string
 	for _, g := range s.Gates {
 		if !g.Holds(vals[g.Metric]) {
@@ -122,12 +128,12 @@ func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []syn
 			return nil, err
 		}
 		r.State = StateSucceeded
-		r.event(now, "all waves passed; %s %s is the fleet default", s.Role, s.Version)
+		r.event(now, "gates held on %.0f requests; all waves passed; %s %s is the default for its edges", vals[measuredRequests], s.Role, s.Version)
 		return &r, nil
 	}
 	r.Wave++
 	r.WaveStarted, r.SettledAt = now.UTC(), time.Time{}
-	r.event(now, "gates held; starting wave %d (%.4g%%)", r.Wave+1, s.Waves[r.Wave])
+	r.event(now, "gates held on %.0f requests; starting wave %d (%.4g%%)", vals[measuredRequests], r.Wave+1, s.Waves[r.Wave])
 	return &r, nil
 }
 
