@@ -20,6 +20,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -145,7 +146,7 @@ func startFakeLlama(t *testing.T, spec testmodel.Spec) (*fakeLlamaServer, string
 	return f, srv.URL
 }
 
-func ggufFile(t *testing.T, spec testmodel.Spec) string {
+func ggufFile(t testing.TB, spec testmodel.Spec) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "draft.gguf")
 	if err := testmodel.WriteFile(path, spec); err != nil {
@@ -373,7 +374,7 @@ const llamaServerBinEnv = "SUCURSAL_LLAMA_SERVER_BIN"
 // llamaServerBinary finds llama-server: $SUCURSAL_LLAMA_SERVER_BIN, else
 // <repo root>/.cache/llama-server/bin/llama-server (what the fetch script installs). Missing is a
 // failure, not a skip: this is the only test of the backend against the real server.
-func llamaServerBinary(t *testing.T) string {
+func llamaServerBinary(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv(llamaServerBinEnv); p != "" {
 		return p
@@ -400,7 +401,7 @@ func llamaServerBinary(t *testing.T) string {
 
 // startLlamaServer runs a real llama-server on gguf and returns its base URL; it is killed when
 // the test ends. A port taken between choosing and binding makes the server exit: try another.
-func startLlamaServer(t *testing.T, gguf string) string {
+func startLlamaServer(t testing.TB, gguf string) string {
 	t.Helper()
 	bin := llamaServerBinary(t)
 	for attempt := 0; attempt < 3; attempt++ {
@@ -531,4 +532,48 @@ func TestLlamaServerAgainstRealServer(t *testing.T) {
 		t.Fatalf("an oversized prompt: %v", err)
 	}
 	t.Logf("oversized prompt: %v", err)
+}
+
+// BenchmarkDraftBackends: one drafting round (γ = 8 tokens with ids, on a prompt that grows by the
+// drafted text each round, as the terminal's rounds do) on llama-server against the same round on
+// Ollama, the existing backend, as the baseline in the same run. The model is a cyclic alphabet
+// (a→…→z→a) generated for both; the prompt restarts before it nears the 512-token context.
+//
+//	go test -run '^$' -bench DraftBackends -benchtime 200x ./internal/drafter/
+func BenchmarkDraftBackends(b *testing.B) {
+	spec := testmodel.Alphabet()
+	spec.Name = "sucursal-cyclic"
+	spec.Successor["z"] = "a"
+	gguf := ggufFile(b, spec)
+	o := ollamatest.Start(b)
+	o.CreateModel(b, "cyc", spec, testmodel.PromptTemplate)
+	ollama, err := NewOllama(o.URL, "cyc", o.HTTPClient())
+	if err != nil {
+		b.Fatal(err)
+	}
+	llama, err := NewLlamaServer(startLlamaServer(b, gguf), "", gguf, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const gamma = 8
+	for _, bc := range []struct {
+		name string
+		m    Model
+	}{{"ollama", ollama}, {"llamacpp", llama}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			prompt, tokens := "a", 0
+			for b.Loop() {
+				p, err := bc.m.Draft(ctx, prompt, gamma, true)
+				if err != nil || len(p) != gamma || p[0].ID < 0 {
+					b.Fatalf("draft %+v, %v", p, err)
+				}
+				tokens += len(p)
+				if prompt += joinPieces(p); len(prompt) > 400 {
+					prompt = "a"
+				}
+			}
+			b.ReportMetric(float64(tokens)/b.Elapsed().Seconds(), "tokens/s")
+		})
+	}
 }

@@ -337,13 +337,15 @@ func (g *ggufReader) skip(t uint32, depth int) {
 }
 
 func (g *ggufReader) discard(n uint64) {
-	if g.err != nil {
-		return
-	}
-	if m, err := io.CopyN(io.Discard, g.r, int64(n)); err != nil || uint64(m) != n {
-		if err == nil || err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	for n > 0 && g.err == nil {
+		step := int(min(n, 1<<30))
+		if m, err := g.r.Discard(step); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			g.fail(fmt.Errorf("truncated header: %w", err))
+		} else {
+			n -= uint64(m)
 		}
-		g.fail(fmt.Errorf("truncated header: %w", err))
 	}
 }

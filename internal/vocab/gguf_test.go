@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/sucursal/sucursal/internal/testmodel"
@@ -294,6 +295,44 @@ func FuzzFromGGUF(f *testing.F) {
 		again, err := FromGGUF(bytes.NewReader(b))
 		if err != nil || again.Fingerprint() != fp {
 			t.Fatalf("a second read differs: %v", err)
+		}
+	})
+}
+
+// BenchmarkFromGGUF reads the tokenizer of a header shaped like a large real model's (152k
+// byte-level BPE tokens, types, and 150k merges that are skipped), against the generator's general
+// GGUF header reader over the same bytes as the baseline.
+//
+//	go test -run '^$' -bench FromGGUF ./internal/vocab/
+func BenchmarkFromGGUF(b *testing.B) {
+	const n = 152_000
+	toks, types, merges := make([]string, n), make([]int32, n), make([]string, n-2000)
+	for i := range toks {
+		toks[i], types[i] = "Ġtok"+strconv.Itoa(i), 1
+	}
+	for i := range merges {
+		merges[i] = "Ġt ok" + strconv.Itoa(i)
+	}
+	g := newGGUF(3, 6)
+	g.str("tokenizer.ggml.model").u32(gString).str("gpt2")
+	g.strings("tokenizer.ggml.tokens", toks...)
+	g.ints("tokenizer.ggml.token_type", types...)
+	g.strings("tokenizer.ggml.merges", merges...)
+	g.str("tokenizer.ggml.bos_token_id").u32(gUint32).u32(1)
+	g.str("tokenizer.ggml.eos_token_id").u32(gUint32).u32(2)
+	file := g.Bytes()
+	b.Run("baseline=testmodel.ReadHeader", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := testmodel.ReadHeader(bytes.NewReader(file)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("FromGGUF", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := FromGGUF(bytes.NewReader(file)); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
