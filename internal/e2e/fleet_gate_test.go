@@ -84,20 +84,14 @@ func (e *gateEdge) serve(ctx context.Context, want string) {
 func gateEdgeIDs() (first, second string) {
 	for i := 0; first == "" || second == ""; i++ {
 		id := fmt.Sprintf("branch-gate-%02d", i)
-		if fleet.Bucket(id) < 50 {
-			first = cmp(first, id)
-		} else {
-			second = cmp(second, id)
+		switch {
+		case fleet.Bucket(id) < 50 && first == "":
+			first = id
+		case fleet.Bucket(id) >= 50 && second == "":
+			second = id
 		}
 	}
 	return first, second
-}
-
-func cmp(have, id string) string {
-	if have != "" {
-		return have
-	}
-	return id
 }
 
 // Rollout gates read the health that real edge-agents report while serving users: a healthy
