@@ -150,9 +150,8 @@ type llamaCompletion struct {
 	Content *string `json:"content"`
 	// Tokens are the generated ids (return_tokens), including tokens whose bytes end inside a
 	// UTF-8 character, which get no entry of their own in Probs.
-	Tokens   []int32 `json:"tokens"`
-	StopType string  `json:"stop_type"`
-	Probs    []struct {
+	Tokens []int32 `json:"tokens"`
+	Probs  []struct {
 		ID    *int32 `json:"id"`
 		Bytes []int  `json:"bytes"`
 	} `json:"completion_probabilities"`
@@ -174,7 +173,7 @@ func (l *LlamaServer) Draft(ctx context.Context, prompt string, n int, ids bool)
 	}
 	req := llamaCompletionRequest{Model: l.model, Prompt: prompt, NPredict: n, Samplers: []string{"temperature"}, TopK: 1,
 		RepeatPenalty: 1, NProbs: 1, CachePrompt: true, ReturnTokens: true,
-		ResponseFields: []string{"content", "tokens", "stop_type", "completion_probabilities"}}
+		ResponseFields: []string{"content", "tokens", "completion_probabilities"}}
 	var res llamaCompletion
 	if err := l.post(ctx, "/completion", req, &res); err != nil {
 		return nil, err
