@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -58,6 +59,15 @@ func pct(d []time.Duration, p float64) float64 {
 	return float64(s[i].Microseconds()) / 1000
 }
 
+// processCPU is the user + system CPU time this process has used so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // BenchmarkAgentOverhead measures what edge-agent + QUIC + dc-gateway add to a streamed request
 // on loopback: TTFT and per-chunk gaps through the agent vs calling the same Ollama directly,
 // interleaved in the same run, at 1, 8 and 32 concurrent streams. Reported in ms.
@@ -74,9 +84,15 @@ func BenchmarkAgentOverhead(b *testing.B) {
 		b.Run(fmt.Sprintf("streams=%d", conc), func(b *testing.B) {
 			ttft := map[string][]time.Duration{}
 			gaps := map[string][]time.Duration{}
+			cpu := map[string]time.Duration{}
 			var mu sync.Mutex
 			var failed error
 			round := func(path string) {
+				// The rounds run one at a time, so this process's CPU during a round is what that
+				// path costs here: the client alone for direct; client + agent + QUIC + gateway
+				// for agent. Ollama runs in its own process and is not counted.
+				before := processCPU(b)
+				defer func() { cpu[path] += processCPU(b) - before }()
 				var wg sync.WaitGroup
 				for range conc {
 					wg.Add(1)
@@ -97,7 +113,7 @@ func BenchmarkAgentOverhead(b *testing.B) {
 			}
 			round("direct") // warm both paths
 			round("agent")
-			ttft, gaps = map[string][]time.Duration{}, map[string][]time.Duration{}
+			ttft, gaps, cpu = map[string][]time.Duration{}, map[string][]time.Duration{}, map[string]time.Duration{}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				// Alternate the order so drift on a shared machine hits both paths alike.
@@ -118,6 +134,7 @@ func BenchmarkAgentOverhead(b *testing.B) {
 				b.ReportMetric(pct(ttft[path], 0.99), "ttft-p99-ms-"+path)
 				b.ReportMetric(pct(gaps[path], 0.5), "gap-p50-ms-"+path)
 				b.ReportMetric(pct(gaps[path], 0.99), "gap-p99-ms-"+path)
+				b.ReportMetric(float64(cpu[path].Microseconds())/1000/float64(b.N*conc), "cpu-ms-per-stream-"+path)
 			}
 			b.ReportMetric(pct(ttft["agent"], 0.5)-pct(ttft["direct"], 0.5), "ttft-p50-added-ms")
 			b.ReportMetric(pct(ttft["agent"], 0.99)-pct(ttft["direct"], 0.99), "ttft-p99-added-ms")
