@@ -1,8 +1,8 @@
 package redact
 
 import (
+	"bytes"
 	"slices"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -19,16 +19,21 @@ import (
 // where the pattern matches would lose a redaction; FuzzWindowsEquivalent compares the
 // result with a whole-text scan.
 
-// scanText is one text prepared for the recognizers. It is pooled by the Redactor: a 4 KiB
-// text needs ~50 KiB of rune, offset and digit slices.
+// scanText is one text prepared for detection, and the scratch space of one Redact call. It
+// is pooled by the Redactor (a 4 KiB text needs ~100 KiB of slices, which would otherwise
+// drive the GC, and the p99, on a busy NUC) and zeroed when it goes back to the pool, so no
+// copy of a prompt outlives its request there.
 type scanText struct {
-	p     *profile
-	runes []rune
-	offs  []int // rune index -> byte offset; offs[len(runes)] = len(text)
-	runs  []digitRun
-	dig   []int32 // dig[i]: digits from rune i to the end of its cluster; 0 if runes[i] is not a digit
-	cands []int
-	ctx   []ctxRegions // context regions by word list, for gated recognizers
+	p        profile
+	prepared bool // runes, offs, runs and dig are filled (only when a recognizer runs)
+	runes    []rune
+	offs     []int // rune index -> byte offset; offs[len(runes)] = len(text)
+	runs     []digitRun
+	dig      []int32 // dig[i]: digits from rune i to the end of its cluster; 0 if runes[i] is not a digit
+	cands    []int
+	ctx      []ctxRegions // context regions by word list, for gated recognizers
+	words    []word       // the gazetteer's words
+	spans    []Span       // candidates, then what Redact replaces
 }
 
 type ctxRegions struct {
@@ -37,8 +42,36 @@ type ctxRegions struct {
 	regions []window
 }
 
-func (t *scanText) reset(text string, p *profile) {
-	t.p = p
+func (r *Redactor) getText(text string) *scanText {
+	t, _ := r.texts.Get().(*scanText)
+	if t == nil {
+		t = &scanText{}
+	}
+	t.p.reset(text)
+	return t
+}
+
+// putText zeroes what holds the text or points into it, and pools t.
+func (r *Redactor) putText(t *scanText) {
+	clear(t.p.lower)
+	clear(t.runes)
+	clear(t.words)
+	clear(t.spans)
+	t.p.lower, t.runes, t.words, t.spans = t.p.lower[:0], t.runes[:0], t.words[:0], t.spans[:0]
+	t.prepared = false
+	for i := range t.ctx {
+		t.ctx[i].words = nil
+	}
+	t.ctx = t.ctx[:0]
+	r.texts.Put(t)
+}
+
+// prepare fills the rune view of text that the recognizers need.
+func (t *scanText) prepare(text string) {
+	if t.prepared {
+		return
+	}
+	t.prepared = true
 	t.runes, t.offs = t.runes[:0], t.offs[:0]
 	for i, r := range text {
 		t.runes = append(t.runes, r)
@@ -55,17 +88,12 @@ func (t *scanText) reset(text string, p *profile) {
 			t.dig[i] = 0
 		case i+1 < n && isDigit(t.runes[i+1]):
 			t.dig[i] = 1 + t.dig[i+1]
-		case i+2 < n && isSep(t.runes[i+1]) && isDigit(t.runes[i+2]): // the rule of digitRuns
+		case i+2 < n && isSep(t.runes[i+1]) && isDigit(t.runes[i+2]): // the rule of digitRunsInto
 			t.dig[i] = 1 + t.dig[i+2]
 		default:
 			t.dig[i] = 1
 		}
 	}
-	for i := range t.ctx {
-		t.ctx[i].regions = t.ctx[i].regions[:0]
-		t.ctx[i].words = nil
-	}
-	t.ctx = t.ctx[:0]
 }
 
 // rune returns the rune at i, or -1 outside the text.
@@ -86,17 +114,29 @@ func (t *scanText) digitsFrom(i int) int {
 	return int(t.dig[i])
 }
 
-// after reports whether the rune before i is not a word rune and not one of extra: the
-// lookbehind every built-in pattern starts with.
-func (t *scanText) after(i int, extra string) bool {
-	if i == 0 {
-		return true
+// digitsAt reports whether the n runes from j are all digits.
+func (t *scanText) digitsAt(j, n int) bool {
+	if j < 0 || j+n > len(t.runes) {
+		return false
 	}
-	r := t.runes[i-1]
-	return !isWordRune(r) && (extra == "" || !strings.ContainsRune(extra, r))
+	for _, r := range t.runes[j : j+n] {
+		if !isDigit(r) {
+			return false
+		}
+	}
+	return true
 }
 
-func (t *scanText) wordStart(i int) bool { return t.after(i, "") }
+// skip returns j+1 if the rune at j is one of set (an optional separator), else j.
+func (t *scanText) skip(j int, set ...rune) int {
+	r := t.rune(j)
+	for _, c := range set {
+		if r == c {
+			return j + 1
+		}
+	}
+	return j
+}
 
 // foldPrefix reports whether the runes from i, lower-cased as regexp2's (?i) lower-cases them
 // (unicode.ToLower, so 'İ' is 'i' and the Kelvin sign is 'k'), start with the lower-case w.
@@ -128,7 +168,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 				continue
 			}
 			for i := max(run.start-rec.cluster.left, next); i < run.end; i++ {
-				if rec.first(t, i) {
+				if rec.canStart(t.runes[i]) && rec.first(t, i) {
 					c = append(c, i)
 				}
 			}
@@ -153,7 +193,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 				e++
 			}
 			for j := s; j < e; j++ {
-				if rec.first(t, j) {
+				if rec.canStart(t.runes[j]) && rec.first(t, j) {
 					c = append(c, j)
 				}
 			}
@@ -161,7 +201,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 		}
 	default:
 		for i := 0; i < n; i++ {
-			if rec.first(t, i) {
+			if rec.canStart(t.runes[i]) && rec.first(t, i) {
 				c = append(c, i)
 			}
 		}
@@ -209,7 +249,7 @@ func (t *scanText) contextRegions(words []string, ctxWindow, maxLen int) []windo
 	}
 	for _, k := range words {
 		for off := 0; ; {
-			j := strings.Index(lower[off:], k)
+			j := bytes.Index(lower[off:], []byte(k))
 			if j < 0 {
 				break
 			}

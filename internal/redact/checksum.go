@@ -31,33 +31,32 @@ func Validators() []string {
 	return names
 }
 
-// alnum keeps ASCII letters (upper-cased) and digits: the separators people type (dots,
-// dashes, spaces, slashes) carry no meaning for any check digit.
-func alnum(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+// alnum appends to buf the ASCII letters (upper-cased) and digits of s: the separators people
+// type (dots, dashes, spaces, slashes) carry no meaning for any check digit. Validators pass
+// a stack array, so checking a match allocates nothing.
+func alnum(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= '0' && c <= '9', c >= 'A' && c <= 'Z':
-			b.WriteByte(c)
+			buf = append(buf, c)
 		case c >= 'a' && c <= 'z':
-			b.WriteByte(c - 'a' + 'A')
+			buf = append(buf, c-'a'+'A')
 		}
 	}
-	return b.String()
+	return buf
 }
 
-func allDigits(s string) bool {
+func allDigits[S ~string | ~[]byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}
-	return s != ""
+	return len(s) > 0
 }
 
-func atoi(s string) int {
+func atoi[S ~string | ~[]byte](s S) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		n = n*10 + int(s[i]-'0')
@@ -68,7 +67,8 @@ func atoi(s string) int {
 const dniLetters = "TRWAGMYFPDXBNJZSQVHLCKE"
 
 func validDNI(s string) bool {
-	a := alnum(s)
+	var buf [32]byte
+	a := alnum(buf[:0], s)
 	if len(a) != 9 || !allDigits(a[:8]) {
 		return false
 	}
@@ -76,7 +76,8 @@ func validDNI(s string) bool {
 }
 
 func validNIE(s string) bool {
-	a := alnum(s)
+	var buf [32]byte
+	a := alnum(buf[:0], s)
 	if len(a) != 9 {
 		return false
 	}
@@ -88,7 +89,8 @@ func validNIE(s string) bool {
 }
 
 func validCIF(s string) bool {
-	a := alnum(s)
+	var buf [32]byte
+	a := alnum(buf[:0], s)
 	if len(a) != 9 || !strings.ContainsRune("ABCDEFGHJNPQRSUVW", rune(a[0])) || !allDigits(a[1:8]) {
 		return false
 	}
@@ -117,7 +119,8 @@ func validCIF(s string) bool {
 // digits = (province and number read as one integer) mod 97, where a number below 10^7 is
 // read as province*10^7 + number.
 func validNSS(s string) bool {
-	a := alnum(s)
+	var buf [32]byte
+	a := alnum(buf[:0], s)
 	if len(a) != 12 || !allDigits(a) {
 		return false
 	}
@@ -142,10 +145,9 @@ var ibanLengths = map[string]int{
 	"AE": 23, "VA": 22, "VG": 24, "XK": 20, "EG": 29, "LC": 32,
 }
 
-// mod97 reads an alphanumeric string as a big integer (A=10 … Z=35) and returns it mod 97
-// without big arithmetic.
-func mod97(s string) int {
-	r := 0
+// mod97 continues reading an alphanumeric number (A=10 … Z=35) whose prefix left remainder
+// r, and returns the remainder mod 97 without big arithmetic.
+func mod97[S ~string | ~[]byte](r int, s S) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {
@@ -159,17 +161,18 @@ func mod97(s string) int {
 }
 
 func validIBAN(s string) bool {
-	a := alnum(s)
+	var buf [64]byte
+	a := alnum(buf[:0], s)
 	if len(a) < 15 || len(a) > 34 {
 		return false
 	}
-	if n, ok := ibanLengths[a[:2]]; ok && n != len(a) {
+	if n, ok := ibanLengths[string(a[:2])]; ok && n != len(a) {
 		return false
 	}
-	if !allDigits(a[2:4]) || mod97(a[4:]+a[:4]) != 1 {
+	if !allDigits(a[2:4]) || mod97(mod97(0, a[4:]), a[:4]) != 1 {
 		return false
 	}
-	if a[:2] == "ES" {
+	if string(a[:2]) == "ES" {
 		return allDigits(a[4:]) && validCCC(a[4:])
 	}
 	return true
@@ -177,9 +180,9 @@ func validIBAN(s string) bool {
 
 // validCCC checks the two control digits of a Spanish account code (entity, office, DC,
 // account).
-func validCCC(ccc string) bool {
+func validCCC(ccc []byte) bool {
 	weights := [10]int{1, 2, 4, 8, 5, 10, 9, 7, 3, 6}
-	dc := func(digits string) byte {
+	dc := func(digits []byte) byte {
 		sum := 0
 		for i := 0; i < 10; i++ {
 			sum += int(digits[i]-'0') * weights[i]
@@ -193,11 +196,14 @@ func validCCC(ccc string) bool {
 		}
 		return byte('0' + d)
 	}
-	return dc("00"+ccc[:8]) == ccc[8] && dc(ccc[10:20]) == ccc[9]
+	head := [10]byte{'0', '0'} // "00" + entity and office
+	copy(head[2:], ccc[:8])
+	return dc(head[:]) == ccc[8] && dc(ccc[10:20]) == ccc[9]
 }
 
 func validLuhn(s string) bool {
-	a := alnum(s)
+	var buf [64]byte
+	a := alnum(buf[:0], s)
 	if len(a) < 13 || len(a) > 19 || !allDigits(a) {
 		return false
 	}

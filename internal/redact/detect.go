@@ -1,9 +1,11 @@
 package redact
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dlclark/regexp2"
@@ -16,36 +18,25 @@ type detection struct {
 	nerRejected int
 }
 
-// detect runs every detector that does not need the vault. It never returns a partial
+// detect runs every detector that does not need the vault, on the text t was made for, and
+// leaves the candidates in t.spans (d.spans is that slice). It never returns a partial
 // result: any timeout or a required NER failure is an error.
-func (r *Redactor) detect(ctx context.Context, text string) (detection, error) {
+func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detection, error) {
 	var d detection
 	if text == "" {
 		return d, nil
 	}
-	d.spans = append(d.spans, lookalikes(text)...)
-	p := newProfile(text)
-	var t *scanText // prepared on first use: most short texts need no recognizer at all
-	defer func() {
-		if t != nil {
-			r.texts.Put(t)
-		}
-	}()
+	t.spans = appendLookalikes(t.spans[:0], text)
+	p := &t.p
 	run := func(rec *recognizer) error {
 		if rec.need != nil && !rec.need(p) {
 			return nil
 		}
-		if t == nil {
-			t, _ = r.texts.Get().(*scanText)
-			if t == nil {
-				t = &scanText{}
-			}
-			t.reset(text, p)
-		}
+		t.prepare(text)
 		emit := func(m *regexp2.Match) {
 			start, end := t.offs[m.Index], t.offs[m.Index+m.Length]
 			if s, ok := r.score(rec, text, p, start, &end); ok {
-				d.spans = append(d.spans, s)
+				t.spans = append(t.spans, s)
 			}
 		}
 		var err error
@@ -92,17 +83,21 @@ func (r *Redactor) detect(ctx context.Context, text string) (detection, error) {
 		}
 	}
 	if r.cfg.Names {
-		for _, s := range findNames(text) {
+		n := len(t.spans)
+		t.spans = appendNames(t.spans, &t.words, text, p.lower)
+		for i := n; i < len(t.spans); i++ {
+			s := &t.spans[i]
 			s.Score = r.boost(s.Score, TypePerson, personContext, p.lower, s.Start, s.End)
-			d.spans = append(d.spans, s)
 		}
 	}
+	d.spans = t.spans
 	if r.cfg.NER.Mode != NEROff {
 		spans, rejected, err := r.callNER(ctx, text)
 		d.nerRejected = rejected
 		switch {
 		case err == nil:
-			d.spans = append(d.spans, spans...)
+			t.spans = append(t.spans, spans...)
+			d.spans = t.spans
 		case ctx.Err() != nil:
 			return d, ctx.Err()
 		case r.cfg.NER.Mode == NERRequired:
@@ -203,27 +198,41 @@ var personContext = []string{"nombre", "name", "apellido", "surname", "cliente",
 
 // boost adds ContextBoost when a context word occurs within ContextWindow bytes before the
 // match or half of that after it.
-func (r *Redactor) boost(score float64, typ string, words []string, lower string, start, end int) float64 {
-	if len(words) == 0 && len(r.cfg.ContextWords[typ]) == 0 {
+func (r *Redactor) boost(score float64, typ string, words []string, lower []byte, start, end int) float64 {
+	extra := r.ctxWords[typ]
+	if len(words) == 0 && len(extra) == 0 {
 		return score
 	}
-	// lower may differ in length from text for a few runes; clamp rather than trust offsets.
+	// Clamp rather than trust offsets.
 	lo, hi := max(0, start-r.cfg.ContextWindow), min(len(lower), end+r.cfg.ContextWindow/2)
 	if lo >= hi {
 		return score
 	}
-	win := lower[lo:min(start, len(lower))] + " " + lower[min(end, len(lower)):hi]
+	before, after := lower[lo:min(start, len(lower))], lower[min(end, len(lower)):hi]
 	for _, w := range words {
-		if strings.Contains(win, w) {
+		if containsJoined(before, after, w) {
 			return min(1, score+r.cfg.ContextBoost)
 		}
 	}
-	for _, w := range r.cfg.ContextWords[typ] {
-		if strings.Contains(win, strings.ToLower(w)) {
+	for _, w := range extra {
+		if containsJoined(before, after, w) {
 			return min(1, score+r.cfg.ContextBoost)
 		}
 	}
 	return score
+}
+
+// containsJoined reports whether w occurs in before + " " + after, without building it.
+func containsJoined(before, after []byte, w string) bool {
+	if bytes.Contains(before, []byte(w)) || bytes.Contains(after, []byte(w)) {
+		return true
+	}
+	for k := 0; k < len(w); k++ { // a multi-word context word across the join
+		if w[k] == ' ' && bytes.HasSuffix(before, []byte(w[:k])) && bytes.HasPrefix(after, []byte(w[k+1:])) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Redactor) threshold(typ string) float64 {
@@ -233,10 +242,9 @@ func (r *Redactor) threshold(typ string) float64 {
 	return r.cfg.Threshold
 }
 
-// lookalikes finds every run of two or more '@': each becomes a LITERAL, so that nothing the
-// user typed can be read back as one of our placeholders.
-func lookalikes(text string) []Span {
-	var out []Span
+// appendLookalikes appends every run of two or more '@': each becomes a LITERAL, so that
+// nothing the user typed can be read back as one of our placeholders.
+func appendLookalikes(out []Span, text string) []Span {
 	for i := 0; i < len(text); {
 		j := strings.Index(text[i:], "@@")
 		if j < 0 {
@@ -264,9 +272,11 @@ func lookalikes(text string) []Span {
 // Detect returns what Redact would replace in text, without a vault: thresholds, allow list and
 // merging applied. It is for evaluation and the operator's command; the spans hold the values.
 func (r *Redactor) Detect(ctx context.Context, text string) ([]Span, error) {
-	d, err := r.detect(ctx, text)
+	t := r.getText(text)
+	defer r.putText(t)
+	d, err := r.detect(ctx, text, t)
 	if err != nil {
 		return nil, err
 	}
-	return r.keep(text, d.spans), nil
+	return slices.Clone(r.keep(text, d.spans, t.p.lower)), nil
 }

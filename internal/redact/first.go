@@ -10,78 +10,140 @@ import (
 // characters; when a pattern changes, its start condition must be checked against it
 // (FuzzWindowsEquivalent does so against a whole-text scan).
 
-// digitLed: wb + at least n digits of one cluster from i (DNI, NSS, card, date).
+// digitLed: wb + at least n digits of one cluster from i (NSS, card).
 func digitLed(n int) func(*scanText, int) bool {
-	return func(t *scanText, i int) bool { return t.digitsFrom(i) >= n && t.wordStart(i) }
+	return func(t *scanText, i int) bool { return t.digitsFrom(i) >= n && !isWordRune(t.rune(i-1)) }
+}
+
+// firstDNI: wb + \d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]. A separator is never a digit, so
+// each optional one is taken exactly when it is there.
+func firstDNI(t *scanText, i int) bool {
+	if t.digitsFrom(i) < 8 || isWordRune(t.rune(i-1)) || !t.digitsAt(i, 2) {
+		return false
+	}
+	j := t.skip(i+2, '.', ' ')
+	if !t.digitsAt(j, 3) {
+		return false
+	}
+	j = t.skip(j+3, '.', ' ')
+	if !t.digitsAt(j, 3) {
+		return false
+	}
+	return isASCIILetter(t.rune(t.skip(j+3, ' ', '-')))
+}
+
+// firstNSS: wb + \d{2}[ /-]?\d{8}[ /-]?\d{2}.
+func firstNSS(t *scanText, i int) bool {
+	if t.digitsFrom(i) < 12 || isWordRune(t.rune(i-1)) || !t.digitsAt(i, 2) {
+		return false
+	}
+	j := t.skip(i+2, ' ', '/', '-')
+	if !t.digitsAt(j, 8) {
+		return false
+	}
+	return t.digitsAt(t.skip(j+8, ' ', '/', '-'), 2)
 }
 
 // letterThenDigits: wb + one of letters + an optional separator from seps + n digits (NIE, CIF).
 func letterThenDigits(letters, seps string, n int) func(*scanText, int) bool {
+	var first, sep [128]bool
+	for _, c := range letters {
+		first[c] = true
+	}
+	for _, c := range seps {
+		sep[c] = true
+	}
 	return func(t *scanText, i int) bool {
-		if !strings.ContainsRune(letters, t.rune(i)) || !t.wordStart(i) {
+		if r := t.rune(i); r < 0 || r >= 128 || !first[r] || isWordRune(t.rune(i-1)) {
 			return false
 		}
-		return t.digitsFrom(i+1) >= n || strings.ContainsRune(seps, t.rune(i+1)) && t.digitsFrom(i+2) >= n
+		if t.digitsFrom(i+1) >= n {
+			return true
+		}
+		r := t.rune(i + 1)
+		return r >= 0 && r < 128 && sep[r] && t.digitsFrom(i+2) >= n
 	}
 }
 
 // firstCard: wb + [1-9] + 12 to 18 more digits.
 func firstCard(t *scanText, i int) bool {
-	return t.rune(i) != '0' && t.digitsFrom(i) >= 13 && t.wordStart(i)
+	return t.digitsFrom(i) >= 13 && t.rune(i) != '0' && !isWordRune(t.rune(i-1))
 }
 
 // firstIBAN: wb + two ASCII letters + two digits.
 func firstIBAN(t *scanText, i int) bool {
-	return isASCIILetter(t.rune(i)) && isASCIILetter(t.rune(i+1)) && t.digitsFrom(i+2) >= 2 && t.wordStart(i)
+	return t.digitsFrom(i+2) >= 2 && isASCIILetter(t.rune(i)) && isASCIILetter(t.rune(i+1)) && !isWordRune(t.rune(i-1))
 }
 
 // firstSpanishPhone: (?<![\w+]), then "+" [space] "34" and nine digits (eleven digits in one
-// cluster), or "0034" and nine digits, or nine digits.
+// cluster), or "0034" and nine digits, or nine digits starting with 6, 7, 8 or 9.
 func firstSpanishPhone(t *scanText, i int) bool {
-	if !t.after(i, "+") {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' {
 		return false
 	}
-	if t.rune(i) == '+' {
+	switch t.rune(i) {
+	case '+':
 		return t.digitsFrom(i+1) >= 11 || t.rune(i+1) == ' ' && t.digitsFrom(i+2) >= 11
+	case '0':
+		return t.rune(i+1) == '0' && t.digitsFrom(i) >= 13
+	case '6', '7', '8', '9':
+		return t.digitsFrom(i) >= 9
 	}
-	return t.digitsFrom(i) >= 9
+	return false
 }
 
 // firstE164: (?<![\w+]) + "+" + [1-9] and at least six more digits.
 func firstE164(t *scanText, i int) bool {
-	return t.rune(i) == '+' && t.rune(i+1) != '0' && t.digitsFrom(i+1) >= 7 && t.after(i, "+")
+	if t.rune(i) != '+' || t.rune(i+1) == '0' || t.digitsFrom(i+1) < 7 {
+		return false
+	}
+	p := t.rune(i - 1)
+	return !isWordRune(p) && p != '+'
 }
 
 // firstEmail: (?<![\w.%+-]) + a local-part character.
-func firstEmail(t *scanText, i int) bool {
-	r := t.rune(i)
-	return (isWordRune(r) || r == '.' || r == '%' || r == '+' || r == '-') && t.after(i, ".%+-")
-}
+func firstEmail(t *scanText, i int) bool { return isEmailRune(t.rune(i)) && !isEmailRune(t.rune(i-1)) }
+
+func isEmailRune(r rune) bool { return isWordRune(r) || r == '.' || r == '%' || r == '+' || r == '-' }
 
 // firstIPv4: (?<![\w.]) + four dotted groups (at least four digits).
-func firstIPv4(t *scanText, i int) bool { return t.digitsFrom(i) >= 4 && t.after(i, ".") }
+func firstIPv4(t *scanText, i int) bool {
+	p := t.rune(i - 1)
+	return t.digitsFrom(i) >= 4 && !isWordRune(p) && p != '.'
+}
 
 // firstIPv6: (?<![\w:]) + a hex digit or ':'.
 func firstIPv6(t *scanText, i int) bool {
-	r := t.rune(i)
-	return (r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' || r == ':') && t.after(i, ":")
+	r, p := t.rune(i), t.rune(i-1)
+	return (r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' || r == ':') && !isWordRune(p) && p != ':'
 }
 
-// firstDate: wb + a numeric date (at least six digits in one cluster: d/m/yyyy, yyyy-mm-dd),
-// or one or two digits that end their cluster, before "º", a space and a month.
+// firstDate: wb, then a numeric date — \d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2} or
+// (?:19|20)\d{2}-\d{2}-\d{2}, six digits or more in one cluster — or one or two digits
+// that end their cluster, then "º" or "°" or a space (a written date).
 func firstDate(t *scanText, i int) bool {
 	d := t.digitsFrom(i)
-	return (d >= 6 || d == 1 || d == 2) && t.wordStart(i)
+	if isWordRune(t.rune(i - 1)) {
+		return false
+	}
+	switch {
+	case d >= 6:
+		sep := func(r rune) bool { return r == '/' || r == '.' || r == '-' }
+		return sep(t.rune(i+1)) || sep(t.rune(i+2)) || t.rune(i+4) == '-'
+	case d == 1 || d == 2:
+		r := t.rune(i + d)
+		return r == ' ' || r == 'º' || r == '°'
+	}
+	return false
 }
 
 // firstMonth: wb + a month name or abbreviation, case-insensitive.
 func firstMonth(t *scanText, i int) bool {
 	r := t.rune(i)
-	if r < 0 || !t.wordStart(i) {
+	if r < 0 || isWordRune(t.rune(i-1)) {
 		return false
 	}
-	r = unicode.ToLower(r)
-	if r >= 'a' && r <= 'z' {
+	if r = unicode.ToLower(r); r >= 'a' && r <= 'z' {
 		for _, m := range monthPrefixes[r-'a'] {
 			if t.foldPrefix(i, m) {
 				return true
@@ -94,11 +156,10 @@ func firstMonth(t *scanText, i int) bool {
 // firstStreet: wb + a street-type keyword, case-insensitive.
 func firstStreet(t *scanText, i int) bool {
 	r := t.rune(i)
-	if r < 0 || !t.wordStart(i) {
+	if r < 0 || isWordRune(t.rune(i-1)) {
 		return false
 	}
-	r = unicode.ToLower(r)
-	if r >= 'a' && r <= 'z' {
+	if r = unicode.ToLower(r); r >= 'a' && r <= 'z' {
 		for _, k := range streetPrefixes[r-'a'] {
 			if t.foldPrefix(i, k) {
 				return true
@@ -110,8 +171,31 @@ func firstStreet(t *scanText, i int) bool {
 
 // firstPassport: wb + three ASCII letters + six digits.
 func firstPassport(t *scanText, i int) bool {
-	return isASCIILetter(t.rune(i)) && isASCIILetter(t.rune(i+1)) && isASCIILetter(t.rune(i+2)) &&
-		t.digitsFrom(i+3) >= 6 && t.wordStart(i)
+	return t.digitsFrom(i+3) >= 6 && isASCIILetter(t.rune(i)) && isASCIILetter(t.rune(i+1)) &&
+		isASCIILetter(t.rune(i+2)) && !isWordRune(t.rune(i-1))
+}
+
+// Sets of the characters a match can start with, so that candidates() calls first only
+// where it can hold. A rune that lower-cases to an ASCII letter (the Kelvin sign, 'İ') can
+// start a case-insensitive keyword.
+const (
+	startDigits  = "0123456789"
+	startLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	startPhone   = startDigits + "+"
+	startEmail   = startDigits + startLetters + "_.%+-"
+	startIPv6    = startDigits + "ABCDEFabcdef:"
+)
+
+// startStreet and startMonth are the first letters of the street keywords and the months, in
+// both cases.
+var startStreet, startMonth = firstLetters(streetKeywords), firstLetters(strings.Split(months[3:len(months)-1], "|"))
+
+func firstLetters(words []string) string {
+	var b strings.Builder
+	for _, w := range words {
+		b.WriteString(strings.ToLower(w[:1]) + strings.ToUpper(w[:1]))
+	}
+	return b.String()
 }
 
 // monthPrefixes holds, by first letter, the first three letters of every alternative of

@@ -3,6 +3,7 @@ package redact
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -15,6 +16,21 @@ type metrics struct {
 	nerRejected prometheus.Counter     // model spans that were not exact substrings
 	drift       *prometheus.CounterVec // type, kind: dropped | invented
 	seconds     prometheus.Histogram   // detection time per Redact call
+	// byType caches redaction counters by type (prometheus.Counter), so that a Redact call
+	// does not hash label values once per replaced value. Filled on first use: a type's series
+	// appears when it is first redacted, as with WithLabelValues.
+	byType sync.Map
+}
+
+// countRedactions adds one redaction per span, by type.
+func (m *metrics) countRedactions(spans []Span) {
+	for _, sp := range spans {
+		c, ok := m.byType.Load(sp.Type)
+		if !ok {
+			c, _ = m.byType.LoadOrStore(sp.Type, m.redactions.WithLabelValues(sp.Type))
+		}
+		c.(prometheus.Counter).Inc()
+	}
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {

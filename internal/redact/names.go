@@ -10,23 +10,50 @@ type word struct {
 	start, end int
 	text       string
 	folded     string // fold(text), computed once on first use
+	ascii      bool   // every rune is ASCII
+	latin1     bool   // every rune is at most U+00FF
 }
 
-func (w *word) fold() string {
+// fold returns fold(w.text). lower is the text lower-cased by appendLowerSameLength, as one
+// string: for a word in Latin-1 it already holds the word lower-cased as strings.ToLower
+// would, at the same offsets, so most words fold without an allocation.
+func (w *word) fold(lower string) string {
 	if w.folded == "" {
-		w.folded = fold(w.text)
+		switch {
+		case w.ascii:
+			w.folded = lower[w.start:w.end]
+		case w.latin1:
+			w.folded = accentFolder.Replace(lower[w.start:w.end])
+		default:
+			w.folded = fold(w.text)
+		}
 	}
 	return w.folded
 }
 
-// splitWords returns runs of letters (with inner apostrophes and hyphens, as in O'Brien or
-// Pérez-Reverte) and their byte offsets.
-func splitWords(text string) []word {
-	var out []word
+// splitWords appends to out the runs of letters (with inner apostrophes and hyphens, as in
+// O'Brien or Pérez-Reverte) of text and their byte offsets.
+func splitWords(out []word, text string) []word {
 	start := -1
+	ascii, latin1 := true, true
 	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
-		letter := unicode.IsLetter(r) || r == 'ª' || r == 'º'
+		if isASCIILetterByte(text[i]) { // most of a text: a run of ASCII letters at once
+			if start < 0 {
+				start, ascii, latin1 = i, true, true
+			}
+			for i++; i < len(text) && isASCIILetterByte(text[i]); i++ {
+			}
+			continue
+		}
+		var r rune
+		n := 1
+		var letter bool
+		if c := text[i]; c < utf8.RuneSelf {
+			r = rune(c)
+		} else {
+			r, n = utf8.DecodeRuneInString(text[i:])
+			letter = unicode.IsLetter(r) || r == 'ª' || r == 'º'
+		}
 		joiner := (r == '\'' || r == '’' || r == '-') && start >= 0 && i+n < len(text)
 		if joiner {
 			next, _ := utf8.DecodeRuneInString(text[i+n:])
@@ -35,19 +62,23 @@ func splitWords(text string) []word {
 		switch {
 		case letter || joiner:
 			if start < 0 {
-				start = i
+				start, ascii, latin1 = i, true, true
 			}
+			ascii = ascii && n == 1
+			latin1 = latin1 && r <= 0xFF
 		case start >= 0:
-			out = append(out, word{start: start, end: i, text: text[start:i]})
+			out = append(out, word{start: start, end: i, text: text[start:i], ascii: ascii, latin1: latin1})
 			start = -1
 		}
 		i += n
 	}
 	if start >= 0 {
-		out = append(out, word{start: start, end: len(text), text: text[start:]})
+		out = append(out, word{start: start, end: len(text), text: text[start:], ascii: ascii, latin1: latin1})
 	}
 	return out
 }
+
+func isASCIILetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func capitalised(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
@@ -67,32 +98,40 @@ func gap(text string, a, b word, afterCue bool) bool {
 // findNames is the gazetteer detector. It reports runs of capitalised words that either follow
 // an honorific or role word, or start with a known given name, or are two known surnames.
 func findNames(text string) []Span {
-	ws := splitWords(text)
-	var out []Span
+	var ws []word
+	return appendNames(nil, &ws, text, appendLowerSameLength(nil, text))
+}
+
+// appendNames appends findNames(text) to out; words is scratch space, lower is
+// appendLowerSameLength(text).
+func appendNames(out []Span, words *[]word, text string, lower []byte) []Span {
+	*words = splitWords((*words)[:0], text)
+	ws := *words
+	low := string(lower) // one copy, so that folded words are substrings of it
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if !capitalised(w.text) && !nameCueStart[w.text[0]] && !introStart[w.text[0]] {
 			continue // only capitalised words, cue words and self-introductions can start a name
 		}
-		if end, ok := introducedName(text, ws, i); ok {
+		if end, ok := introducedName(text, ws, i, low); ok {
 			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
 			// lower case; only gazetteer words are taken after the phrase.
 			out = append(out, span(text, ws[i+introLen(ws, i)].start, ws[end].end, 0.8, "gazetteer"))
 			i = end
 			continue
 		}
-		f := ws[i].fold()
+		f := ws[i].fold(low)
 		cueScore, isCue := nameCues[f]
 		switch {
-		case isCue && i+1 < len(ws) && nameWord(&ws[i+1]) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1]):
-			end := extendName(text, ws, i+1)
+		case isCue && i+1 < len(ws) && nameWord(&ws[i+1], low) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], low):
+			end := extendName(text, ws, i+1, low)
 			out = append(out, span(text, ws[i+1].start, ws[end].end, cueScore, "gazetteer"))
 			i = end
 		case capitalised(w.text) && givenNames[f]:
-			end := extendName(text, ws, i)
+			end := extendName(text, ws, i, low)
 			score := 0.55
 			for j := i + 1; j <= end; j++ {
-				if surnames[ws[j].fold()] {
+				if surnames[ws[j].fold(low)] {
 					score = 0.85
 					break
 				}
@@ -100,13 +139,13 @@ func findNames(text string) []Span {
 			}
 			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
 			i = end
-		case nameWord(&ws[i]) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1]):
+		case nameWord(&ws[i], low) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], low):
 			// Two or more capitalised words that are not sentence furniture: most often a name
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is known.
-			end := extendName(text, ws, i)
+			end := extendName(text, ws, i, low)
 			score := 0.5
 			for j := i; j <= end; j++ {
-				if g := ws[j].fold(); surnames[g] || givenNames[g] {
+				if g := ws[j].fold(low); surnames[g] || givenNames[g] {
 					score = 0.65
 				}
 			}
@@ -121,8 +160,8 @@ func findNames(text string) []Span {
 
 // nameWord is a capitalised word that could be part of a name: not all capitals (DNI, IBAN),
 // not a word that starts sentences or names institutions.
-func nameWord(w *word) bool {
-	if !capitalised(w.text) || notNames[w.fold()] {
+func nameWord(w *word, low string) bool {
+	if !capitalised(w.text) || notNames[w.fold(low)] {
 		return false
 	}
 	for _, r := range w.text[1:] {
@@ -142,17 +181,17 @@ var nameCueStart = func() [256]bool {
 	return t
 }()
 
-func nameCueWord(w *word) bool { _, ok := nameCues[w.fold()]; return ok }
+func nameCueWord(w *word, low string) bool { _, ok := nameCues[w.fold(low)]; return ok }
 
 // extendName grows a name from word i over following capitalised words and particles, at most
 // five words in all, and returns the index of its last word.
-func extendName(text string, ws []word, i int) int {
+func extendName(text string, ws []word, i int, low string) int {
 	end := i
 	for j := i + 1; j < len(ws) && j-i < 6; j++ {
 		if !gap(text, ws[j-1], ws[j], false) {
 			break
 		}
-		if capitalised(ws[j].text) && !notNames[ws[j].fold()] {
+		if capitalised(ws[j].text) && !notNames[ws[j].fold(low)] {
 			end = j
 			continue
 		}
@@ -181,8 +220,22 @@ var introStart = func() [256]bool {
 	return t
 }()
 
+// maxIntroRunes is the length of the longest first word of an introduction: EqualFold only
+// matches words with as many runes.
+var maxIntroRunes = func() int {
+	n := 0
+	for _, in := range intros {
+		n = max(n, utf8.RuneCountInString(in[0]))
+	}
+	return n
+}()
+
 // introLen returns how many words of the introduction phrase start at ws[i], or 0.
 func introLen(ws []word, i int) int {
+	w := ws[i].text
+	if !introStart[w[0]] || len(w) > maxIntroRunes*utf8.UTFMax || utf8.RuneCountInString(w) > maxIntroRunes {
+		return 0
+	}
 	for _, in := range intros {
 		if i+len(in) > len(ws) {
 			continue
@@ -203,17 +256,17 @@ func introLen(ws []word, i int) int {
 
 // introducedName reports a name right after an introduction phrase: a known given name, then
 // known given names, surnames and particles, in any case. It returns the index of its last word.
-func introducedName(text string, ws []word, i int) (int, bool) {
+func introducedName(text string, ws []word, i int, low string) (int, bool) {
 	n := introLen(ws, i)
-	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[ws[i+n].fold()] {
+	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[ws[i+n].fold(low)] {
 		return 0, false
 	}
 	end := i + n
 	if capitalised(ws[end].text) {
-		return extendName(text, ws, end), true
+		return extendName(text, ws, end, low), true
 	}
 	for j := end + 1; j < len(ws) && j-(i+n) < 5 && gap(text, ws[j-1], ws[j], false); j++ {
-		f := ws[j].fold()
+		f := ws[j].fold(low)
 		if givenNames[f] || surnames[f] {
 			end = j
 			continue

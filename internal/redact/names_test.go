@@ -33,3 +33,18 @@ func TestFindNames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWordFold: a word folded from the text's one lower-cased copy is exactly fold(word).
+func FuzzWordFold(f *testing.F) {
+	for _, s := range []string{"Hola, soy el Sr. Juan PÉREZ García-Ñúñez", "ÀÉÎÕÜ ÇØÞß ÿ × Ł Œ İstanbul \u212A", "l·l O'Brien D’Arcy", "\xff\xc3X"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		low := string(appendLowerSameLength(nil, text))
+		for _, w := range splitWords(nil, text) {
+			if got, want := w.fold(low), fold(w.text); got != want {
+				t.Fatalf("word %q folds to %q, want %q", w.text, got, want)
+			}
+		}
+	})
+}

@@ -26,20 +26,30 @@ type recognizer struct {
 	// the pattern tried at those positions only. Recognizers without first (custom, deny)
 	// scan the whole text.
 	first    func(t *scanText, i int) bool
+	starts   [128]bool // ASCII characters a match can start with: first is asked only there
+	high     bool      // a match can start with a non-ASCII rune too
 	anchored *regexp2.Regexp
 	lead     int
 	cluster  cluster // for leadDigits
 	maxLen   int     // longest match in runes; 0: unbounded (never context-gated)
 }
 
+func (rec *recognizer) canStart(r rune) bool {
+	if r < 128 {
+		return rec.starts[r]
+	}
+	return rec.high
+}
+
 // profile is a one-pass summary of a text that lets most recognizers skip it outright.
 type profile struct {
 	digits, at, colon, dots, upper int
-	lower                          string // lower-cased text, for keyword prefilters and context
+	lower                          []byte // lowerSameLength(text), for context words and the allow list
 }
 
-func newProfile(text string) *profile {
-	p := &profile{lower: lowerSameLength(text)}
+// reset profiles text, reusing p's buffer.
+func (p *profile) reset(text string) {
+	*p = profile{lower: appendLowerSameLength(p.lower[:0], text)}
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
 		case c >= '0' && c <= '9':
@@ -54,7 +64,6 @@ func newProfile(text string) *profile {
 			p.upper++
 		}
 	}
-	return p
 }
 
 const (
@@ -86,6 +95,8 @@ const (
 type builtin struct {
 	name, typ, pattern string
 	first              func(t *scanText, i int) bool
+	starts             string // ASCII characters a match can start with
+	high               bool   // a match can start with a non-ASCII rune
 	score              float64
 	validator          string
 	refine             func(string) int
@@ -96,12 +107,13 @@ type builtin struct {
 	maxLen             int // longest match in runes, 0 if unbounded
 }
 
-// lowerSameLength lower-cases ASCII and the Latin-1 capitals (À–Þ, which covers Á É Í Ó Ú Ñ Ü
-// Ç) and leaves every other byte alone, so byte offsets into the result are offsets into text.
-// It is what context words and street keywords are matched against.
-func lowerSameLength(text string) string {
-	b := []byte(text)
-	for i := 0; i < len(b); i++ {
+// appendLowerSameLength appends text lower-cased in ASCII and the Latin-1 capitals (À–Þ,
+// which covers Á É Í Ó Ú Ñ Ü Ç), every other byte left alone, so byte offsets into the result
+// are offsets into text. It is what context words and the allow list are matched against.
+func appendLowerSameLength(b []byte, text string) []byte {
+	at := len(b)
+	b = append(b, text...)
+	for i := at; i < len(b); i++ {
 		switch c := b[i]; {
 		case c >= 'A' && c <= 'Z':
 			b[i] = c + 'a' - 'A'
@@ -110,7 +122,7 @@ func lowerSameLength(text string) string {
 			i++
 		}
 	}
-	return string(b)
+	return b
 }
 
 func minDigits(n int) func(*profile) bool { return func(p *profile) bool { return p.digits >= n } }
@@ -128,51 +140,51 @@ var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.
 // and no context word; see docs/REDACTION.md for why each is where it is.
 func builtins() []builtin {
 	return []builtin{
-		{name: "es_dni", first: digitLed(8), maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
+		{name: "es_dni", first: firstDNI, starts: startDigits, maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
 			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
-		{name: "es_nie", first: letterThenDigits("XYZxyz", " .-", 7), maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
+		{name: "es_nie", first: letterThenDigits("XYZxyz", " .-", 7), starts: "XYZxyz", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
 			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,
 			context: []string{"nie", "extranjer", "residencia", "tie", "foreigner", "residence"}},
-		{name: "es_cif", first: letterThenDigits("ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", " -", 7), maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
+		{name: "es_cif", first: letterThenDigits("ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", " -", 7), starts: "ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
 			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
 			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
-		{name: "es_nss", first: digitLed(12), maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
+		{name: "es_nss", first: firstNSS, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
 			pattern: wb + `\d{2}[ /-]?\d{8}[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
-		{name: "iban", first: firstIBAN, lead: leadDigits, cluster: cluster{2, 2, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
+		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 2, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
 			pattern: wb + `[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
-		{name: "card", first: firstCard, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
+		{name: "card", first: firstCard, starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
 			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit"}},
-		{name: "es_phone", first: firstSpanishPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9),
+		{name: "es_phone", first: firstSpanishPhone, starts: startPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9),
 			pattern: `(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto", "phone", "mobile", "call", "contact"}},
-		{name: "e164", first: firstE164, maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 0}, typ: TypePhone, score: 0.6, need: minDigits(7),
+		{name: "e164", first: firstE164, starts: "+", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 0}, typ: TypePhone, score: 0.6, need: minDigits(7),
 			pattern: `(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "phone", "mobile", "call", "whatsapp"}},
-		{name: "email", first: firstEmail, lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
+		{name: "email", first: firstEmail, starts: startEmail, high: true, lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
 			pattern: `(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`,
 			context: []string{"email", "e-mail", "correo", "mail"}},
-		{name: "ipv4", first: firstIPv4, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
+		{name: "ipv4", first: firstIPv4, starts: startDigits, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
 			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
 			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
-		{name: "ipv6", first: firstIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
+		{name: "ipv6", first: firstIPv6, starts: startIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
 			pattern: `(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`,
 			context: []string{"ip", "ipv6", "servidor", "router", "server", "host"}},
 		// Dates of birth in two recognizers so that each pattern starts with one kind of
 		// character: regexp2 then skips every position that cannot start a match.
-		{name: "dob", first: firstDate, maxLen: 40, lead: leadDigits, cluster: cluster{4, 32, 0}, typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
+		{name: "dob", first: firstDate, starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{4, 32, 0}, typ: TypeDOB, score: 0.25, need: minDigits(2), refine: refineDate,
 			pattern: wb + `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?i:de )?(?i:` + months + `)\.?,? (?i:de |del )?(?:19|20)\d{2})` + we,
 			context: dobContext},
-		{name: "dob_month_first", first: firstMonth, maxLen: 40, lead: leadDigits, cluster: cluster{4, 24, 0}, typ: TypeDOB, score: 0.25, need: minDigits(4),
+		{name: "dob_month_first", first: firstMonth, starts: startMonth, maxLen: 40, lead: leadDigits, cluster: cluster{4, 24, 0}, typ: TypeDOB, score: 0.25, need: minDigits(4),
 			pattern: wb + `(?i:` + months + `)\.? \d{1,2}(?i:st|nd|rd|th)?,? (?:19|20)\d{2}` + we,
 			context: dobContext},
-		{name: "es_address", first: firstStreet, typ: TypeAddress, score: 0.7, need: minDigits(1),
+		{name: "es_address", first: firstStreet, starts: startStreet, high: true, typ: TypeAddress, score: 0.7, need: minDigits(1),
 			pattern: wb + `(?i:` + streetTypes + `) ?(?:(?:de|del|de la|de los|de las|do|da|dos|das|d') ?)?\p{Lu}[\p{L}'’-]*(?: (?:(?:de|del|la|los|las|y|i|el|do|da|dos|das|d')\s)?\p{Lu}[\p{L}'’.-]*){0,5},? (?:n[º°o]\.? ?)?\d{1,4}(?: ?[A-Za-z]` + we + `)?(?:,? (?:\d{1,2} ?[º°ª]\.?(?: ?(?:[A-Za-z]` + we + `|(?i:izq(?:da)?|dcha|dcho|centro)\.?))?|(?i:piso|planta|puerta|esc\.?|escalera|bloque|portal) \w{1,3}|(?i:bajo|entresuelo|[áa]tico)(?: [A-Za-z]` + we + `)?)){0,3}(?:,? (?:CP |C\.P\. )?\d{5}(?: \p{Lu}[\p{L}-]*(?: (?:de |del |la |de la )?\p{Lu}[\p{L}-]*){0,3})?)?`,
 			context: []string{"dirección", "direccion", "domicilio", "vive en", "reside", "address", "lives at", "envío", "envio"}},
-		{name: "es_passport", first: firstPassport, maxLen: 9, lead: leadDigits, cluster: cluster{6, 4, 0}, typ: TypePassport, score: 0.3, need: minDigits(6),
+		{name: "es_passport", first: firstPassport, starts: startLetters, maxLen: 9, lead: leadDigits, cluster: cluster{6, 4, 0}, typ: TypePassport, score: 0.3, need: minDigits(6),
 			pattern: wb + `[A-Za-z]{3}\d{6}` + we,
 			context: []string{"pasaporte", "passport"}},
 	}
@@ -203,9 +215,13 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 		for i := range words {
 			words[i] = strings.ToLower(words[i])
 		}
-		out = append(out, &recognizer{name: b.name, typ: b.typ, re: re, anchored: anchored, first: b.first,
+		rec := &recognizer{name: b.name, typ: b.typ, re: re, anchored: anchored, first: b.first, high: b.high,
 			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need,
-			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen})
+			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen}
+		for _, c := range b.starts {
+			rec.starts[c] = true
+		}
+		out = append(out, rec)
 		return nil
 	}
 	for _, b := range builtins() {
@@ -265,7 +281,7 @@ func refineCard(s string) int {
 
 // refineDate rejects impossible calendar dates (day > 31, month > 12) by returning 0.
 func refineDate(s string) int {
-	var nums []int
+	nums := make([]int, 0, 4)
 	n, in := 0, false
 	for i := 0; i < len(s); i++ {
 		if s[i] >= '0' && s[i] <= '9' {

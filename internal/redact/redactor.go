@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/dlclark/regexp2"
@@ -15,10 +16,12 @@ type Redactor struct {
 	cfg   Config
 	recs  []*recognizer
 	deny  []*recognizer
-	allow []string // lower-cased
-	ner   NER
-	log   *slog.Logger
-	m     *metrics
+	allow [][]byte // lower-cased
+	// ctxWords is cfg.ContextWords lower-cased.
+	ctxWords map[string][]string
+	ner      NER
+	log      *slog.Logger
+	m        *metrics
 	// wholeText makes every recognizer scan the whole text instead of its candidate starts
 	// (tests compare both ways).
 	wholeText bool
@@ -53,7 +56,13 @@ func New(cfg Config, ner NER, reg prometheus.Registerer, log *slog.Logger) (*Red
 		r.deny = append(r.deny, &recognizer{name: "deny", typ: d.Type, re: re, score: 1})
 	}
 	for _, a := range cfg.Allow {
-		r.allow = append(r.allow, lowerSameLength(a))
+		r.allow = append(r.allow, appendLowerSameLength(nil, a))
+	}
+	r.ctxWords = map[string][]string{}
+	for typ, words := range cfg.ContextWords {
+		for _, w := range words {
+			r.ctxWords[typ] = append(r.ctxWords[typ], strings.ToLower(w))
+		}
 	}
 	if r.m, err = newMetrics(reg); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -83,7 +84,9 @@ func (s *Session) closeLocked() {
 // ErrSessionClosed or the context's error) and never contains the text.
 func (s *Session) Redact(ctx context.Context, text string) (string, error) {
 	start := time.Now()
-	d, err := s.r.detect(ctx, text)
+	t := s.r.getText(text)
+	defer s.r.putText(t)
+	d, err := s.r.detect(ctx, text, t)
 	if err != nil {
 		return "", err
 	}
@@ -95,18 +98,20 @@ func (s *Session) Redact(ctx context.Context, text string) (string, error) {
 	s.degraded = s.degraded || d.degraded
 	s.nerRejected += d.nerRejected
 	spans := s.sweep(text, d.spans)
-	spans = s.r.keep(text, spans)
+	spans = s.r.keep(text, spans, t.p.lower)
+	t.spans = spans // the grown buffer goes back to the pool
+	s.v.reserve(len(spans), len(text))
 	var b strings.Builder
-	b.Grow(len(text))
+	b.Grow(len(text) + len(text)/4) // placeholders are a little longer than most values
 	at := 0
 	for _, sp := range spans {
 		b.WriteString(text[at:sp.Start])
-		b.WriteString(s.v.placeholderFor(text[sp.Start:sp.End], sp.Type))
+		s.v.writePlaceholder(&b, text[sp.Start:sp.End], sp.Type)
 		s.redacted[sp.Type]++
-		s.r.m.redactions.WithLabelValues(sp.Type).Inc()
 		at = sp.End
 	}
 	b.WriteString(text[at:])
+	s.r.m.countRedactions(spans)
 	s.r.m.seconds.Observe(time.Since(start).Seconds())
 	return b.String(), nil
 }
@@ -144,22 +149,18 @@ func isWordByte(c byte) bool { return isAlnum(c) || c >= 0x80 || c == '_' }
 
 // keep drops allow-listed and below-threshold candidates and merges the rest: overlapping
 // candidates become one span (their union) with the type of the best-scoring one, so that no
-// part of an overlapping value is left behind.
-func (r *Redactor) keep(text string, spans []Span) []Span {
+// part of an overlapping value is left behind. It works in place; lower is
+// appendLowerSameLength(text).
+func (r *Redactor) keep(text string, spans []Span, lower []byte) []Span {
 	var allowed [][2]int
-	if len(r.allow) > 0 {
-		lower := lowerSameLength(text)
-		{
-			for _, a := range r.allow {
-				for off := 0; off < len(lower); {
-					j := strings.Index(lower[off:], a)
-					if j < 0 {
-						break
-					}
-					allowed = append(allowed, [2]int{off + j, off + j + len(a)})
-					off += j + len(a)
-				}
+	for _, a := range r.allow {
+		for off := 0; off < len(lower); {
+			j := bytes.Index(lower[off:], a)
+			if j < 0 {
+				break
 			}
+			allowed = append(allowed, [2]int{off + j, off + j + len(a)})
+			off += j + len(a)
 		}
 	}
 	kept := spans[:0]
@@ -180,7 +181,7 @@ func (r *Redactor) keep(text string, spans []Span) []Span {
 		}
 		return b.End - a.End
 	})
-	var out []Span
+	out := kept[:0] // never overtakes the span being read
 	for _, sp := range kept {
 		if n := len(out); n > 0 && sp.Start < out[n-1].End {
 			last := &out[n-1]
@@ -245,7 +246,8 @@ func (s *Session) PlaceholderOf(value string) (string, bool) {
 		return "", false
 	}
 	if i := s.v.lookup(value); i >= 0 {
-		return s.v.entries[i].ph, true
+		e := &s.v.entries[i]
+		return placeholder(e.typ, e.n), true
 	}
 	return "", false
 }

@@ -3,60 +3,103 @@ package redact
 import (
 	"hash/maphash"
 	"strconv"
+	"strings"
 )
 
-// vault maps values to placeholders for one session. Values are kept as byte slices that
-// wipe() overwrites, and are indexed by a seeded hash rather than by string keys, so that no
-// map key keeps a copy of a value alive after the session ends.
+// vault maps values to placeholders for one session. Values are kept in one byte arena that
+// wipe() overwrites (and that overwrites its old copy whenever it grows), and are indexed by a
+// seeded hash rather than by string keys, so that no map key keeps a copy of a value alive
+// after the session ends.
 type vault struct {
 	seed    maphash.Seed
-	byHash  map[uint64][]int
+	byHash  map[uint64]int // 1 + index of the last entry with that hash (see entry.sameHash)
 	entries []entry
+	arena   []byte // every entry's value, back to back
 	byKey   map[phKey]int
 	perType map[string]int
 	types   map[string]bool // distinct types, for the streaming prefix test
 }
 
 type entry struct {
-	value []byte
+	value []byte // in arena, from off
+	off   int
 	typ   string
 	n     int
-	ph    string // canonical placeholder
-	sent  bool   // appeared in a Redact output
-	seen  bool   // came back in a rehydrated output
+	sent  bool // appeared in a Redact output
+	seen  bool // came back in a rehydrated output
+	// sameHash is 1 + the index of the previous entry whose value has the same hash, 0 if
+	// none: collisions chain through the entries instead of a slice per hash.
+	sameHash int
 }
 
 func newVault() *vault {
-	return &vault{seed: maphash.MakeSeed(), byHash: map[uint64][]int{}, byKey: map[phKey]int{},
+	return &vault{seed: maphash.MakeSeed(), byHash: map[uint64]int{}, byKey: map[phKey]int{},
 		perType: map[string]int{}, types: map[string]bool{}}
 }
 
+// reserve sizes an empty vault for n values of at most size bytes in all, so that a long
+// first message does not grow its maps and arena a dozen times.
+func (v *vault) reserve(n, size int) {
+	if len(v.entries) > 0 || n <= 8 {
+		return
+	}
+	v.byHash, v.byKey = make(map[uint64]int, n), make(map[phKey]int, n)
+	v.entries = make([]entry, 0, n)
+	v.arena = make([]byte, 0, size)
+}
+
 func (v *vault) lookup(value string) int {
-	for _, i := range v.byHash[maphash.String(v.seed, value)] {
-		if string(v.entries[i].value) == value {
-			return i
+	return v.lookupHash(value, maphash.String(v.seed, value))
+}
+
+func (v *vault) lookupHash(value string, h uint64) int {
+	for i := v.byHash[h]; i > 0; i = v.entries[i-1].sameHash {
+		if string(v.entries[i-1].value) == value {
+			return i - 1
 		}
 	}
 	return -1
 }
 
-// placeholderFor returns the placeholder of value, adding it under typ if it is new. The
-// same value always gets the same placeholder, whatever type a later detector gives it.
-func (v *vault) placeholderFor(value, typ string) string {
-	if i := v.lookup(value); i >= 0 {
-		v.entries[i].sent = true
-		return v.entries[i].ph
+// writePlaceholder writes the placeholder of value, adding value under typ if it is new.
+// The same value always gets the same placeholder, whatever type a later detector gives it.
+func (v *vault) writePlaceholder(b *strings.Builder, value, typ string) {
+	h := maphash.String(v.seed, value)
+	i := v.lookupHash(value, h)
+	if i < 0 {
+		i = v.add(value, typ, h)
 	}
+	e := &v.entries[i]
+	e.sent = true
+	var num [20]byte
+	b.WriteString(phDelim)
+	b.WriteString(e.typ)
+	b.WriteByte('-')
+	b.Write(strconv.AppendInt(num[:0], int64(e.n), 10))
+	b.WriteString(phDelim)
+}
+
+func (v *vault) add(value, typ string, h uint64) int {
+	if len(v.arena)+len(value) > cap(v.arena) {
+		grown := make([]byte, len(v.arena), max(2*cap(v.arena), len(v.arena)+len(value), 256))
+		copy(grown, v.arena)
+		clear(v.arena) // the old copy must not outlive the session either
+		v.arena = grown
+		for k := range v.entries {
+			e := &v.entries[k]
+			e.value = v.arena[e.off : e.off+len(e.value) : e.off+len(e.value)]
+		}
+	}
+	off := len(v.arena)
+	v.arena = append(v.arena, value...)
 	v.perType[typ]++
 	n := v.perType[typ]
-	e := entry{value: []byte(value), typ: typ, n: n, ph: placeholder(typ, n), sent: true}
 	i := len(v.entries)
-	v.entries = append(v.entries, e)
-	h := maphash.String(v.seed, value)
-	v.byHash[h] = append(v.byHash[h], i)
+	v.entries = append(v.entries, entry{value: v.arena[off:len(v.arena):len(v.arena)], off: off, typ: typ, n: n, sameHash: v.byHash[h]})
+	v.byHash[h] = i + 1
 	v.byKey[makeKey(typ, n)] = i
 	v.types[typ] = true
-	return e.ph
+	return i
 }
 
 // couldBecome reports whether a partial placeholder parse can still turn into a known one.
@@ -107,11 +150,11 @@ func (v *vault) unique(p phParse) int {
 }
 
 func (v *vault) wipe() {
+	clear(v.arena)
 	for i := range v.entries {
-		clear(v.entries[i].value)
 		v.entries[i].value = nil
 	}
-	v.entries = nil
+	v.entries, v.arena = nil, nil
 	clear(v.byHash)
 	clear(v.byKey)
 }
