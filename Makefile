@@ -10,10 +10,11 @@ export OLLAMA_VERSION
 
 all: build
 
-## deps: download Go modules and build the real Ollama used by the demo and the tests (cached in .cache/)
+## deps: download Go modules, build the real Ollama used by the demo and the tests, fetch llama-server for the llama.cpp drafter's tests (cached in .cache/)
 deps:
 	$(GO) mod download
 	./scripts/build-ollama.sh
+	./scripts/fetch-llama-server.sh
 
 ## build: static binaries of edge-agent, dc-gateway and fleetctl into bin/
 build:
