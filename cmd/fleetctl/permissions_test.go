@@ -243,7 +243,7 @@ func TestEdgePermissionsAllowSyncAndNothingElse(t *testing.T) {
 
 	forbidden := []struct {
 		name, subject string
-		try          func(context.Context) error
+		try           func(context.Context) error
 	}{
 		{"publish a manifest", "$KV." + cfg.Buckets.Desired + ".role.drafter", func(c context.Context) error {
 			_, err := js.Publish(c, "$KV."+cfg.Buckets.Desired+".role.drafter", []byte(`{"manifest":{"sig":"AA=="}}`))

@@ -80,6 +80,7 @@ func ParseSelector(token string) (map[string]string, bool) {
 	}
 	return out, true
 }
+
 // InboxPrefix is where an edge's NATS replies and consumer deliveries go. It is per edge so that
 // the fleet's NATS permissions can let an edge subscribe to its own replies only (see
 // fleet.EdgePermissions).
