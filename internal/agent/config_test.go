@@ -54,3 +54,44 @@ func TestValidateListsEveryProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftConfig: each draft setting an operator can get wrong is named in the error.
+func TestDraftConfig(t *testing.T) {
+	valid := func() Config {
+		cfg := DefaultConfig()
+		cfg.EdgeID, cfg.DC, cfg.PKI = "b1", "dc:4443", "/etc/sucursal/pki"
+		return cfg
+	}
+	for _, tc := range []struct {
+		name  string
+		draft DraftConfig
+		want  string // "" = valid
+	}{
+		{"ollama", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d"}, ""},
+		{"ollama, token mode, no pipeline", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", Mode: "token", Pipeline: new(false)}, ""},
+		{"llamacpp", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://127.0.0.1:8081"}, ""},
+		{"llamacpp token mode with GGUF", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://127.0.0.1:8081", Mode: "token", TokenizerGGUF: "/m/d.gguf"}, ""},
+		{"disabled with nonsense", DraftConfig{Mode: "bytes"}, ""},
+		{"unknown mode", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", Mode: "bytes"}, "draft.mode"},
+		{"unknown backend", DraftConfig{Enabled: true, Backend: "vllm"}, "draft.backend"},
+		{"ollama without model", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434"}, "draft.model"},
+		{"ollama with a bad URL", DraftConfig{Enabled: true, OllamaURL: "127.0.0.1:11434", Model: "d"}, "draft.ollama_url"},
+		{"ollama with llamacpp fields", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", URL: "http://x:1"}, "draft.url"},
+		{"llamacpp without URL", DraftConfig{Enabled: true, Backend: "llamacpp"}, "draft.url"},
+		{"llamacpp with ollama_url", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://x:1", OllamaURL: "http://y:2"}, "draft.ollama_url"},
+		{"llamacpp token mode without GGUF", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://x:1", Mode: "token"}, "tokenizer_gguf"},
+		{"gamma out of range", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", GammaMax: 40}, "gamma"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := valid()
+			cfg.Draft = tc.draft
+			err := cfg.Validate()
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("want valid, got %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("want an error naming %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
