@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -62,12 +63,10 @@ func slowTarget(b testing.TB, upstream string, cost time.Duration) string {
 	return srv.URL
 }
 
-// BenchmarkDraftVsPlain: user tokens/s and target passes per output token, plain streaming vs
-// drafting (adaptive γ and fixed γ=4), at several emulated RTTs, all in the same run. The target
-// is a cyclic alphabet (a→…→z→a), the drafter disagrees on 10 % of its successor table.
-//
-//	go test -run XXX -bench DraftVsPlain -benchtime 3x ./internal/e2e/
-func BenchmarkDraftVsPlain(b *testing.B) {
+// cyclicModels starts an Ollama with the benchmarks' target, a cyclic alphabet (a→…→z→a) named
+// "cyc", and a drafter with its tokenizer that disagrees on 10 % of its successor table
+// ("cyc-draft"); it returns the server and the target's benchTokens-long answer to "a".
+func cyclicModels(b testing.TB) (*ollamatest.Server, string) {
 	o := startOllama(b)
 	cyc := testmodel.Alphabet()
 	cyc.Name = "sucursal-cyclic"
@@ -75,7 +74,16 @@ func BenchmarkDraftVsPlain(b *testing.B) {
 	o.CreateModel(b, "cyc", cyc, testmodel.PromptTemplate)
 	d, _ := testmodel.Perturbed(cyc, 0.1, 3)
 	o.CreateModel(b, "cyc-draft", d, testmodel.PromptTemplate)
-	want := cyc.Greedy("a", benchTokens)
+	return o, cyc.Greedy("a", benchTokens)
+}
+
+// BenchmarkDraftVsPlain: user tokens/s and target passes per output token, plain streaming vs
+// drafting (adaptive γ and fixed γ=4), at several emulated RTTs, all in the same run. The target
+// is a cyclic alphabet (a→…→z→a), the drafter disagrees on 10 % of its successor table.
+//
+//	go test -run XXX -bench DraftVsPlain -benchtime 3x ./internal/e2e/
+func BenchmarkDraftVsPlain(b *testing.B) {
+	o, want := cyclicModels(b)
 
 	fleet := newPKI(b)
 	gwAddr := startDraftGateway(b, fleet, slowTarget(b, o.URL, benchPassCost)+"/v1", o.URL, benchPassCost)
@@ -193,14 +201,7 @@ func slowDrafter(b testing.TB, upstream string, perToken time.Duration) string {
 //	go test -run XXX -bench DraftPipelining -benchtime 3x ./internal/e2e/
 func BenchmarkDraftPipelining(b *testing.B) {
 	const draftCost = 5 * time.Millisecond
-	o := startOllama(b)
-	cyc := testmodel.Alphabet()
-	cyc.Name = "sucursal-cyclic"
-	cyc.Successor["z"] = "a"
-	o.CreateModel(b, "cyc", cyc, testmodel.PromptTemplate)
-	d, _ := testmodel.Perturbed(cyc, 0.1, 3)
-	o.CreateModel(b, "cyc-draft", d, testmodel.PromptTemplate)
-	want := cyc.Greedy("a", benchTokens)
+	o, want := cyclicModels(b)
 	drafterURL := slowDrafter(b, o.URL, draftCost)
 
 	fleet := newPKI(b)

@@ -150,33 +150,30 @@ func NewDrafting(o DraftingOptions, reg prometheus.Registerer) (*Drafting, error
 
 // serveDraft answers one drafting round. Nothing of the text reaches logs or errors.
 func (s *Server) serveDraft(ctx context.Context, str *quic.Stream, body []byte) string {
-	d := s.cfg.Drafting
-	if d == nil {
-		_ = writeError(str, &chat.Error{Status: http.StatusNotImplemented, Type: "api_error", Code: "drafting_not_configured",
-			Message: "this gateway does not verify drafts (--draft-verifier)"})
-		return "bad_request"
-	}
-	res, cerr := d.round(ctx, body)
-	if cerr != nil {
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return "cancelled"
-		}
-		_ = writeError(str, cerr)
-		return "draft_" + cerr.Code
-	}
-	_ = wire.WriteJSON(str, wire.TypeVerifyResult, res)
-	return "ok"
+	return serveDrafting(ctx, str, s.cfg.Drafting, func(d *Drafting) (wire.Type, any, *chat.Error) {
+		res, cerr := d.round(ctx, body)
+		return wire.TypeVerifyResult, res, cerr
+	})
 }
 
 // serveDraftHello answers an OpDraftHello: which mode drafts for a model travel in.
 func (s *Server) serveDraftHello(ctx context.Context, str *quic.Stream, body []byte) string {
-	d := s.cfg.Drafting
+	return serveDrafting(ctx, str, s.cfg.Drafting, func(d *Drafting) (wire.Type, any, *chat.Error) {
+		res, cerr := d.hello(ctx, body)
+		b, _ := json.Marshal(res)
+		return wire.TypeResponse, wire.Response{Status: http.StatusOK, Body: b}, cerr
+	})
+}
+
+// serveDrafting writes what answer returns, or its error, or drafting_not_configured on a
+// gateway without a verifier; it returns the stream's outcome label.
+func serveDrafting(ctx context.Context, str *quic.Stream, d *Drafting, answer func(*Drafting) (wire.Type, any, *chat.Error)) string {
 	if d == nil {
 		_ = writeError(str, &chat.Error{Status: http.StatusNotImplemented, Type: "api_error", Code: "drafting_not_configured",
 			Message: "this gateway does not verify drafts (--draft-verifier)"})
 		return "bad_request"
 	}
-	res, cerr := d.hello(ctx, body)
+	typ, res, cerr := answer(d)
 	if cerr != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return "cancelled"
@@ -184,8 +181,7 @@ func (s *Server) serveDraftHello(ctx context.Context, str *quic.Stream, body []b
 		_ = writeError(str, cerr)
 		return "draft_" + cerr.Code
 	}
-	b, _ := json.Marshal(res)
-	_ = wire.WriteJSON(str, wire.TypeResponse, wire.Response{Status: http.StatusOK, Body: b})
+	_ = wire.WriteJSON(str, typ, res)
 	return "ok"
 }
 

@@ -42,29 +42,39 @@ func (c *Client) Verify(ctx context.Context, requestID string, v wire.Verify) (w
 	if err != nil {
 		return wire.VerifyResult{}, fmt.Errorf("link: encode draft round: %w", err)
 	}
-	call, err := c.Open(ctx, wire.Request{Op: wire.OpDraft, RequestID: requestID, Body: body})
+	f, err := c.draftCall(ctx, wire.Request{Op: wire.OpDraft, RequestID: requestID, Body: body}, wire.TypeVerifyResult)
 	if err != nil {
 		return wire.VerifyResult{}, err
+	}
+	return wire.ParseVerifyResult(f.Payload, v)
+}
+
+// draftCall sends a drafting request on its own stream and returns the answer frame, which must
+// be of type want; an error frame is a *DraftRefusedError, any other frame wire.ErrBadVerifyResult.
+func (c *Client) draftCall(ctx context.Context, req wire.Request, want wire.Type) (wire.Frame, error) {
+	call, err := c.Open(ctx, req)
+	if err != nil {
+		return wire.Frame{}, err
 	}
 	defer call.Close()
 	f, err := call.Next()
 	if err != nil {
 		if ctx.Err() != nil {
-			return wire.VerifyResult{}, ctx.Err()
+			return wire.Frame{}, ctx.Err()
 		}
-		return wire.VerifyResult{}, err
+		return wire.Frame{}, err
 	}
 	switch f.Type {
-	case wire.TypeVerifyResult:
-		return wire.ParseVerifyResult(f.Payload, v)
+	case want:
+		return f, nil
 	case wire.TypeError:
 		var e wire.Error
 		if f.Decode(&e) != nil {
-			return wire.VerifyResult{}, fmt.Errorf("%w: unreadable error frame", wire.ErrBadVerifyResult)
+			return wire.Frame{}, fmt.Errorf("%w: unreadable error frame", wire.ErrBadVerifyResult)
 		}
-		return wire.VerifyResult{}, &DraftRefusedError{Status: e.Status, Code: e.Code}
+		return wire.Frame{}, &DraftRefusedError{Status: e.Status, Code: e.Code}
 	}
-	return wire.VerifyResult{}, fmt.Errorf("%w: answered with a %s frame", wire.ErrBadVerifyResult, f.Type)
+	return wire.Frame{}, fmt.Errorf("%w: answered with a %s frame", wire.ErrBadVerifyResult, f.Type)
 }
 
 // DraftHello asks the gateway how drafts for h.Model will travel (see wire.OpDraftHello). A
@@ -74,35 +84,17 @@ func (c *Client) DraftHello(ctx context.Context, h wire.DraftHello) (wire.DraftH
 	if err != nil {
 		return wire.DraftHelloResult{}, fmt.Errorf("link: encode draft hello: %w", err)
 	}
-	call, err := c.Open(ctx, wire.Request{Op: wire.OpDraftHello, Body: body})
+	f, err := c.draftCall(ctx, wire.Request{Op: wire.OpDraftHello, Body: body}, wire.TypeResponse)
 	if err != nil {
 		return wire.DraftHelloResult{}, err
 	}
-	defer call.Close()
-	f, err := call.Next()
-	if err != nil {
-		if ctx.Err() != nil {
-			return wire.DraftHelloResult{}, ctx.Err()
-		}
-		return wire.DraftHelloResult{}, err
+	var r wire.Response
+	var res wire.DraftHelloResult
+	if f.Decode(&r) != nil || json.Unmarshal(r.Body, &res) != nil {
+		return wire.DraftHelloResult{}, fmt.Errorf("%w: unreadable draft hello answer", wire.ErrBadVerifyResult)
 	}
-	switch f.Type {
-	case wire.TypeResponse:
-		var r wire.Response
-		var res wire.DraftHelloResult
-		if f.Decode(&r) != nil || json.Unmarshal(r.Body, &res) != nil {
-			return res, fmt.Errorf("%w: unreadable draft hello answer", wire.ErrBadVerifyResult)
-		}
-		if res.Mode != "" && !slices.Contains(h.Modes, res.Mode) {
-			return wire.DraftHelloResult{}, fmt.Errorf("%w: the gateway chose a mode the edge did not offer", wire.ErrBadVerifyResult)
-		}
-		return res, nil
-	case wire.TypeError:
-		var e wire.Error
-		if f.Decode(&e) != nil {
-			return wire.DraftHelloResult{}, fmt.Errorf("%w: unreadable error frame", wire.ErrBadVerifyResult)
-		}
-		return wire.DraftHelloResult{}, &DraftRefusedError{Status: e.Status, Code: e.Code}
+	if res.Mode != "" && !slices.Contains(h.Modes, res.Mode) {
+		return wire.DraftHelloResult{}, fmt.Errorf("%w: the gateway chose a mode the edge did not offer", wire.ErrBadVerifyResult)
 	}
-	return wire.DraftHelloResult{}, fmt.Errorf("%w: answered with a %s frame", wire.ErrBadVerifyResult, f.Type)
+	return res, nil
 }
