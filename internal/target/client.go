@@ -104,10 +104,26 @@ func (c *Client) Stream(ctx context.Context, path string, body []byte, onData fu
 	return c.StreamEvents(ctx, path, body, func(data []byte, _ bool) error { return onData(data) })
 }
 
+// drainAfterDone bounds the wait for the end of a body after [DONE] (see drain).
+const drainAfterDone = 50 * time.Millisecond
+
+// drain reads what is left of a streamed body after [DONE] (the end of the chunked body, which
+// a server sends right after it). Closing the body before its end would close the connection,
+// and every request would then open a new one (with TLS, one more handshake each). A target that
+// keeps the stream open after [DONE] is cut off after drainAfterDone, closing the connection as
+// before.
+func drain(body io.Reader, cancel context.CancelFunc) {
+	t := time.AfterFunc(drainAfterDone, cancel)
+	defer t.Stop()
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, 64<<10))
+}
+
 // StreamEvents is Stream that also tells onData whether the next event has already arrived
 // (more): a relay may then hold its write and send the events that came together at once. What
 // it holds when StreamEvents returns is its own to write.
 func (c *Client) StreamEvents(ctx context.Context, path string, body []byte, onData func(data []byte, more bool) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	resp, err := c.do(ctx, http.MethodPost, path, body)
 	if err != nil {
 		return err
@@ -130,6 +146,7 @@ func (c *Client) StreamEvents(ctx context.Context, path string, body []byte, onD
 			return fmt.Errorf("target: reading stream: %w", err)
 		}
 		if string(data) == "[DONE]" {
+			drain(resp.Body, cancel)
 			return nil
 		}
 		if bytes.HasPrefix(data, []byte(`{"error"`)) {
