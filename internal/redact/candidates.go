@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Candidates let a built-in recognizer try its pattern only where a match can start.
@@ -30,16 +29,12 @@ type scanText struct {
 	offs     []int // rune index -> byte offset; offs[len(runes)] = len(text)
 	runs     []digitRun
 	dig      []int32 // dig[i]: digits from rune i to the end of its cluster; 0 if runes[i] is not a digit
+	heads    []int32 // the runes a built-in match can start at: no word rune before, not a space
 	cands    []int
-	ctx      []ctxRegions // context regions by word list, for gated recognizers
-	words    []word       // the gazetteer's words
-	spans    []Span       // candidates, then what Redact replaces
-}
-
-type ctxRegions struct {
-	words   []string
-	maxLen  int
-	regions []window
+	occ      [][2]int // context word occurrences (nearContext)
+	words    []word   // the gazetteer's words
+	fold     folder   // and their folded forms
+	spans    []Span   // candidates, then what Redact replaces
 }
 
 func (r *Redactor) getText(text string) *scanText {
@@ -57,12 +52,10 @@ func (r *Redactor) putText(t *scanText) {
 	clear(t.runes)
 	clear(t.words)
 	clear(t.spans)
+	clear(t.fold.arena)
 	t.p.lower, t.runes, t.words, t.spans = t.p.lower[:0], t.runes[:0], t.words[:0], t.spans[:0]
+	t.fold = folder{arena: t.fold.arena[:0]}
 	t.prepared = false
-	for i := range t.ctx {
-		t.ctx[i].words = nil
-	}
-	t.ctx = t.ctx[:0]
 	r.texts.Put(t)
 }
 
@@ -80,6 +73,12 @@ func (t *scanText) prepare(text string) {
 	t.offs = append(t.offs, len(text))
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
 	n := len(t.runes)
+	t.heads = t.heads[:0]
+	for i, r := range t.runes {
+		if (i == 0 || !isWordRune(t.runes[i-1])) && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
+			t.heads = append(t.heads, int32(i))
+		}
+	}
 	t.dig = slices.Grow(t.dig[:0], n+1)[:n+1]
 	t.dig[n] = 0
 	for i := n - 1; i >= 0; i-- {
@@ -158,6 +157,7 @@ func (t *scanText) foldPrefix(i int, w []rune) bool {
 func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int {
 	c := t.cands[:0]
 	n := len(t.runes)
+	k := 0 // into t.heads
 	switch rec.lead {
 	case leadDigits:
 		// A match holds a cluster of at least cluster.min digits and starts at most
@@ -167,11 +167,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 			if run.digits < rec.cluster.min || run.dots < rec.cluster.dots {
 				continue
 			}
-			for i := max(run.start-rec.cluster.left, next); i < run.end; i++ {
-				if rec.canStart(t.runes[i]) && rec.first(t, i) {
-					c = append(c, i)
-				}
-			}
+			c = t.startsIn(c, rec, max(run.start-rec.cluster.left, next), run.end, &k)
 			next = max(next, run.end)
 		}
 	case leadAt, leadColon:
@@ -192,109 +188,75 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 			for e < n && !unicode.IsSpace(t.runes[e]) {
 				e++
 			}
-			for j := s; j < e; j++ {
-				if rec.canStart(t.runes[j]) && rec.first(t, j) {
-					c = append(c, j)
-				}
-			}
+			c = t.startsIn(c, rec, s, e, &k)
 			next, i = e, e
 		}
 	default:
-		for i := 0; i < n; i++ {
-			if rec.canStart(t.runes[i]) && rec.first(t, i) {
-				c = append(c, i)
-			}
-		}
+		c = t.startsIn(c, rec, 0, n, &k)
 	}
-	if gated && rec.maxLen > 0 && len(c) > 0 {
-		c = within(c, t.contextRegions(rec.context, ctxWindow, rec.maxLen))
+	if gated && rec.maxLen > 0 {
+		c = t.nearContext(c, rec, ctxWindow)
 	}
 	t.cands = c
 	return c
 }
 
-// within keeps the sorted positions that lie in one of the sorted, disjoint regions.
-func within(pos []int, regions []window) []int {
-	out := pos[:0]
-	j := 0
-	for _, p := range pos {
-		for j < len(regions) && regions[j].end <= p {
-			j++
-		}
-		if j == len(regions) {
-			break
-		}
-		if p >= regions[j].start {
-			out = append(out, p)
-		}
+// startsIn appends the starts in [lo, hi), looking only at heads from heads[*k] on; ranges
+// must come in increasing order. Every built-in pattern starts with a lookbehind that rules
+// out a word rune before the match, and never with a space (heads), then with one of
+// rec.starts, then whatever rec.first checks.
+func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int {
+	for *k < len(t.heads) && int(t.heads[*k]) < lo {
+		*k++
 	}
-	return out
-}
-
-// contextRegions are the rune ranges where a match of at most maxLen runes can start and
-// still have one of words within reach of Redactor.boost (ctxWindow bytes before it, half
-// that after it). Both date recognizers share their words, so the regions are computed once
-// per text.
-func (t *scanText) contextRegions(words []string, ctxWindow, maxLen int) []window {
-	for _, r := range t.ctx {
-		if r.maxLen == maxLen && slices.Equal(r.words, words) {
-			return r.regions
-		}
-	}
-	lower := t.p.lower
-	maxMatch := maxLen * utf8.UTFMax // bytes
-	var raw []window
-	if len(t.ctx) < cap(t.ctx) {
-		raw = t.ctx[:len(t.ctx)+1][len(t.ctx)].regions[:0]
-	}
-	for _, k := range words {
-		for off := 0; ; {
-			j := bytes.Index(lower[off:], []byte(k))
-			if j < 0 {
-				break
-			}
-			a, b := off+j, off+j+len(k)
-			lo, hi := max(0, a-ctxWindow/2-maxMatch), min(len(lower), b+ctxWindow+maxMatch)
-			raw = append(raw, window{runeIndex(t.offs, lo), runeIndex(t.offs, hi) + 1})
-			off = b
-		}
-	}
-	regions := merge(raw)
-	t.ctx = append(t.ctx, ctxRegions{words: words, maxLen: maxLen, regions: regions})
-	return regions
-}
-
-type window struct{ start, end int } // rune indices, end exclusive
-
-// merge sorts ws and joins overlapping or touching windows, in place.
-func merge(ws []window) []window {
-	if len(ws) == 0 {
-		return ws
-	}
-	slices.SortFunc(ws, func(a, b window) int { return a.start - b.start })
-	out := ws[:1]
-	for _, w := range ws[1:] {
-		if last := &out[len(out)-1]; w.start <= last.end {
-			last.end = max(last.end, w.end)
+	for ; *k < len(t.heads) && int(t.heads[*k]) < hi; *k++ {
+		i := int(t.heads[*k])
+		if r := t.runes[i]; r < 128 && !rec.starts[r] || r >= 128 && !rec.high {
 			continue
 		}
-		out = append(out, w)
-	}
-	return out
-}
-
-// runeIndex maps a byte offset to the index of the rune that starts at or contains it.
-func runeIndex(offs []int, b int) int {
-	lo, hi := 0, len(offs)-1
-	for lo < hi {
-		m := (lo + hi + 1) / 2
-		if offs[m] <= b {
-			lo = m
-		} else {
-			hi = m - 1
+		if rec.first(t, i) {
+			c = append(c, i)
 		}
 	}
-	return lo
+	return c
+}
+
+// nearContext keeps the sorted starts c where a match of at most rec.maxLen runes could have
+// one of rec's context words within reach of Redactor.boost: ctxWindow bytes before the
+// match, half that after it. rec.gate holds the context words and, for a word with a space,
+// its part before each space: boost looks in before+" "+after, so such a word can also be
+// split across the match, and its first part is then in reach. Each byte of the text is
+// looked at once, however many starts' reaches overlap.
+func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
+	lower := t.p.lower
+	kept := c[:0]
+	occ := t.occ[:0] // occurrences [start, end) of gate words, by start
+	searched, p := 0, 0
+	for _, i := range c {
+		lo := max(0, t.offs[i]-ctxWindow)
+		hi := min(len(lower), t.offs[min(i+rec.maxLen, len(t.runes))]+ctxWindow/2)
+		// Occurrences starting in [from, hi); one that ends after hi may be in the reach of
+		// a later start.
+		for a := max(lo, searched); a < hi; a++ {
+			for _, k := range rec.gateByFirst[lower[a]] {
+				if w := rec.gate[k]; bytes.HasPrefix(lower[a:], w) {
+					occ = append(occ, [2]int{a, a + len(w)})
+				}
+			}
+		}
+		searched = max(searched, hi)
+		for p < len(occ) && occ[p][0] < lo {
+			p++
+		}
+		for q := p; q < len(occ) && occ[q][0] < hi; q++ {
+			if occ[q][1] <= hi {
+				kept = append(kept, i)
+				break
+			}
+		}
+	}
+	t.occ = occ
+	return kept
 }
 
 // A digit cluster is a run of digits joined by single separators ("12.345.678", "4111 1111

@@ -84,7 +84,8 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 	}
 	if r.cfg.Names {
 		n := len(t.spans)
-		t.spans = appendNames(t.spans, &t.words, text, p.lower)
+		t.fold.lower = p.lower
+		t.spans = appendNames(t.spans, &t.words, &t.fold, text)
 		for i := n; i < len(t.spans); i++ {
 			s := &t.spans[i]
 			s.Score = r.boost(s.Score, TypePerson, personContext, p.lower, s.Start, s.End)

@@ -104,9 +104,12 @@ func fold(s string) string {
 	return accentFolder.Replace(s)
 }
 
-var accentFolder = strings.NewReplacer("á", "a", "à", "a", "ä", "a", "â", "a", "é", "e", "è", "e", "ë", "e",
+// accents are the replacements of fold, as old/new pairs (names.go's latin1Fold reads them too).
+var accents = []string{"á", "a", "à", "a", "ä", "a", "â", "a", "é", "e", "è", "e", "ë", "e",
 	"ê", "e", "í", "i", "ì", "i", "ï", "i", "ó", "o", "ò", "o", "ö", "o", "ô", "o", "ú", "u", "ù", "u", "ü", "u",
-	"ç", "c", "l·l", "ll")
+	"ç", "c", "l·l", "ll"}
+
+var accentFolder = strings.NewReplacer(accents...)
 
 func hasUpperASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

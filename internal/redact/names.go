@@ -9,27 +9,63 @@ import (
 type word struct {
 	start, end int
 	text       string
-	folded     string // fold(text), computed once on first use
+	folded     []byte // fold(text), computed once on first use
 	ascii      bool   // every rune is ASCII
 	latin1     bool   // every rune is at most U+00FF
 }
 
-// fold returns fold(w.text). lower is the text lower-cased by appendLowerSameLength, as one
-// string: for a word in Latin-1 it already holds the word lower-cased as strings.ToLower
-// would, at the same offsets, so most words fold without an allocation.
-func (w *word) fold(lower string) string {
-	if w.folded == "" {
+// folder folds the words of one text. lower is the text lower-cased by
+// appendLowerSameLength; for a word in Latin-1 it holds the word lower-cased as
+// strings.ToLower would, at the same offsets, so an ASCII word folds to a slice of it and an
+// accented one into arena, without an allocation per word. Folded words are only used as map
+// keys (m[string(b)] does not allocate).
+type folder struct {
+	lower []byte
+	arena []byte
+}
+
+func (w *word) fold(fc *folder) []byte {
+	if w.folded == nil {
 		switch {
 		case w.ascii:
-			w.folded = lower[w.start:w.end]
+			w.folded = fc.lower[w.start:w.end]
 		case w.latin1:
-			w.folded = accentFolder.Replace(lower[w.start:w.end])
+			at := len(fc.arena)
+			fc.arena = appendAccentFolded(fc.arena, fc.lower[w.start:w.end])
+			w.folded = fc.arena[at:len(fc.arena):len(fc.arena)]
 		default:
-			w.folded = fold(w.text)
+			w.folded = []byte(fold(w.text))
 		}
 	}
 	return w.folded
 }
+
+// appendAccentFolded appends s with accentFolder's replacements for lower-case Latin-1 letters
+// (the only ones in a lower-cased Latin-1 word).
+func appendAccentFolded(b, s []byte) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0xC3 && i+1 < len(s) {
+			if c := latin1Fold[s[i+1]]; c != 0 {
+				b = append(b, c)
+				i++
+				continue
+			}
+		}
+		b = append(b, s[i])
+	}
+	return b
+}
+
+// latin1Fold maps the second byte of a lower-case Latin-1 letter (0xC3 xx) to the byte
+// accentFolder replaces it with, 0 if it keeps it.
+var latin1Fold = func() (t [256]byte) {
+	for i := 0; i+1 < len(accents); i += 2 {
+		if from, to := accents[i], accents[i+1]; len(from) == 2 && from[0] == 0xC3 && len(to) == 1 {
+			t[from[1]] = to[0]
+		}
+	}
+	return t
+}()
 
 // splitWords appends to out the runs of letters (with inner apostrophes and hyphens, as in
 // O'Brien or Pérez-Reverte) of text and their byte offsets.
@@ -99,39 +135,38 @@ func gap(text string, a, b word, afterCue bool) bool {
 // an honorific or role word, or start with a known given name, or are two known surnames.
 func findNames(text string) []Span {
 	var ws []word
-	return appendNames(nil, &ws, text, appendLowerSameLength(nil, text))
+	return appendNames(nil, &ws, &folder{lower: appendLowerSameLength(nil, text)}, text)
 }
 
-// appendNames appends findNames(text) to out; words is scratch space, lower is
+// appendNames appends findNames(text) to out; words is scratch space, fc.lower is
 // appendLowerSameLength(text).
-func appendNames(out []Span, words *[]word, text string, lower []byte) []Span {
+func appendNames(out []Span, words *[]word, fc *folder, text string) []Span {
 	*words = splitWords((*words)[:0], text)
 	ws := *words
-	low := string(lower) // one copy, so that folded words are substrings of it
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if !capitalised(w.text) && !nameCueStart[w.text[0]] && !introStart[w.text[0]] {
 			continue // only capitalised words, cue words and self-introductions can start a name
 		}
-		if end, ok := introducedName(text, ws, i, low); ok {
+		if end, ok := introducedName(text, ws, i, fc); ok {
 			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
 			// lower case; only gazetteer words are taken after the phrase.
 			out = append(out, span(text, ws[i+introLen(ws, i)].start, ws[end].end, 0.8, "gazetteer"))
 			i = end
 			continue
 		}
-		f := ws[i].fold(low)
-		cueScore, isCue := nameCues[f]
+		f := ws[i].fold(fc)
+		cueScore, isCue := nameCues[string(f)]
 		switch {
-		case isCue && i+1 < len(ws) && nameWord(&ws[i+1], low) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], low):
-			end := extendName(text, ws, i+1, low)
+		case isCue && i+1 < len(ws) && nameWord(&ws[i+1], fc) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], fc):
+			end := extendName(text, ws, i+1, fc)
 			out = append(out, span(text, ws[i+1].start, ws[end].end, cueScore, "gazetteer"))
 			i = end
-		case capitalised(w.text) && givenNames[f]:
-			end := extendName(text, ws, i, low)
+		case capitalised(w.text) && givenNames[string(f)]:
+			end := extendName(text, ws, i, fc)
 			score := 0.55
 			for j := i + 1; j <= end; j++ {
-				if surnames[ws[j].fold(low)] {
+				if surnames[string(ws[j].fold(fc))] {
 					score = 0.85
 					break
 				}
@@ -139,19 +174,19 @@ func appendNames(out []Span, words *[]word, text string, lower []byte) []Span {
 			}
 			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
 			i = end
-		case nameWord(&ws[i], low) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], low):
+		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc):
 			// Two or more capitalised words that are not sentence furniture: most often a name
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is known.
-			end := extendName(text, ws, i, low)
+			end := extendName(text, ws, i, fc)
 			score := 0.5
 			for j := i; j <= end; j++ {
-				if g := ws[j].fold(low); surnames[g] || givenNames[g] {
+				if g := ws[j].fold(fc); surnames[string(g)] || givenNames[string(g)] {
 					score = 0.65
 				}
 			}
 			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
 			i = end
-		case capitalised(w.text) && surnames[f]:
+		case capitalised(w.text) && surnames[string(f)]:
 			out = append(out, span(text, w.start, w.end, 0.4, "gazetteer"))
 		}
 	}
@@ -160,8 +195,8 @@ func appendNames(out []Span, words *[]word, text string, lower []byte) []Span {
 
 // nameWord is a capitalised word that could be part of a name: not all capitals (DNI, IBAN),
 // not a word that starts sentences or names institutions.
-func nameWord(w *word, low string) bool {
-	if !capitalised(w.text) || notNames[w.fold(low)] {
+func nameWord(w *word, fc *folder) bool {
+	if !capitalised(w.text) || notNames[string(w.fold(fc))] {
 		return false
 	}
 	for _, r := range w.text[1:] {
@@ -181,17 +216,17 @@ var nameCueStart = func() [256]bool {
 	return t
 }()
 
-func nameCueWord(w *word, low string) bool { _, ok := nameCues[w.fold(low)]; return ok }
+func nameCueWord(w *word, fc *folder) bool { _, ok := nameCues[string(w.fold(fc))]; return ok }
 
 // extendName grows a name from word i over following capitalised words and particles, at most
 // five words in all, and returns the index of its last word.
-func extendName(text string, ws []word, i int, low string) int {
+func extendName(text string, ws []word, i int, fc *folder) int {
 	end := i
 	for j := i + 1; j < len(ws) && j-i < 6; j++ {
 		if !gap(text, ws[j-1], ws[j], false) {
 			break
 		}
-		if capitalised(ws[j].text) && !notNames[ws[j].fold(low)] {
+		if capitalised(ws[j].text) && !notNames[string(ws[j].fold(fc))] {
 			end = j
 			continue
 		}
@@ -256,22 +291,22 @@ func introLen(ws []word, i int) int {
 
 // introducedName reports a name right after an introduction phrase: a known given name, then
 // known given names, surnames and particles, in any case. It returns the index of its last word.
-func introducedName(text string, ws []word, i int, low string) (int, bool) {
+func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
 	n := introLen(ws, i)
-	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[ws[i+n].fold(low)] {
+	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[string(ws[i+n].fold(fc))] {
 		return 0, false
 	}
 	end := i + n
 	if capitalised(ws[end].text) {
-		return extendName(text, ws, end, low), true
+		return extendName(text, ws, end, fc), true
 	}
 	for j := end + 1; j < len(ws) && j-(i+n) < 5 && gap(text, ws[j-1], ws[j], false); j++ {
-		f := ws[j].fold(low)
-		if givenNames[f] || surnames[f] {
+		f := ws[j].fold(fc)
+		if givenNames[string(f)] || surnames[string(f)] {
 			end = j
 			continue
 		}
-		if !nameParticles[f] {
+		if !nameParticles[string(f)] {
 			break
 		}
 	}

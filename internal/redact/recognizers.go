@@ -20,6 +20,9 @@ type recognizer struct {
 	// next word, a card number runs into a year); it returns the byte length to keep.
 	refine  func(s string) int
 	context []string
+	gate    [][]byte // context words and their parts before a space (see nearContext)
+	// gateByFirst indexes gate by first byte.
+	gateByFirst [256][]int
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
 	need func(p *profile) bool
 	// first holds wherever the pattern can start a match (see candidates.go); anchored is
@@ -220,6 +223,19 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen}
 		for _, c := range b.starts {
 			rec.starts[c] = true
+		}
+		for _, w := range words {
+			rec.gate = append(rec.gate, []byte(w))
+			for k := 1; k < len(w); k++ {
+				if w[k] == ' ' {
+					rec.gate = append(rec.gate, []byte(w[:k]))
+				}
+			}
+		}
+		for k, w := range rec.gate {
+			if len(w) > 0 {
+				rec.gateByFirst[w[0]] = append(rec.gateByFirst[w[0]], k)
+			}
 		}
 		out = append(out, rec)
 		return nil

@@ -28,6 +28,8 @@ type Redactor struct {
 	// texts recycles the prepared texts of detect (*scanText): ~50 KiB of slices per 4 KiB
 	// text, which would otherwise drive the GC (and the p99) on a busy NUC.
 	texts sync.Pool
+	// vaults recycles the storage of closed sessions' vaults (*vault), wiped.
+	vaults sync.Pool
 }
 
 // New validates cfg, compiles every pattern and registers metrics on reg (nil: not

@@ -44,7 +44,11 @@ func (r *Redactor) NewSession(ttl time.Duration) *Session {
 	if ttl <= 0 {
 		ttl = r.cfg.SessionTTL
 	}
-	s := &Session{r: r, v: newVault(), redacted: map[string]int{}, invented: map[string]int{}}
+	v, _ := r.vaults.Get().(*vault)
+	if v == nil {
+		v = newVault()
+	}
+	s := &Session{r: r, v: v, redacted: map[string]int{}, invented: map[string]int{}}
 	s.timer = time.AfterFunc(ttl, s.expire)
 	return s
 }
@@ -68,15 +72,23 @@ func (s *Session) closeLocked() {
 	if s.closed {
 		return
 	}
-	st := s.statsLocked()
-	for t, n := range st.DroppedBy {
-		s.r.m.drift.WithLabelValues(t, "dropped").Add(float64(n))
+	if s.rehydrated { // what statsLocked counts as dropped
+		for _, e := range s.v.entries {
+			if e.sent && !e.seen {
+				s.r.m.drift.WithLabelValues(e.typ, "dropped").Inc()
+			}
+		}
 	}
-	for t, n := range st.InventedBy {
+	for t, n := range s.invented {
 		s.r.m.drift.WithLabelValues(t, "invented").Add(float64(n))
 	}
 	s.closed = true
-	s.v.wipe()
+	// The wiped vault is recycled for a later session; this one keeps an empty vault, which
+	// is all a closed session may still read (streams hold the session, never the vault).
+	v := s.v
+	s.v = &vault{}
+	v.wipe()
+	s.r.vaults.Put(v)
 }
 
 // Redact returns text with every detected value replaced by its placeholder. On any error the
@@ -100,7 +112,11 @@ func (s *Session) Redact(ctx context.Context, text string) (string, error) {
 	spans := s.sweep(text, d.spans)
 	spans = s.r.keep(text, spans, t.p.lower)
 	t.spans = spans // the grown buffer goes back to the pool
-	s.v.reserve(len(spans), len(text))
+	size := 0
+	for _, sp := range spans {
+		size += sp.End - sp.Start
+	}
+	s.v.reserve(len(spans), size)
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/4) // placeholders are a little longer than most values
 	at := 0

@@ -18,6 +18,8 @@ type vault struct {
 	byKey   map[phKey]int
 	perType map[string]int
 	types   map[string]bool // distinct types, for the streaming prefix test
+	// reserved is the number of values the maps were last sized for.
+	reserved int
 }
 
 type entry struct {
@@ -40,12 +42,18 @@ func newVault() *vault {
 // reserve sizes an empty vault for n values of at most size bytes in all, so that a long
 // first message does not grow its maps and arena a dozen times.
 func (v *vault) reserve(n, size int) {
-	if len(v.entries) > 0 || n <= 8 {
+	if len(v.entries) > 0 {
 		return
 	}
+	if cap(v.arena) < size {
+		v.arena = make([]byte, 0, size)
+	}
+	if n <= max(8, v.reserved) {
+		return // small, or a recycled vault that was sized for as many
+	}
+	v.reserved = n
 	v.byHash, v.byKey = make(map[uint64]int, n), make(map[phKey]int, n)
 	v.entries = make([]entry, 0, n)
-	v.arena = make([]byte, 0, size)
 }
 
 func (v *vault) lookup(value string) int {
@@ -149,12 +157,13 @@ func (v *vault) unique(p phParse) int {
 	return -1
 }
 
+// wipe overwrites every value and empties the vault, keeping its storage for reuse.
 func (v *vault) wipe() {
 	clear(v.arena)
-	for i := range v.entries {
-		v.entries[i].value = nil
-	}
-	v.entries, v.arena = nil, nil
+	clear(v.entries)
+	v.entries, v.arena = v.entries[:0], v.arena[:0]
 	clear(v.byHash)
 	clear(v.byKey)
+	clear(v.perType)
+	clear(v.types)
 }
