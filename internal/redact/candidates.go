@@ -14,9 +14,11 @@ import (
 // characters, how many digits must follow (see digitsFrom) — and the recognizer's anchored
 // form (\G + pattern) is tried there and only there, on the whole text, so lookarounds see
 // exactly what a whole-text scan sees. Candidates inside a match already found are skipped,
-// as a scan that resumes after each match skips them. A first() that ruled out a position
-// where the pattern matches would lose a redaction; FuzzWindowsEquivalent compares the
-// result with a whole-text scan.
+// as a scan that resumes after each match skips them. A recognizer that cannot reach its
+// threshold without a context word (dates, passports) is tried only at starts that have one
+// in reach (nearContext). A first() that ruled out a position where the pattern matches would
+// lose a redaction: TestCandidatesAgreeWithWholeText (mutated examples of every pattern) and
+// FuzzWindowsEquivalent compare the result with whole-text scans.
 
 // scanText is one text prepared for detection, and the scratch space of one Redact call. It
 // is pooled by the Redactor (a 4 KiB text needs ~100 KiB of slices, which would otherwise
