@@ -5,11 +5,17 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"os"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/sucursal/sucursal/internal/ollamatest"
 )
@@ -71,8 +77,19 @@ func processCPU(b *testing.B) time.Duration {
 // BenchmarkAgentOverhead measures what edge-agent + QUIC + dc-gateway add to a streamed request
 // on loopback: TTFT and per-chunk gaps through the agent vs calling the same Ollama directly,
 // interleaved in the same run, at 1, 8 and 32 concurrent streams. Reported in ms.
-func BenchmarkAgentOverhead(b *testing.B) {
+func BenchmarkAgentOverhead(b *testing.B) { agentOverhead(b, false) }
+
+// BenchmarkOverheadTargetOwnCPU is BenchmarkAgentOverhead with Ollama (and its runners) on CPU 1
+// and this process (client, agent, QUIC, gateway) on CPU 0, as when the target runs in the
+// datacenter: the agent's work no longer slows the model down, so what is left is the path's own
+// cost. The pinning lasts for the rest of the process: run this benchmark alone.
+func BenchmarkOverheadTargetOwnCPU(b *testing.B) { agentOverhead(b, true) }
+
+func agentOverhead(b *testing.B, ownCPU bool) {
 	o := startOllama(b, ollamatest.NumParallel(4))
+	if ownCPU {
+		pinTargetApart(b) // before the first request starts a runner, which inherits the CPU
+	}
 	s := newStack(b, o, 0)
 	body := []byte(`{"model":"tiny","stream":true,"max_tokens":25,"messages":[{"role":"user","content":"a"}]}`)
 	targets := map[string]string{
@@ -113,6 +130,9 @@ func BenchmarkAgentOverhead(b *testing.B) {
 			}
 			round("direct") // warm both paths
 			round("agent")
+			if ownCPU {
+				checkTargetApart(b) // the runner started by the first request included
+			}
 			ttft, gaps, cpu = map[string][]time.Duration{}, map[string][]time.Duration{}, map[string]time.Duration{}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -140,4 +160,74 @@ func BenchmarkAgentOverhead(b *testing.B) {
 			b.ReportMetric(pct(ttft["agent"], 0.99)-pct(ttft["direct"], 0.99), "ttft-p99-added-ms")
 		})
 	}
+}
+
+// pinTargetApart puts the Ollama processes this process started on CPU 1 and every thread of this
+// process on CPU 0 (threads and processes started later inherit their creator's CPU).
+func pinTargetApart(b *testing.B) {
+	if runtime.NumCPU() < 2 {
+		b.Fatal("BenchmarkOverheadTargetOwnCPU needs 2 CPUs")
+	}
+	bin, err := ollamatest.Binary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pinned := 0
+	for _, pid := range descendants(os.Getpid()) {
+		if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); exe == bin {
+			pinProcess(b, pid, 1)
+			pinned++
+		}
+	}
+	if pinned == 0 {
+		b.Fatal("found no Ollama process to pin")
+	}
+	pinProcess(b, os.Getpid(), 0)
+}
+
+// checkTargetApart fails unless every Ollama process (runners included) is on CPU 1 only.
+func checkTargetApart(b *testing.B) {
+	bin, _ := ollamatest.Binary()
+	n := 0
+	for _, pid := range descendants(os.Getpid()) {
+		if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); exe != bin {
+			continue
+		}
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(pid, &set); err != nil || set.Count() != 1 || !set.IsSet(1) {
+			b.Fatalf("Ollama process %d is not on CPU 1 alone (err %v)", pid, err)
+		}
+		n++
+	}
+	b.Logf("%d Ollama processes on CPU 1", n)
+}
+
+func pinProcess(b *testing.B, pid, cpu int) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var set unix.CPUSet
+	set.Set(cpu)
+	for _, t := range tasks {
+		tid, _ := strconv.Atoi(t.Name())
+		if err := unix.SchedSetaffinity(tid, &set); err != nil {
+			b.Fatalf("pin thread %d of %d to CPU %d: %v", tid, pid, cpu, err)
+		}
+	}
+}
+
+// descendants lists the processes below pid.
+func descendants(pid int) []int {
+	var out []int
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, t := range tasks {
+		children, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		for _, f := range strings.Fields(string(children)) {
+			c, _ := strconv.Atoi(f)
+			out = append(out, c)
+			out = append(out, descendants(c)...)
+		}
+	}
+	return out
 }
