@@ -196,7 +196,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 	default:
 		c = t.startsIn(c, rec, 0, n, &k)
 	}
-	if gated && rec.maxLen > 0 {
+	if gated && rec.maxLen > 0 && !rec.anyContext {
 		c = t.nearContext(c, rec, ctxWindow)
 	}
 	t.cands = c
@@ -226,8 +226,9 @@ func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int 
 // nearContext keeps the sorted starts c where a match of at most rec.maxLen runes could have
 // one of rec's context words within reach of Redactor.boost: ctxWindow bytes before the
 // match, half that after it. rec.gate holds the context words and, for a word with a space,
-// its part before each space: boost looks in before+" "+after, so such a word can also be
-// split across the match, and its first part is then in reach. Each byte of the text is
+// its part before each space (or, for a leading space, the rest): boost looks in
+// before+" "+after, so such a word can also be split across the match, and that part is then
+// in reach. Each byte of the text is
 // looked at once, however many starts' reaches overlap.
 func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
 	lower := t.p.lower

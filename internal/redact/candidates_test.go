@@ -72,47 +72,66 @@ func randomShapes(r *rand.Rand) string {
 // TestCandidatesAgreeWithWholeText: for every built-in recognizer, trying the anchored pattern
 // at the candidate starts finds exactly the matches a whole-text scan finds (no context gate
 // here, so every start condition is tested on its own), and detection with candidates and
-// context gates equals detection with whole-text scans.
+// context gates equals detection with whole-text scans, for the default policy and for
+// policies that gate other types or add context words with spaces (or an empty one).
 func TestCandidatesAgreeWithWholeText(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	whole := newTestRedactor(t, DefaultConfig())
-	whole.wholeText = true
+	gatedPhone := DefaultConfig()
+	gatedPhone.Thresholds = map[string]float64{TypePhone: 0.8, TypeCard: 0.9, TypeIBAN: 0.95}
+	spaced := DefaultConfig()
+	spaced.ContextWords = map[string][]string{TypeDOB: {" nac", "fecha de", "X y"}, TypePassport: {"doc num "}}
+	empty := DefaultConfig()
+	empty.ContextWords = map[string][]string{TypeDOB: {""}}
+	policies := []struct {
+		name string
+		cfg  Config
+	}{{"default", DefaultConfig()}, {"gated phone, card, iban", gatedPhone}, {"spaced context words", spaced}, {"empty context word", empty}}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for n := 0; n < 4000; n++ {
-		text := randomShapes(rng)
-		st := r.getText(text)
-		st.prepare(text)
-		for _, rec := range r.recs {
-			var want, got [][2]int
-			m, err := rec.re.FindRunesMatch(st.runes)
-			for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
-				want = append(want, [2]int{m.Index, m.Index + m.Length})
+	for _, pol := range policies {
+		r := newTestRedactor(t, pol.cfg)
+		whole := newTestRedactor(t, pol.cfg)
+		whole.wholeText = true
+		for n := 0; n < 4000; n++ {
+			text := randomShapes(rng)
+			if pol.name == "default" {
+				sameMatches(t, r, text)
 			}
-			if err != nil {
-				t.Fatal(err)
+			a, errA := r.Detect(context.Background(), text)
+			b, errB := whole.Detect(context.Background(), text)
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
 			}
-			got = anchoredMatches(t, rec, st)
-			if len(got) != len(want) {
-				t.Fatalf("%s on %q: candidates find %v, whole text %v", rec.name, text, got, want)
+			if len(a) != len(b) {
+				t.Fatalf("%s, on %q: %d spans with candidates, %d with whole-text scans", pol.name, text, len(a), len(b))
 			}
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("%s on %q: candidates find %v, whole text %v", rec.name, text, got, want)
+			for i := range a {
+				if a[i].Start != b[i].Start || a[i].End != b[i].End || a[i].Type != b[i].Type {
+					t.Fatalf("%s, on %q: span %d is %+v with candidates, %+v with whole-text scans", pol.name, text, i, a[i], b[i])
 				}
 			}
 		}
-		r.putText(st)
-		a, errA := r.Detect(context.Background(), text)
-		b, errB := whole.Detect(context.Background(), text)
-		if errA != nil || errB != nil {
-			t.Fatal(errA, errB)
+	}
+}
+
+func sameMatches(t *testing.T, r *Redactor, text string) {
+	st := r.getText(text)
+	defer r.putText(st)
+	st.prepare(text)
+	for _, rec := range r.recs {
+		var want [][2]int
+		m, err := rec.re.FindRunesMatch(st.runes)
+		for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
+			want = append(want, [2]int{m.Index, m.Index + m.Length})
 		}
-		if len(a) != len(b) {
-			t.Fatalf("on %q: %d spans with candidates, %d with whole-text scans", text, len(a), len(b))
+		if err != nil {
+			t.Fatal(err)
 		}
-		for i := range a {
-			if a[i].Start != b[i].Start || a[i].End != b[i].End || a[i].Type != b[i].Type {
-				t.Fatalf("on %q: span %d is %+v with candidates, %+v with whole-text scans", text, i, a[i], b[i])
+		got := anchoredMatches(t, rec, st)
+		if len(got) != len(want) {
+			t.Fatalf("%s on %q: candidates find %v, whole text %v", rec.name, text, got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%s on %q: candidates find %v, whole text %v", rec.name, text, got, want)
 			}
 		}
 	}

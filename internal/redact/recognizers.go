@@ -20,7 +20,9 @@ type recognizer struct {
 	// next word, a card number runs into a year); it returns the byte length to keep.
 	refine  func(s string) int
 	context []string
-	gate    [][]byte // context words and their parts before a space (see nearContext)
+	gate    [][]byte // context words and their parts around a space (see nearContext)
+	// anyContext: a context word is empty or all spaces, so every match is in reach of one.
+	anyContext bool
 	// gateByFirst indexes gate by first byte.
 	gateByFirst [256][]int
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
@@ -225,10 +227,17 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 			rec.starts[c] = true
 		}
 		for _, w := range words {
+			if strings.Trim(w, " ") == "" {
+				rec.anyContext = true // boost finds "" and " " everywhere
+			}
 			rec.gate = append(rec.gate, []byte(w))
-			for k := 1; k < len(w); k++ {
-				if w[k] == ' ' {
+			for k := 0; k < len(w); k++ {
+				switch {
+				case w[k] != ' ':
+				case k > 0:
 					rec.gate = append(rec.gate, []byte(w[:k]))
+				default:
+					rec.gate = append(rec.gate, []byte(w[1:]))
 				}
 			}
 		}
