@@ -208,8 +208,9 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 // out a word rune before the match, and never with a space (heads), then with one of
 // rec.starts, then whatever rec.first checks.
 func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int {
-	for *k < len(t.heads) && int(t.heads[*k]) < lo {
-		*k++
+	if *k < len(t.heads) && int(t.heads[*k]) < lo { // skip to lo: ranges are sparse
+		j, _ := slices.BinarySearch(t.heads[*k:], int32(lo))
+		*k += j
 	}
 	for ; *k < len(t.heads) && int(t.heads[*k]) < hi; *k++ {
 		i := int(t.heads[*k])
