@@ -13,6 +13,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -261,5 +262,52 @@ func TestHelloSeedsTheEstimates(t *testing.T) {
 				t.Fatalf("draft = %v, want %v", ok, tc.want)
 			}
 		})
+	}
+}
+
+// TestNonStreamedRequestsAreDrafted: a greedy request that is not streamed is drafted and answered
+// as one chat.completion with usage; a verifier failing at any round leaves nothing shown, so the
+// request goes plain whole (no resumption needed).
+func TestNonStreamedRequestsAreDrafted(t *testing.T) {
+	results := []wire.VerifyResult{
+		{Accepted: 3, AcceptedTokens: 3, Next: "d", Bonus: true},
+		{Accepted: 1, AcceptedTokens: 1, Next: "X"},
+		{Done: true, FinishReason: "stop", PromptTokens: 1, CompletionTokens: 6},
+	}
+	req := func() *pipeline.Request {
+		r := greedyReq()
+		r.Chat.Stream = false
+		return r
+	}
+	v := &scriptVerifier{results: results}
+	var plain int
+	term := terminalWith(t, v, echoModel{answer: "abcdeX"}, Options{GammaMin: 3, GammaMax: 3}, &plain, "")
+	var w recorder
+	if err := term.ServeChat(context.Background(), req(), &w); err != nil {
+		t.Fatal(err)
+	}
+	c := w.completion
+	if c == nil || len(w.chunks) != 0 || plain != 0 {
+		t.Fatalf("completion %v, %d chunks, plain %d", c, len(w.chunks), plain)
+	}
+	if c.Object != "chat.completion" || len(c.Choices) != 1 || c.Choices[0].Message.Content.Text == nil ||
+		*c.Choices[0].Message.Content.Text != "abcdeX" || *c.Choices[0].FinishReason != "stop" || c.Usage.TotalTokens != 7 {
+		t.Fatalf("completion %+v", c)
+	}
+	var ext usageStats
+	if json.Unmarshal(c.Usage.Extra["sucursal_drafting"], &ext) != nil || ext.Rounds != 3 {
+		t.Fatalf("usage extension %s", c.Usage.Extra["sucursal_drafting"])
+	}
+
+	// The verifier fails at round 2: plain from the start, nothing resumed.
+	v2 := &scriptVerifier{results: results, errs: []error{nil, wire.ErrBadVerifyResult}}
+	plain = 0
+	term2 := terminalWith(t, v2, echoModel{answer: "abcdeX"}, Options{GammaMin: 3, GammaMax: 3}, &plain, "fine")
+	w = recorder{}
+	if err := term2.ServeChat(context.Background(), req(), &w); err != nil {
+		t.Fatal(err)
+	}
+	if plain != 1 || w.completion != nil || counterValue(t, term2.m.plain.WithLabelValues("bad_verify_result")) != 1 {
+		t.Fatalf("plain %d, completion %v", plain, w.completion)
 	}
 }

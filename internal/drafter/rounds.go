@@ -43,7 +43,7 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		return chat.Internal("could not encode the request for the datacenter")
 	}
 	tokenMode := h.mode == wire.DraftModeToken
-	out := chunker{w: w, id: "chatcmpl-" + req.ID, model: req.Chat.Model, created: time.Now().Unix()}
+	out := chunker{w: w, id: "chatcmpl-" + req.ID, model: req.Chat.Model, created: time.Now().Unix(), whole: !req.Chat.Stream}
 	drafting := true
 	var output strings.Builder
 	stats := usageStats{Mode: h.mode, AcceptedByPosition: make([]int, t.o.GammaMax), DraftedByPosition: make([]int, t.o.GammaMax)}

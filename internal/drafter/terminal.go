@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -316,11 +317,12 @@ func (t *Terminal) roundFailed(err error, model string, started bool, sent strin
 	return &errResume{reason: reason, sent: sent, stats: stats}
 }
 
-// draftable returns the messages to draft on, or false for requests that must stream plain:
-// not streamed, not greedy (sampling needs the lossless acceptance rule, not implemented), or
-// using anything whose effect the verifier does not reproduce (tools, stop sequences, formats…).
+// draftable returns the messages to draft on, or false for requests that must go plain: not
+// greedy (sampling needs the lossless acceptance rule, see docs/DRAFTING.md), or using anything
+// whose effect the verifier does not reproduce (tools, stop sequences, formats, n…). Streamed and
+// non-streamed requests are both drafted.
 func draftable(r *chat.Request) ([]api.Message, bool) {
-	if r == nil || !r.Stream {
+	if r == nil {
 		return nil, false
 	}
 	t, ok := r.Extra["temperature"]
@@ -365,13 +367,17 @@ func validPrefix(s string, n int) string {
 	return s
 }
 
-// chunker writes the drafted answer as chat.completion.chunks shaped like the target's own.
+// chunker writes the drafted answer as chat.completion.chunks shaped like the target's own, or,
+// for a request that is not streamed (whole), as one chat.completion at the end: nothing reaches
+// the user before the answer is complete, so a failure at any round can still go plain.
 type chunker struct {
 	w       pipeline.ResponseWriter
 	id      string
 	model   string
 	created int64
 	started bool
+	whole   bool
+	all     strings.Builder
 }
 
 func (c *chunker) chunk(delta chat.Delta, finish *string, usage *chat.Usage) error {
@@ -389,6 +395,10 @@ func (c *chunker) chunk(delta chat.Delta, finish *string, usage *chat.Usage) err
 
 func (c *chunker) text(s string) error {
 	if s == "" {
+		return nil
+	}
+	if c.whole {
+		c.all.WriteString(s)
 		return nil
 	}
 	return c.chunk(chat.Delta{Content: &s}, nil, nil)
@@ -429,6 +439,13 @@ func (s *usageStats) observe(gamma, drafted, accepted int, rtt time.Duration) {
 
 func (c *chunker) finish(res wire.VerifyResult, usage bool, stats usageStats) error {
 	reason := res.FinishReason
+	ext, _ := json.Marshal(stats)
+	if c.whole {
+		return c.w.WriteCompletion(&chat.Completion{ID: c.id, Object: "chat.completion", Created: c.created, Model: c.model,
+			Choices: []chat.Choice{{Index: 0, Message: chat.Message{Role: "assistant", Content: chat.TextContent(c.all.String())}, FinishReason: &reason}},
+			Usage: &chat.Usage{PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens,
+				TotalTokens: res.PromptTokens + res.CompletionTokens, Extra: chat.Extra{"sucursal_drafting": ext}}})
+	}
 	empty := ""
 	if err := c.chunk(chat.Delta{Content: &empty}, &reason, nil); err != nil {
 		return err
@@ -436,7 +453,6 @@ func (c *chunker) finish(res wire.VerifyResult, usage bool, stats usageStats) er
 	if !usage {
 		return nil
 	}
-	ext, _ := json.Marshal(stats)
 	return c.chunk(chat.Delta{}, nil, &chat.Usage{PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens,
 		TotalTokens: res.PromptTokens + res.CompletionTokens, Extra: chat.Extra{"sucursal_drafting": ext}})
 }

@@ -22,11 +22,20 @@ import (
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
-type recorder struct{ chunks []*chat.Chunk }
+type recorder struct {
+	chunks     []*chat.Chunk
+	completion *chat.Completion
+}
 
-func (r *recorder) Header() http.Header                    { return http.Header{} }
-func (r *recorder) WriteChunk(c *chat.Chunk) error         { r.chunks = append(r.chunks, c); return nil }
-func (r *recorder) WriteCompletion(*chat.Completion) error { return errors.New("not streamed") }
+func (r *recorder) Header() http.Header            { return http.Header{} }
+func (r *recorder) WriteChunk(c *chat.Chunk) error { r.chunks = append(r.chunks, c); return nil }
+func (r *recorder) WriteCompletion(c *chat.Completion) error {
+	if r.completion != nil {
+		return errors.New("a second completion")
+	}
+	r.completion = c
+	return nil
+}
 func (r *recorder) text() string {
 	var b strings.Builder
 	for _, c := range r.chunks {

@@ -496,3 +496,39 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 		}
 	})
 }
+
+// TestDraftingNonStreamed: a greedy request that is not streamed is drafted too and answered as
+// one chat.completion equal to the target's greedy answer, with the drafting usage extension.
+func TestDraftingNonStreamed(t *testing.T) {
+	o, tgt, _ := draftModels(t)
+	fleet := newPKI(t)
+	gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
+	wan := startWAN(t, gwAddr, 40*time.Millisecond)
+	url, a := startAgent(t, fleet, wan, withDraft(o.URL, "draft", 4))
+	waitLink(t, a)
+	warmUp(t, url, "tiny")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, tc := range draftCases {
+		params := openai.ChatCompletionNewParams{Model: "tiny", Temperature: openai.Float(0),
+			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(tc.prompt)}}
+		if tc.max > 0 {
+			params.MaxTokens = openai.Int(tc.max)
+		}
+		client := sdk(url)
+		c, err := client.Chat.Completions.New(ctx, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tgt.Greedy(tc.prompt, limit64(tc.max))
+		if len(c.Choices) != 1 || c.Choices[0].Message.Content != want {
+			t.Fatalf("%q: got %+v, want %q", tc.prompt, c.Choices, want)
+		}
+		if !strings.Contains(c.Usage.RawJSON(), `"sucursal_drafting"`) || c.Usage.CompletionTokens == 0 {
+			t.Fatalf("%q: usage %s", tc.prompt, c.Usage.RawJSON())
+		}
+	}
+	if n := metricSum(t, url, `sucursal_drafter_answers_total{dc="`+wan+`",mode="token"}`); n != float64(len(draftCases)) {
+		t.Fatalf("%v of %d non-streamed answers were drafted", n, len(draftCases))
+	}
+}
