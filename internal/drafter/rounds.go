@@ -110,8 +110,10 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		}
 		pending = t.settle(next, res, tokenMode)
 		v.Session, v.Chat, v.Fingerprint = res.Session, nil, ""
+		// The drafter's pieces are its tokens (Ollama's logprobs, llama-server's probabilities);
+		// a runtime that does not split them gives one piece, and then characters stand in.
 		drafted := len(proposal)
-		if !tokenMode {
+		if len(proposal) == 1 && proposal[0].ID < 0 {
 			drafted = min(gamma, utf8.RuneCountInString(text))
 		}
 		t.m.rounds.Inc()
