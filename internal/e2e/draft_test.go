@@ -444,34 +444,47 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 			t.Fatalf("plain fallbacks for tokenizer_mismatch = %v, want 2", n)
 		}
 	})
-	t.Run("verifier fails mid-answer", func(t *testing.T) {
-		// The verifier's Ollama answers its first two passes, then fails every one: the edge has
-		// shown part of the answer and must finish it plain, exactly.
-		var passes atomic.Int32
-		u, _ := url.Parse(o.URL)
-		rp := httputil.NewSingleHostReverseProxy(u)
-		flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == "/api/generate" && passes.Add(1) > 2 {
-				http.Error(w, `{"error":"injected failure"}`, http.StatusInternalServerError)
-				return
+	// The verifier's Ollama answers its first two passes, then fails every one (an error, or a
+	// garbage body): the edge has shown part of the answer and must finish it plain, exactly.
+	for _, failure := range []struct {
+		name  string
+		reply func(w http.ResponseWriter)
+	}{
+		{"verifier fails mid-answer", func(w http.ResponseWriter) {
+			http.Error(w, `{"error":"injected failure"}`, http.StatusInternalServerError)
+		}},
+		{"verifier answers garbage mid-answer", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			_, _ = io.WriteString(w, "{\"response\":\"zz\",\"done\":fals\n<html>")
+		}},
+	} {
+		t.Run(failure.name, func(t *testing.T) {
+			var passes atomic.Int32
+			u, _ := url.Parse(o.URL)
+			rp := httputil.NewSingleHostReverseProxy(u)
+			flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/api/generate" && passes.Add(1) > 2 {
+					failure.reply(w)
+					return
+				}
+				rp.ServeHTTP(w, r)
+			}))
+			defer flaky.Close()
+			gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", flaky.URL, 0)
+			agentURL, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 2))
+			waitLink(t, a)
+			warmUp(t, agentURL, "tiny")
+			if got := greedyStream(t, agentURL, "a", 0); got != want {
+				t.Fatalf("got %q, want %q", got, want)
 			}
-			rp.ServeHTTP(w, r)
-		}))
-		defer flaky.Close()
-		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", flaky.URL, 0)
-		agentURL, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 2))
-		waitLink(t, a)
-		warmUp(t, agentURL, "tiny")
-		if got := greedyStream(t, agentURL, "a", 0); got != want {
-			t.Fatalf("got %q, want %q", got, want)
-		}
-		if n := metricSum(t, agentURL, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="dc_refused_mid_answer"}`); n != 1 {
-			t.Fatalf("mid-answer resumptions = %v, want 1 (rounds: %v)", n, metricSum(t, agentURL, "sucursal_drafter_rounds_total"))
-		}
-		if metricSum(t, agentURL, "sucursal_drafter_rounds_total") < 2 {
-			t.Fatal("the answer did not begin drafted")
-		}
-	})
+			if n := metricSum(t, agentURL, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="dc_refused_mid_answer"}`); n != 1 {
+				t.Fatalf("mid-answer resumptions = %v, want 1 (rounds: %v)", n, metricSum(t, agentURL, "sucursal_drafter_rounds_total"))
+			}
+			if metricSum(t, agentURL, "sucursal_drafter_rounds_total") < 2 {
+				t.Fatal("the answer did not begin drafted")
+			}
+		})
+	}
 	t.Run("not greedy", func(t *testing.T) {
 		gwAddr := startDraftGateway(t, fleet, o.URL+"/v1", o.URL, 0)
 		url, a := startAgent(t, fleet, gwAddr, withDraft(o.URL, "draft", 4))
