@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -72,6 +73,34 @@ func (o *Ollama) Install(ctx context.Context, m manifest.Manifest, artifactPath 
 }
 
 func (o *Ollama) smoke(ctx context.Context, name string) error {
+	// Ollama's scheduler sometimes answers a load with a transient 500 ("model already loaded"
+	// while it is still swapping runners, seen under load). Failing the install on that would roll
+	// back a good model, so a server error is retried a few times before it counts; a broken model
+	// fails every attempt.
+	var err error
+	for attempt := range smokeAttempts {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%w: %w", ErrSmokeTest, ctx.Err())
+			case <-time.After(smokeRetryAfter):
+			}
+		}
+		var status api.StatusError
+		if err = o.smokeOnce(ctx, name); err == nil || !errors.As(err, &status) || status.StatusCode < 500 {
+			return err
+		}
+	}
+	return err
+}
+
+// smokeAttempts and smokeRetryAfter bound the smoke test's retries of server errors.
+const (
+	smokeAttempts   = 3
+	smokeRetryAfter = 500 * time.Millisecond
+)
+
+func (o *Ollama) smokeOnce(ctx context.Context, name string) error {
 	answered := false
 	// A fixed, content-free prompt: the smoke test must never carry user text.
 	req := &api.GenerateRequest{Model: name, Prompt: "a", Raw: true, Options: map[string]any{"num_predict": 1, "temperature": 0}}
