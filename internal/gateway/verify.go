@@ -445,21 +445,50 @@ func (d *Drafting) verify(ctx context.Context, sess *draftSession, draft Draft) 
 			k++
 		}
 	}
-	res.Accepted, res.AcceptedTokens = pos, k
-	used := k
-	if k < len(tokens) {
-		next := tokens[k]
-		res.Next = next.Text
-		res.Bonus = k > 0 && (sess.mode == wire.DraftModeToken && k == len(draft.IDs) || sess.mode == wire.DraftModeText && pos == len(draft.Text))
-		if sess.mode == wire.DraftModeToken && next.ID >= 0 {
-			res.NextToken = &next.ID
-		}
-		used++
+	// Never end the accepted part inside a character (byte-level or byte-fallback tokens can split
+	// one): give back accepted tokens to the last character boundary. They are the target's own
+	// tokens either way, so they travel in next instead, and the edge only ever shows whole
+	// characters.
+	full := k
+	for k > 0 && !utf8.ValidString(joinTokens(tokens[:k])) {
+		k--
+		pos -= len(tokens[k].Text)
 	}
+	used := min(len(tokens), full+1) // the accepted path and the target's own next token
+	res.Accepted, res.AcceptedTokens = pos, k
+	res.Bonus = k == full && full < len(tokens) && k > 0 &&
+		(sess.mode == wire.DraftModeToken && k == len(draft.IDs) || sess.mode == wire.DraftModeText && pos == len(draft.Text))
 	sess.st.appendTokens(tokens[:used]...)
+	stopped := pr.Stopped && used == len(tokens)
+	res.Next = joinTokens(tokens[k:used])
+	// A next token that ends inside a character is completed with more of the target's tokens
+	// (a pass with an empty draft adds one), at most three: a UTF-8 character has four bytes.
+	for extra := 0; !stopped && !completeUTF8(res.Next) && extra < 3 && sess.produced+used < sess.maxTokens; extra++ {
+		empty := Draft{}
+		if sess.mode == wire.DraftModeToken {
+			empty.IDs = []int32{}
+		}
+		more, err := d.o.Backend.Pass(ctx, sess.st, empty, 1)
+		if err != nil {
+			return res, err
+		}
+		d.m.passes.Inc()
+		if len(more.Tokens) == 0 {
+			stopped = more.Stopped
+			break
+		}
+		tok := more.Tokens[0]
+		sess.st.appendTokens(tok)
+		res.Next += tok.Text
+		used++
+		stopped = more.Stopped && len(more.Tokens) == 1
+	}
+	if sess.mode == wire.DraftModeToken && used == k+1 && tokens[k].ID >= 0 {
+		res.NextToken = &tokens[k].ID
+	}
 	sess.produced += used
 	switch {
-	case pr.Stopped && used == len(tokens):
+	case stopped:
 		res.Done, res.FinishReason = true, "stop"
 	case sess.produced >= sess.maxTokens:
 		res.Done, res.FinishReason = true, "length"
@@ -471,6 +500,25 @@ func (d *Drafting) verify(ctx context.Context, sess *draftSession, draft Draft) 
 	d.m.draftTokens.WithLabelValues(sess.mode).Add(float64(drafted))
 	d.m.acceptedTokens.WithLabelValues(sess.mode).Add(float64(k))
 	return res, nil
+}
+
+func joinTokens(t []Token) string {
+	var b strings.Builder
+	for _, x := range t {
+		b.WriteString(x.Text)
+	}
+	return b.String()
+}
+
+// completeUTF8 says s does not end inside a character (it may still hold invalid bytes, which
+// no further token can mend).
+func completeUTF8(s string) bool {
+	for i := 1; i <= utf8.UTFMax && i <= len(s); i++ {
+		if utf8.RuneStart(s[len(s)-i]) {
+			return utf8.FullRuneInString(s[len(s)-i:])
+		}
+	}
+	return true
 }
 
 func ewmaDuration(old, x time.Duration) time.Duration {

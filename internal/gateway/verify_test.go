@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ollama/ollama/api"
 
@@ -363,5 +364,83 @@ func TestDraftHelloChoosesTheMode(t *testing.T) {
 	res, cerr := d2.hello(context.Background(), mustJSON(t, wire.DraftHello{Model: "m", Fingerprint: "x", Modes: []string{"token"}}))
 	if cerr != nil || res.Mode != "" || res.Reason != wire.HelloNoTokenMode {
 		t.Fatalf("got %+v %v", res, cerr)
+	}
+}
+
+// TestVerifyNeverSplitsACharacter: with target tokens that split characters (byte-level pieces
+// of "é" and "ñ"), whatever the drafts, every result the edge gets has an accepted part and a
+// next token made of whole characters (the edge refuses anything else), and the rounds rebuild
+// the answer exactly, in both modes.
+func TestVerifyNeverSplitsACharacter(t *testing.T) {
+	tokens := []string{"a", "\xc3", "\xa9", "b", "\xc3", "\xb1", "!", "\xe2", "\x82", "\xac", "z"}
+	answer := strings.Join(tokens, "")
+	if !utf8.ValidString(answer) {
+		t.Fatal("the scripted answer is not valid UTF-8")
+	}
+	be := &scripted{t: t, prompt: "P:", tokens: tokens, fp: "fp"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, mode := range []string{wire.DraftModeText, wire.DraftModeToken} {
+		for range 60 {
+			d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+			v := wire.Verify{Chat: openBody(t, 0), Mode: mode, Fingerprint: be.fp}
+			var out string
+			for round := 1; ; round++ {
+				if round > 40 {
+					t.Fatal("no end after 40 rounds")
+				}
+				v.Round, v.Draft, v.Tokens = round, "", nil
+				rest := answer[len(out):]
+				if mode == wire.DraftModeText {
+					// A prefix of the rest cut at a character boundary, sometimes with junk.
+					cut := rng.IntN(len(rest) + 1)
+					for cut > 0 && !utf8.ValidString(rest[:cut]) {
+						cut--
+					}
+					v.Draft = rest[:cut]
+					if rng.IntN(3) == 0 {
+						v.Draft += "q"
+					}
+				} else {
+					// Ids along the answer from where it stands (when that is a token boundary),
+					// sometimes wrong.
+					i, acc := 0, ""
+					for acc != out && i < len(tokens) {
+						acc += tokens[i]
+						i++
+					}
+					for j := i; j < len(tokens) && rng.IntN(4) > 0; j++ {
+						id := int32(j)
+						if rng.IntN(5) == 0 {
+							id = int32(rng.IntN(len(tokens)))
+						}
+						v.Tokens = append(v.Tokens, id)
+						v.Draft += tokens[id]
+					}
+				}
+				onWire := v
+				if mode == wire.DraftModeToken {
+					onWire.Draft = ""
+				}
+				res, cerr := d.round(context.Background(), roundBody(t, onWire))
+				if cerr != nil {
+					t.Fatalf("%s round %d: %v", mode, round, cerr)
+				}
+				if _, err := wire.ParseVerifyResult(mustJSON(t, res), v); err != nil {
+					t.Fatalf("%s round %d: the edge would refuse the result (%v): accepted %q next %q",
+						mode, round, err, v.Draft[:min(res.Accepted, len(v.Draft))], res.Next)
+				}
+				out += v.Draft[:res.Accepted] + res.Next
+				v.Session, v.Chat, v.Fingerprint = res.Session, nil, ""
+				if res.Done {
+					if res.CompletionTokens != len(tokens) {
+						t.Fatalf("%s: usage says %d tokens, the answer has %d", mode, res.CompletionTokens, len(tokens))
+					}
+					break
+				}
+			}
+			if out != answer {
+				t.Fatalf("%s: rebuilt %q, want %q", mode, out, answer)
+			}
+		}
 	}
 }
