@@ -22,6 +22,7 @@ build:
 
 ## test: everything, against real Ollama, real NATS and real QUIC (installs what is missing first)
 test: deps
+	$(GO) mod tidy -diff # go.mod and go.sum must say exactly what the code imports
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 40m ./...
 

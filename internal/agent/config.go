@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/sucursal/sucursal/internal/api"
 	"github.com/sucursal/sucursal/internal/failover"

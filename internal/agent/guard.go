@@ -9,7 +9,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/prometheus/client_golang/prometheus"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/guard/kserveguard"

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Action is what the policy does with a text. They are ordered: block beats flag beats allow.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Checksum-failure policies: what a recognizer does with a match whose check digit is wrong.
