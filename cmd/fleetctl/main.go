@@ -39,7 +39,7 @@ func newRootCommand() *cobra.Command {
 		newPKICommand(),
 		newHubCommand(), newInitCommand(), newKeysCommand(), newPublishCommand(),
 		newRolloutCommand(), newRollbackCommand(), newStatusCommand(), newControllerCommand(),
-		newEdgePermissionsCommand(),
+		newEdgePermissionsCommand(), newSizeCommand(),
 	)
 	// Last, so every flag above gets its FLEETCTL_* twin.
 	envflag.Cobra(root, "FLEETCTL")
