@@ -63,7 +63,9 @@ type RhoRow struct {
 }
 
 // DefaultRhoTable is an M/M/1-style rule of thumb, not a measurement (docs/SIZING.md).
-var DefaultRhoTable = []RhoRow{{200, 0.55}, {300, 0.63}, {400, 0.70}, {500, 0.75}}
+func DefaultRhoTable() []RhoRow {
+	return []RhoRow{{200, 0.55}, {300, 0.63}, {400, 0.70}, {500, 0.75}}
+}
 
 // Model is the served model's shape.
 type Model struct {
@@ -182,7 +184,7 @@ func (a *Assumptions) fillDefaults(today time.Time) {
 		a.Date = Date(today.Format(time.DateOnly))
 	}
 	if len(a.SLO.RhoTable) == 0 {
-		a.SLO.RhoTable = append([]RhoRow(nil), DefaultRhoTable...)
+		a.SLO.RhoTable = DefaultRhoTable()
 	}
 	if a.Speculative != nil && a.Speculative.VerifyCost == 0 {
 		a.Speculative.VerifyCost = DefaultVerifyCost

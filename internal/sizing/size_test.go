@@ -112,7 +112,7 @@ func TestSizeRhoTable(t *testing.T) {
 		{ttft: 199, wantErr: true},
 	}
 	for _, tt := range tests {
-		rho, how, err := RhoFromTable(DefaultRhoTable, tt.ttft)
+		rho, how, err := RhoFromTable(DefaultRhoTable(), tt.ttft)
 		if tt.wantErr {
 			if !errors.Is(err, ErrInvalid) {
 				t.Errorf("ttft %v: err = %v, want ErrInvalid", tt.ttft, err)
@@ -282,5 +282,16 @@ func TestSizeReportFormats(t *testing.T) {
 	}
 	if err := r.Write(&strings.Builder{}, "xml"); err == nil || !strings.Contains(err.Error(), "xml") {
 		t.Errorf("unknown format: err = %v", err)
+	}
+}
+
+// TestSizeDocShowsTheReport keeps docs/SIZING.md's copy of the example's report current.
+func TestSizeDocShowsTheReport(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/SIZING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report := sizeOf(t, example(t)).Text(); !strings.Contains(string(doc), "```\n"+report+"```\n") {
+		t.Errorf("docs/SIZING.md does not show the example's current report; paste testdata/example-report.txt into it")
 	}
 }

@@ -152,7 +152,7 @@ func (t *textReport) memory() {
 	t.row("prefill", "TP·FLOP/s·η/(2P)", fmt.Sprintf("%s tok/s: %s input tokens in %s ms (SLO p99 %s ms)",
 		num(m.PrefillTokS, 0), num(d.InputTokensMean, -1), num(m.PrefillMs, 0), num(a.SLO.TTFTP99Ms, -1)))
 	t.row("request time", "TTFT p99 + L_out·TPOT p95", num(m.RequestTimeS, 2)+" s")
-	t.row("concurrency", fmt.Sprintf("peak requests/s/%d replicas·request time", c.Replicas),
+	t.row("concurrency", fmt.Sprintf("(peak requests/s ÷ %d replicas)·request time", c.Replicas),
 		fmt.Sprintf("%s sequences per replica (KV holds %s)", num(c.SLOConcurrencyPerReplica, 0), num(m.MaxSequences, 0)))
 	t.row("implied compute", "T_gpu·(L_in+L_out)/L_out·2P/FLOP/s", fmt.Sprintf("%s%% of peak (η = %s)", num(m.ImpliedComputeShare*100, 0), num(h.Efficiency, -1)))
 }
