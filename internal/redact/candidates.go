@@ -37,14 +37,22 @@ type scanText struct {
 	words    []word   // the gazetteer's words
 	fold     folder   // and their folded forms
 	spans    []Span   // candidates, then what Redact replaces
+	norm     normalizer
+	view     view // the text the recognizers read (see normalize.go)
 }
 
+// getText prepares text for detection: t.view is its normalised view, profiled.
 func (r *Redactor) getText(text string) *scanText {
 	t, _ := r.texts.Get().(*scanText)
 	if t == nil {
 		t = &scanText{}
 	}
-	t.p.reset(text)
+	if r.skipNormalize {
+		t.view = view{text: text}
+	} else {
+		t.view = t.norm.normalize(text)
+	}
+	t.p.reset(t.view.text)
 	return t
 }
 
@@ -57,6 +65,8 @@ func (r *Redactor) putText(t *scanText) {
 	clear(t.fold.arena)
 	t.p.lower, t.runes, t.words, t.spans = t.p.lower[:0], t.runes[:0], t.words[:0], t.spans[:0]
 	t.fold = folder{arena: t.fold.arena[:0]}
+	t.norm.wipe()
+	t.view = view{}
 	t.prepared = false
 	r.texts.Put(t)
 }

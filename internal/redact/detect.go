@@ -275,9 +275,10 @@ func appendLookalikes(out []Span, text string) []Span {
 func (r *Redactor) Detect(ctx context.Context, text string) ([]Span, error) {
 	t := r.getText(text)
 	defer r.putText(t)
-	d, err := r.detect(ctx, text, t)
+	d, err := r.detect(ctx, t.view.text, t)
 	if err != nil {
 		return nil, err
 	}
-	return slices.Clone(r.keep(text, d.spans, t.p.lower)), nil
+	spans := r.filter(d.spans, t.p.lower)
+	return slices.Clone(merge(text, t.view.toOriginal(text, spans))), nil
 }

@@ -3,6 +3,7 @@ package redact
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,6 +26,11 @@ type Redactor struct {
 	// wholeText makes every recognizer scan the whole text instead of its candidate starts
 	// (tests compare both ways).
 	wholeText bool
+	// strict is the deterministic part of this policy (see newStrict): the join pass and the
+	// exit scan use it. Nil inside the strict redactor itself.
+	strict *Redactor
+	// skipNormalize makes the recognizers read the raw text (tests prove the view is needed).
+	skipNormalize bool
 	// texts recycles the prepared texts of detect (*scanText): ~50 KiB of slices per 4 KiB
 	// text, which would otherwise drive the GC (and the p99) on a busy NUC.
 	texts sync.Pool
@@ -49,16 +55,8 @@ func New(cfg Config, ner NER, reg prometheus.Registerer, log *slog.Logger) (*Red
 		return nil, err
 	}
 	r := &Redactor{cfg: cfg, recs: recs, ner: ner, log: log}
-	for _, d := range cfg.Deny {
-		re, err := regexp2.Compile(`(?<![\w])`+regexp2.Escape(d.Value)+`(?![\w])`, regexp2.IgnoreCase)
-		if err != nil {
-			return nil, fmt.Errorf("redact: deny entry: %w", err)
-		}
-		re.MatchTimeout = cfg.MatchTimeout
-		r.deny = append(r.deny, &recognizer{name: "deny", typ: d.Type, re: re, score: 1})
-	}
-	for _, a := range cfg.Allow {
-		r.allow = append(r.allow, appendLowerSameLength(nil, a))
+	if err := r.compileLists(); err != nil {
+		return nil, err
 	}
 	r.ctxWords = map[string][]string{}
 	for typ, words := range cfg.ContextWords {
@@ -69,7 +67,49 @@ func New(cfg Config, ner NER, reg prometheus.Registerer, log *slog.Logger) (*Red
 	if r.m, err = newMetrics(reg); err != nil {
 		return nil, err
 	}
+	if r.strict, err = newStrict(cfg, log); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// newStrict builds the deterministic part of a policy: the recognizers that decide on their own
+// (checksummed identifiers, e-mails, phones, IPs, the operator's patterns and deny list),
+// without context words, names or a NER model, and with wrong check digits ignored. What it
+// finds is personal data whatever surrounds it, which is what the join pass and the exit scan
+// need: a hit there is never a judgement call.
+func newStrict(cfg Config, log *slog.Logger) (*Redactor, error) {
+	cfg.Names = false
+	cfg.NER = NERConfig{Mode: NEROff}
+	cfg.ChecksumFailure = ChecksumIgnore
+	cfg.ContextBoost = 0
+	cfg.Disable = append(slices.Clip(cfg.Disable), TypeDOB, TypeAddress, TypePassport)
+	recs, err := compileRecognizers(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r := &Redactor{cfg: cfg, recs: recs, log: log, ctxWords: map[string][]string{}}
+	if err := r.compileLists(); err != nil {
+		return nil, err
+	}
+	r.m, _ = newMetrics(nil)
+	return r, nil
+}
+
+// compileLists compiles the deny and allow lists of r.cfg.
+func (r *Redactor) compileLists() error {
+	for _, d := range r.cfg.Deny {
+		re, err := regexp2.Compile(`(?<![\w])`+regexp2.Escape(d.Value)+`(?![\w])`, regexp2.IgnoreCase)
+		if err != nil {
+			return fmt.Errorf("redact: deny entry: %w", err)
+		}
+		re.MatchTimeout = r.cfg.MatchTimeout
+		r.deny = append(r.deny, &recognizer{name: "deny", typ: d.Type, re: re, score: 1})
+	}
+	for _, a := range r.cfg.Allow {
+		r.allow = append(r.allow, appendLowerSameLength(nil, a))
+	}
+	return nil
 }
 
 // Config returns the policy the Redactor was built with.

@@ -95,13 +95,21 @@ func (s *Session) closeLocked() {
 // text must not be sent anywhere: the error says why (ErrMatchTimeout, ErrNERUnavailable,
 // ErrSessionClosed or the context's error) and never contains the text.
 func (s *Session) Redact(ctx context.Context, text string) (string, error) {
+	return s.redact(ctx, text, nil)
+}
+
+// redact is Redact with extra spans (original offsets) found outside this text's own scan:
+// the parts of a value split across texts or line breaks (see joins.go).
+func (s *Session) redact(ctx context.Context, text string, extra []Span) (string, error) {
 	start := time.Now()
 	t := s.r.getText(text)
 	defer s.r.putText(t)
-	d, err := s.r.detect(ctx, text, t)
+	d, err := s.r.detect(ctx, t.view.text, t)
 	if err != nil {
 		return "", err
 	}
+	spans := s.r.filter(d.spans, t.p.lower)
+	spans = t.view.toOriginal(text, spans)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -109,8 +117,9 @@ func (s *Session) Redact(ctx context.Context, text string) (string, error) {
 	}
 	s.degraded = s.degraded || d.degraded
 	s.nerRejected += d.nerRejected
-	spans := s.sweep(text, d.spans)
-	spans = s.r.keep(text, spans, t.p.lower)
+	spans = s.sweep(text, spans)
+	spans = append(spans, extra...)
+	spans = merge(text, spans)
 	t.spans = spans // the grown buffer goes back to the pool
 	size := 0
 	for _, sp := range spans {
@@ -163,11 +172,15 @@ func boundary(text string, st, en int) bool {
 
 func isWordByte(c byte) bool { return isAlnum(c) || c >= 0x80 || c == '_' }
 
-// keep drops allow-listed and below-threshold candidates and merges the rest: overlapping
-// candidates become one span (their union) with the type of the best-scoring one, so that no
-// part of an overlapping value is left behind. It works in place; lower is
-// appendLowerSameLength(text).
+// keep drops allow-listed and below-threshold candidates and merges the rest (filter, then
+// merge); lower is appendLowerSameLength(text).
 func (r *Redactor) keep(text string, spans []Span, lower []byte) []Span {
+	return merge(text, r.filter(spans, lower))
+}
+
+// filter drops allow-listed and below-threshold candidates, in place. Values the vault already
+// holds, deny-list entries and placeholder look-alikes are always kept.
+func (r *Redactor) filter(spans []Span, lower []byte) []Span {
 	var allowed [][2]int
 	for _, a := range r.allow {
 		for off := 0; off < len(lower); {
@@ -191,14 +204,20 @@ func (r *Redactor) keep(text string, spans []Span, lower []byte) []Span {
 		}
 		kept = append(kept, sp)
 	}
-	slices.SortFunc(kept, func(a, b Span) int {
+	return kept
+}
+
+// merge sorts spans and merges overlapping ones into one span (their union) with the type of the
+// best-ranked one, so that no part of an overlapping value is left behind. It works in place.
+func merge(text string, spans []Span) []Span {
+	slices.SortFunc(spans, func(a, b Span) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
 		return b.End - a.End
 	})
-	out := kept[:0] // never overtakes the span being read
-	for _, sp := range kept {
+	out := spans[:0] // never overtakes the span being read
+	for _, sp := range spans {
 		if n := len(out); n > 0 && sp.Start < out[n-1].End {
 			last := &out[n-1]
 			if sp.End > last.End {

@@ -1,0 +1,130 @@
+package redact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// ErrEgressBlocked means the exit scan found personal data in what was about to leave the
+// branch. Nothing was sent; it is a bug or a bypass to investigate, never a user error.
+var ErrEgressBlocked = errors.New("redact: personal data found at the exit; nothing was sent")
+
+// EgressBlockedError says which entity types the exit scan found, and how many of each —
+// never where or what.
+type EgressBlockedError struct {
+	Types map[string]int
+}
+
+func (e *EgressBlockedError) Error() string {
+	parts := make([]string, 0, len(e.Types))
+	for _, t := range slices.Sorted(maps.Keys(e.Types)) {
+		parts = append(parts, fmt.Sprintf("%s×%d", t, e.Types[t]))
+	}
+	return fmt.Sprintf("%v (%s)", ErrEgressBlocked, strings.Join(parts, ", "))
+}
+
+func (e *EgressBlockedError) Unwrap() error { return ErrEgressBlocked }
+
+// ScanEgress is the last check before bytes leave the branch. Every string of doc — a JSON
+// document: each key and string value, decoded, and each long number — or doc itself when it
+// is not JSON, and every extra text, is read once more by the strict recognizers (checksummed
+// identifiers, e-mails, phones, IPs, the operator's patterns and deny list) on its normalised
+// view. Anything they find fails the check with an *EgressBlockedError: redaction should have
+// replaced it, so it can only be a field or a form the redaction stage missed. Placeholders and
+// allow-listed text are not hits.
+func (r *Redactor) ScanEgress(ctx context.Context, doc []byte, extra ...string) error {
+	s := r.strict
+	if s == nil {
+		s = r
+	}
+	found := map[string]int{}
+	var err error
+	if json.Valid(doc) {
+		err = eachJSONText(doc, func(text string) error { return s.scanTypes(ctx, text, found) })
+	} else {
+		err = s.scanTypes(ctx, string(doc), found)
+	}
+	for _, text := range extra {
+		if err == nil {
+			err = s.scanTypes(ctx, text, found)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if len(found) > 0 {
+		return &EgressBlockedError{Types: found}
+	}
+	return nil
+}
+
+// scanTypes counts by type what r redacts in text.
+func (r *Redactor) scanTypes(ctx context.Context, text string, found map[string]int) error {
+	if len(r.cfg.Custom) == 0 && len(r.cfg.Deny) == 0 && !mayHoldIdentifier(text) {
+		return nil
+	}
+	t := r.getText(text)
+	defer r.putText(t)
+	d, err := r.detect(ctx, t.view.text, t)
+	if err != nil {
+		return err
+	}
+	for _, sp := range r.filter(d.spans, t.p.lower) {
+		if sp.Type != TypeLiteral {
+			found[sp.Type]++
+		}
+	}
+	return nil
+}
+
+// mayHoldIdentifier is false for text no built-in recognizer can match even after
+// normalisation: ASCII with no digit, '@', '%' or '&'.
+func mayHoldIdentifier(text string) bool {
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= '0' && c <= '9' || c == '@' || c == '%' || c == '&' || c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// eachJSONText calls fn with every key and string value of a valid JSON document, decoded, and
+// every number literal of seven characters or more (a phone or card number sent as a number).
+func eachJSONText(doc []byte, fn func(string) error) error {
+	for i := 0; i < len(doc); {
+		c := doc[i]
+		switch {
+		case c == '"':
+			end := stringEnd(string(doc), i)
+			lit := doc[i:end]
+			var s string
+			if json.Unmarshal(lit, &s) != nil {
+				s = string(lit)
+			}
+			if err := fn(s); err != nil {
+				return err
+			}
+			i = end
+		case c == '-' || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(doc) && strings.IndexByte("0123456789.eE+-", doc[j]) >= 0 {
+				j++
+			}
+			if j-i >= 7 {
+				if err := fn(string(doc[i:j])); err != nil {
+					return err
+				}
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return nil
+}
