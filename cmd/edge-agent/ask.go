@@ -40,8 +40,9 @@ func newAskCmd() *cobra.Command {
 }
 
 func ask(stdout, stderr io.Writer, url, model, prompt string, maxTokens int, stream bool) error {
+	n := int64(maxTokens)
 	req := chat.Request{Model: model, Stream: stream, Messages: []chat.Message{{Role: "user", Content: chat.TextContent(prompt)}},
-		Extra: chat.Extra{"max_tokens": json.RawMessage(fmt.Sprint(maxTokens))}}
+		MaxTokens: &n}
 	body, err := json.Marshal(req)
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/api"
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/egress"
 	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
@@ -56,11 +57,6 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	links := dcLinks(cfg, tlsConf, reg, log)
-	l := links[0]
-	for _, dl := range links {
-		dl.RegisterRTT(prometheus.WrapRegistererWith(prometheus.Labels{"dc": dl.Addr()}, reg))
-	}
 
 	nerBackend, err := ner.New(cfg.Redaction.NER, &http.Client{})
 	if err != nil {
@@ -69,6 +65,16 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	redactor, err := redact.New(cfg.Redaction, nerBackend, reg, log.With("component", "redact"))
 	if err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
+	}
+	// Every link sends through the same exit check, built from the redaction policy.
+	exit, err := egress.New(redactor, reg, log.With("component", "egress"))
+	if err != nil {
+		return nil, fmt.Errorf("egress: %w", err)
+	}
+	links := dcLinks(cfg, tlsConf, exit, reg, log)
+	l := links[0]
+	for _, dl := range links {
+		dl.RegisterRTT(prometheus.WrapRegistererWith(prometheus.Labels{"dc": dl.Addr()}, reg))
 	}
 	g, err := buildGuard(cfg.Guard, l, reg, log.With("component", "guard"))
 	if err != nil {
@@ -112,7 +118,7 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if cfg.MetricsListen != "" {
 		apiMetrics = nil
 	}
-	a.api = api.New(api.Config{MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout, SlowClientTimeout: cfg.SlowClientTimeout},
+	a.api = api.New(api.Config{MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout, SlowClientTimeout: cfg.SlowClientTimeout, Decode: cfg.Egress},
 		h, dcModels{l}, anyReady(links), apiMetrics, reg, log.With("component", "api"))
 	a.api.SetReadyDetail(func() any { return rt.Status() })
 	return a, nil

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sucursal/sucursal/internal/api"
+	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/redact"
 	modelsync "github.com/sucursal/sucursal/internal/sync"
@@ -54,6 +55,9 @@ type Config struct {
 	Link LinkConfig `yaml:"link"`
 	// Redaction is the personal-data policy (docs/REDACTION.md). It is always on.
 	Redaction redact.Config `yaml:"redaction"`
+	// Egress widens the request allow-list by name: fields and content parts the operator lets
+	// leave the branch (docs/REDACTION.md, "The egress boundary").
+	Egress chat.DecodeOptions `yaml:"egress"`
 	// Sync keeps this NUC's local models in line with the fleet (docs/FLEET.md). It is on when
 	// sync.nats is set; sync.edge_id defaults to edge_id.
 	Sync modelsync.AgentConfig `yaml:"sync"`
@@ -281,6 +285,9 @@ func (c Config) Validate() error {
 	}
 	if err := c.Redaction.Validate(); err != nil {
 		bad("redaction: %w", err)
+	}
+	if err := c.Egress.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if d := c.Draft; d.Enabled {
 		errs = append(errs, d.validateBackend()...)

@@ -19,7 +19,7 @@ const localBackend = "local-degraded"
 
 // dcLinks makes one QUIC link per datacenter endpoint: the primary first, then dc_secondary in
 // order. Each checks the gateway certificate against dc_server_name or its own host.
-func dcLinks(cfg Config, base *tls.Config, reg prometheus.Registerer, log *slog.Logger) []*link.Client {
+func dcLinks(cfg Config, base *tls.Config, exit link.Exit, reg prometheus.Registerer, log *slog.Logger) []*link.Client {
 	addrs := append([]string{cfg.DC}, cfg.DCSecondary...)
 	links := make([]*link.Client, 0, len(addrs))
 	for i, addr := range addrs {
@@ -38,7 +38,7 @@ func dcLinks(cfg Config, base *tls.Config, reg prometheus.Registerer, log *slog.
 		links = append(links, link.New(link.Config{
 			Addr: addr, EdgeID: cfg.EdgeID, Software: "edge-agent/" + Version, TLS: tc,
 			DialTimeout: cfg.Link.DialTimeout, KeepAlive: cfg.Link.KeepAlive, IdleTimeout: cfg.Link.IdleTimeout,
-			BackoffMin: cfg.Link.BackoffMin, BackoffMax: cfg.Link.BackoffMax,
+			BackoffMin: cfg.Link.BackoffMin, BackoffMax: cfg.Link.BackoffMax, Exit: exit,
 		}, r, log.With("component", "link", "dc", addr)))
 	}
 	return links

@@ -32,6 +32,8 @@ type Config struct {
 	// SlowClientTimeout bounds one write to a client that stopped reading; the request is then
 	// cancelled, upstream too (0 = no bound).
 	SlowClientTimeout time.Duration
+	// Decode widens the request allow-list by name (operator-allowed fields and content parts).
+	Decode chat.DecodeOptions
 }
 
 // ModelLister answers GET /v1/models (the DC target's list, later with local models).
@@ -194,30 +196,8 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request) (*chat.Requ
 	if !utf8.Valid(body) {
 		return nil, chat.InvalidRequest("invalid_utf8", "", "the request body is not valid UTF-8")
 	}
-	var req chat.Request
-	if err := json.Unmarshal(body, &req); err != nil {
-		return nil, chat.InvalidRequest("invalid_json", "", "the request body is not valid JSON: "+jsonErrorSummary(err))
-	}
-	if e := req.Validate(); e != nil {
-		return nil, e
-	}
-	return &req, nil
-}
-
-// jsonErrorSummary describes a JSON error by position and kind only, never quoting the body.
-func jsonErrorSummary(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return "syntax error at byte " + strconv.FormatInt(se.Offset, 10)
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q has the wrong type (want %s)", te.Field, te.Type)
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return "unexpected end of input"
-	}
-	return "malformed document"
+	// The one place a request is read: strictly, into the allow-listed types (see package chat).
+	return chat.DecodeRequest(body, s.cfg.Decode)
 }
 
 func asChatError(err error) *chat.Error {

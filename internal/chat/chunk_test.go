@@ -76,7 +76,7 @@ func TestChunkRaw(t *testing.T) {
 		{"content edited in place", base, func(c *Chunk) { *c.Choices[0].Delta.Content = "hola" }, false},
 		{"content removed", base, func(c *Chunk) { c.Choices[0].Delta.Content = nil }, false},
 		{"finish reason set", base, func(c *Chunk) { s := "stop"; c.Choices[0].FinishReason = &s }, false},
-		{"tool call added", base, func(c *Chunk) { c.Choices[0].Delta.ToolCalls = []ToolCall{{}} }, false},
+		{"tool call added", base, func(c *Chunk) { c.Choices[0].Delta.ToolCalls = []AnswerToolCall{{}} }, false},
 		{"choice added", base, func(c *Chunk) { c.Choices = append(c.Choices, ChunkChoice{Index: 1}) }, false},
 		{"choices dropped", base, func(c *Chunk) { c.Choices = nil }, false},
 		{"model changed", base, func(c *Chunk) { c.Model = "n" }, false},

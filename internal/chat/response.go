@@ -1,5 +1,10 @@
 package chat
 
+import (
+	"encoding/json"
+	"errors"
+)
+
 // Chunk is one streamed chat.completion.chunk.
 type Chunk struct {
 	ID                string        `json:"id"`
@@ -24,10 +29,10 @@ type ChunkChoice struct {
 
 // Delta is what a chunk adds to a choice's message.
 type Delta struct {
-	Role      string     `json:"role,omitempty"`
-	Content   *string    `json:"content,omitempty"`
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
-	Extra     Extra      `json:"-"`
+	Role      string           `json:"role,omitempty"`
+	Content   *string          `json:"content,omitempty"`
+	ToolCalls []AnswerToolCall `json:"tool_calls,omitempty"`
+	Extra     Extra            `json:"-"`
 }
 
 // Completion is a non-streamed chat.completion.
@@ -44,10 +49,10 @@ type Completion struct {
 
 // Choice is one choice of a completion.
 type Choice struct {
-	Index        int     `json:"index"`
-	Message      Message `json:"message"`
-	FinishReason *string `json:"finish_reason"`
-	Extra        Extra   `json:"-"`
+	Index        int           `json:"index"`
+	Message      AnswerMessage `json:"message"`
+	FinishReason *string       `json:"finish_reason"`
+	Extra        Extra         `json:"-"`
 }
 
 // Usage counts tokens.
@@ -58,13 +63,40 @@ type Usage struct {
 	Extra            Extra `json:"-"`
 }
 
+// AnswerMessage is the message of a completion's choice, as a model server answers it (fields
+// the type does not name are kept).
+type AnswerMessage struct {
+	Role      string           `json:"role"`
+	Content   Content          `json:"content"`
+	ToolCalls []AnswerToolCall `json:"tool_calls,omitempty"`
+	Extra     Extra            `json:"-"`
+}
+
+// AnswerToolCall is a tool call in an answer or a chunk's delta (where Index says which call a
+// piece of arguments belongs to).
+type AnswerToolCall struct {
+	Index    *int           `json:"index,omitempty"`
+	ID       string         `json:"id,omitempty"`
+	Type     string         `json:"type,omitempty"`
+	Function AnswerFunction `json:"function"`
+	Extra    Extra          `json:"-"`
+}
+
+// AnswerFunction names the function an answer calls and carries the arguments.
+type AnswerFunction struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
 type (
-	chunkAlias       Chunk
-	chunkChoiceAlias ChunkChoice
-	deltaAlias       Delta
-	completionAlias  Completion
-	choiceAlias      Choice
-	usageAlias       Usage
+	answerMessageAlias  AnswerMessage
+	answerToolCallAlias AnswerToolCall
+	chunkAlias          Chunk
+	chunkChoiceAlias    ChunkChoice
+	deltaAlias          Delta
+	completionAlias     Completion
+	choiceAlias         Choice
+	usageAlias          Usage
 )
 
 func (c *Chunk) UnmarshalJSON(b []byte) (err error) {
@@ -130,3 +162,47 @@ func (u *Usage) UnmarshalJSON(b []byte) (err error) {
 }
 
 func (u Usage) MarshalJSON() ([]byte, error) { return encodeWithExtra(usageAlias(u), u.Extra) }
+
+func (m *AnswerMessage) UnmarshalJSON(b []byte) (err error) {
+	var a answerMessageAlias
+	if a.Extra, err = decodeWithExtra(b, &a); err == nil {
+		*m = AnswerMessage(a)
+	}
+	return err
+}
+
+func (m AnswerMessage) MarshalJSON() ([]byte, error) {
+	return encodeWithExtra(answerMessageAlias(m), m.Extra)
+}
+
+func (c *AnswerToolCall) UnmarshalJSON(b []byte) (err error) {
+	var a answerToolCallAlias
+	if a.Extra, err = decodeWithExtra(b, &a); err == nil {
+		*c = AnswerToolCall(a)
+	}
+	return err
+}
+
+func (c AnswerToolCall) MarshalJSON() ([]byte, error) {
+	return encodeWithExtra(answerToolCallAlias(c), c.Extra)
+}
+
+// UnmarshalJSON reads an answer's content: a string, an array of parts, or null. (Requests are
+// read by DecodeRequest, which never comes here.)
+func (c *Content) UnmarshalJSON(b []byte) error {
+	*c = Content{}
+	switch {
+	case string(b) == "null":
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		c.Text = &s
+		return nil
+	case len(b) > 0 && b[0] == '[':
+		return json.Unmarshal(b, &c.Parts)
+	}
+	return errors.New("content must be a string, an array of content parts, or null")
+}

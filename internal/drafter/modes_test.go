@@ -163,7 +163,8 @@ func TestVerifierFailsMidAnswerResumesPlain(t *testing.T) {
 			var plain int
 			term := terminalWith(t, v, echoModel{answer: answer}, Options{GammaMin: 3, GammaMax: 3}, &plain, answer)
 			req := greedyReq()
-			req.Chat.StreamOptions = &chat.StreamOptions{IncludeUsage: true}
+			yes := true
+			req.Chat.StreamOptions = &chat.StreamOptions{IncludeUsage: &yes}
 			var w recorder
 			if err := term.ServeChat(context.Background(), req, &w); err != nil {
 				t.Fatal(err)

@@ -134,7 +134,7 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		}
 		if res.Done {
 			t.m.answers.WithLabelValues(h.mode).Inc()
-			return out.finish(res, req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage, stats)
+			return out.finish(res, req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage != nil && *req.Chat.StreamOptions.IncludeUsage, stats)
 		}
 	}
 }

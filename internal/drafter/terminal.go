@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -322,36 +323,24 @@ func (t *Terminal) roundFailed(err error, model string, started bool, sent strin
 // whose effect the verifier does not reproduce (tools, stop sequences, formats, n…). Streamed and
 // non-streamed requests are both drafted.
 func draftable(r *chat.Request) ([]api.Message, bool) {
-	if r == nil {
+	if r == nil || r.Temperature == nil || *r.Temperature != 0 {
 		return nil, false
 	}
-	t, ok := r.Extra["temperature"]
-	if !ok || (string(t) != "0" && string(t) != "0.0") {
+	// Whatever is set besides these fields (tools, stop, formats, n, penalties, operator-allowed
+	// fields, any field added to chat.Request later) sends the request plain.
+	rest := *r
+	rest.Model, rest.Messages, rest.Stream, rest.StreamOptions = "", nil, false, nil
+	rest.Temperature, rest.MaxTokens, rest.MaxCompletionTokens, rest.TopP, rest.Seed, rest.User = nil, nil, nil, nil, nil, nil
+	if !reflect.DeepEqual(rest, chat.Request{}) {
 		return nil, false
-	}
-	for k := range r.Extra {
-		switch k {
-		case "temperature", "max_tokens", "max_completion_tokens", "top_p", "seed", "user":
-		default:
-			return nil, false
-		}
 	}
 	msgs := make([]api.Message, 0, len(r.Messages))
 	for _, m := range r.Messages {
-		if len(m.ToolCalls) > 0 || len(m.Extra) > 0 || (m.Role != "system" && m.Role != "user" && m.Role != "assistant") {
+		if m.Role != "system" && m.Role != "user" && m.Role != "assistant" || !m.Content.TextOnly() ||
+			len(m.ToolCalls) > 0 || m.Refusal != nil || m.FunctionCall != nil || m.Audio != nil || m.ToolCallID != nil || len(m.Extra) > 0 {
 			return nil, false
 		}
-		var text string
-		if m.Content.Text != nil {
-			text = *m.Content.Text
-		}
-		for _, p := range m.Content.Parts {
-			if p.Type != "text" {
-				return nil, false
-			}
-			text += p.Text
-		}
-		msgs = append(msgs, api.Message{Role: m.Role, Content: text})
+		msgs = append(msgs, api.Message{Role: m.Role, Content: m.Content.String()})
 	}
 	return msgs, true
 }
@@ -442,7 +431,7 @@ func (c *chunker) finish(res wire.VerifyResult, usage bool, stats usageStats) er
 	ext, _ := json.Marshal(stats)
 	if c.whole {
 		return c.w.WriteCompletion(&chat.Completion{ID: c.id, Object: "chat.completion", Created: c.created, Model: c.model,
-			Choices: []chat.Choice{{Index: 0, Message: chat.Message{Role: "assistant", Content: chat.TextContent(c.all.String())}, FinishReason: &reason}},
+			Choices: []chat.Choice{{Index: 0, Message: chat.AnswerMessage{Role: "assistant", Content: chat.TextContent(c.all.String())}, FinishReason: &reason}},
 			Usage: &chat.Usage{PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens,
 				TotalTokens: res.PromptTokens + res.CompletionTokens, Extra: chat.Extra{"sucursal_drafting": ext}}})
 	}

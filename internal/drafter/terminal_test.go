@@ -110,8 +110,9 @@ func (s *scriptVerifier) Verify(_ context.Context, _ string, v wire.Verify) (wir
 }
 
 func greedyReq() *pipeline.Request {
+	zero := 0.0
 	c := &chat.Request{Model: "m", Stream: true, Messages: []chat.Message{{Role: "user", Content: chat.TextContent("x")}},
-		Extra: chat.Extra{"temperature": []byte("0")}}
+		Temperature: &zero}
 	return &pipeline.Request{ID: "r1", Received: time.Now(), Chat: c}
 }
 
@@ -147,7 +148,7 @@ func plainAnswering(called *int, answer string) pipeline.Handler {
 		if err := w.WriteChunk(&chat.Chunk{ID: "plain", Choices: []chat.ChunkChoice{{FinishReason: &stop}}}); err != nil {
 			return err
 		}
-		if req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage {
+		if req.Chat.StreamOptions != nil && req.Chat.StreamOptions.IncludeUsage != nil && *req.Chat.StreamOptions.IncludeUsage {
 			return w.WriteChunk(&chat.Chunk{ID: "plain", Choices: []chat.ChunkChoice{}, Usage: &chat.Usage{CompletionTokens: len(answer)}})
 		}
 		return nil
@@ -173,7 +174,7 @@ func TestTerminalDraftsAndFallsBack(t *testing.T) {
 		{name: "drafted", model: echoModel{answer: "abcdeX"}, wantText: "abcdeX"},
 		{name: "not greedy", model: echoModel{answer: "abcdeX"}, req: func() *pipeline.Request {
 			r := greedyReq()
-			r.Chat.Extra = nil
+			r.Chat.Temperature = nil
 			return r
 		}, wantText: plainAnswer, wantPlain: 1, wantReason: "not_greedy_stream"},
 		{name: "drafter down", model: echoModel{fail: true}, wantText: plainAnswer, wantPlain: 1, wantReason: "drafter_unavailable"},
@@ -365,7 +366,8 @@ func TestUsageExtension(t *testing.T) {
 	}}
 	term, _ := newTestTerminal(t, v, echoModel{answer: "abcdeX"}, plainHandler(new(int)))
 	req := greedyReq()
-	req.Chat.StreamOptions = &chat.StreamOptions{IncludeUsage: true}
+	yes := true
+	req.Chat.StreamOptions = &chat.StreamOptions{IncludeUsage: &yes}
 	var w recorder
 	if err := term.ServeChat(context.Background(), req, &w); err != nil {
 		t.Fatal(err)

@@ -61,7 +61,12 @@ func TestBadInputGetsSpecificErrors(t *testing.T) {
 		{"empty messages", []byte(`{"model":"tiny","messages":[]}`), 400, "missing_messages"},
 		{"missing model", []byte(`{"messages":[{"role":"user","content":"a"}]}`), 400, "missing_model"},
 		{"bad role", []byte(`{"model":"tiny","messages":[{"role":"boss","content":"a"}]}`), 400, "invalid_message"},
-		{"bad content type", []byte(`{"model":"tiny","messages":[{"role":"user","content":42}]}`), 400, "invalid_json"},
+		{"bad content type", []byte(`{"model":"tiny","messages":[{"role":"user","content":42}]}`), 400, "invalid_type"},
+		{"PascalCase keys (a .NET client's default)", []byte(`{"model":"tiny","Messages":[{"Role":"user","Content":"a"}]}`), 400, "invalid_field_casing"},
+		{"unknown field", []byte(`{"model":"tiny","messages":[{"role":"user","content":"a"}],"top_k":5}`), 400, "unknown_field"},
+		{"duplicate field", []byte(`{"model":"tiny","messages":[{"role":"user","content":"a"}],"messages":[{"role":"user","content":"b"}]}`), 400, "duplicate_field"},
+		{"image part without the operator's consent", []byte(`{"model":"tiny","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}]}`), 400, "unsupported_content"},
+		{"model name with spaces", []byte(`{"model":"tiny model","messages":[{"role":"user","content":"a"}]}`), 400, "invalid_identifier"},
 		{"unknown model (the target's 404 passed through)", []byte(`{"model":"no-such-model","messages":[{"role":"user","content":"a"}]}`), 404, "model_not_found"},
 		{"unknown model, streamed", []byte(`{"model":"no-such-model","stream":true,"messages":[{"role":"user","content":"a"}]}`), 404, "model_not_found"},
 	}

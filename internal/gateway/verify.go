@@ -308,11 +308,11 @@ func (d *Drafting) round(ctx context.Context, body []byte) (wire.VerifyResult, *
 
 // open starts a session from the redacted chat request.
 func (d *Drafting) open(ctx context.Context, v wire.Verify) (string, *draftSession, *chat.Error) {
-	var req chat.Request
-	if json.Unmarshal(v.Chat, &req) != nil || req.Model == "" || len(req.Messages) == 0 {
+	req, derr := chat.DecodeRequest(v.Chat, chat.DecodeOptions{KeepUnknown: true})
+	if derr != nil {
 		return "", nil, draftErr(http.StatusBadRequest, "protocol_error", "the first draft round must carry the chat request")
 	}
-	if t, ok := req.Extra["temperature"]; !ok || string(t) != "0" && string(t) != "0.0" {
+	if req.Temperature == nil || *req.Temperature != 0 {
 		// Greedy only: accepting the target's argmax is lossless only for greedy decoding.
 		return "", nil, draftErr(http.StatusBadRequest, "draft_needs_greedy", "drafting is verified for temperature 0 only")
 	}
@@ -321,23 +321,15 @@ func (d *Drafting) open(ctx context.Context, v wire.Verify) (string, *draftSessi
 		if len(m.ToolCalls) > 0 {
 			return "", nil, draftErr(http.StatusBadRequest, "draft_unsupported", "tool calls are not drafted")
 		}
-		var text string
-		if m.Content.Text != nil {
-			text = *m.Content.Text
+		if !m.Content.TextOnly() {
+			return "", nil, draftErr(http.StatusBadRequest, "draft_unsupported", "only text content is drafted")
 		}
-		for _, p := range m.Content.Parts {
-			if p.Type != "text" {
-				return "", nil, draftErr(http.StatusBadRequest, "draft_unsupported", "only text content is drafted")
-			}
-			text += p.Text
-		}
-		msgs = append(msgs, api.Message{Role: m.Role, Content: text})
+		msgs = append(msgs, api.Message{Role: m.Role, Content: m.Content.String()})
 	}
 	maxTokens := d.o.MaxOutputTokens
-	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
-		var n int
-		if b, ok := req.Extra[k]; ok && json.Unmarshal(b, &n) == nil && n > 0 {
-			maxTokens = n
+	for _, n := range []*int64{req.MaxCompletionTokens, req.MaxTokens} {
+		if n != nil && *n > 0 {
+			maxTokens = int(*n)
 		}
 	}
 	if v.Mode == wire.DraftModeToken {

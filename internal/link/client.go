@@ -40,6 +40,8 @@ type Config struct {
 	IdleTimeout time.Duration
 	BackoffMin  time.Duration
 	BackoffMax  time.Duration
+	// Exit checks every request before it is written; required (see Exit).
+	Exit Exit
 }
 
 func (c *Config) defaults() {

@@ -42,7 +42,8 @@ func (c *Client) Verify(ctx context.Context, requestID string, v wire.Verify) (w
 	if err != nil {
 		return wire.VerifyResult{}, fmt.Errorf("link: encode draft round: %w", err)
 	}
-	f, err := c.draftCall(ctx, wire.Request{Op: wire.OpDraft, RequestID: requestID, Body: body}, wire.TypeVerifyResult)
+	// The draft's text is checked at the exit even when only its ids travel.
+	f, err := c.draftCall(ctx, wire.Request{Op: wire.OpDraft, RequestID: requestID, Body: body}, wire.TypeVerifyResult, v.Draft)
 	if err != nil {
 		return wire.VerifyResult{}, err
 	}
@@ -51,8 +52,8 @@ func (c *Client) Verify(ctx context.Context, requestID string, v wire.Verify) (w
 
 // draftCall sends a drafting request on its own stream and returns the answer frame, which must
 // be of type want; an error frame is a *DraftRefusedError, any other frame wire.ErrBadVerifyResult.
-func (c *Client) draftCall(ctx context.Context, req wire.Request, want wire.Type) (wire.Frame, error) {
-	call, err := c.Open(ctx, req)
+func (c *Client) draftCall(ctx context.Context, req wire.Request, want wire.Type, extra ...string) (wire.Frame, error) {
+	call, err := c.open(ctx, req, extra...)
 	if err != nil {
 		return wire.Frame{}, err
 	}

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -120,6 +123,8 @@ func dcError(ctx context.Context, err error) error {
 		return ctx.Err()
 	case errors.Is(err, context.Canceled):
 		return err
+	case errors.Is(err, redact.ErrEgressBlocked):
+		return EgressBlocked(err)
 	case errors.Is(err, link.ErrNotConnected):
 		return chat.Unavailable("dc_unavailable", "the datacenter is unreachable from this branch; try again shortly", DCRetryAfter)
 	case errors.Is(err, link.ErrStreamLost):
@@ -127,6 +132,23 @@ func dcError(ctx context.Context, err error) error {
 			Message: "the connection to the datacenter broke during the request", RetryAfter: DCRetryAfter}
 	}
 	return badGateway("the datacenter request failed")
+}
+
+// EgressBlocked is the user's error for a request the exit check refused: redaction left
+// personal data in it (a form or a field it missed), so nothing was sent. Entity types are named;
+// values never are.
+func EgressBlocked(err error) *chat.Error {
+	msg := "the request still held personal data after redaction, so nothing was sent; the branch operator can see the entity types in the agent's log"
+	var be *redact.EgressBlockedError
+	if errors.As(err, &be) {
+		types := make([]string, 0, len(be.Types))
+		for t := range be.Types {
+			types = append(types, t)
+		}
+		slices.Sort(types)
+		msg = "the request still held personal data (" + strings.Join(types, ", ") + ") after redaction, so nothing was sent; rephrase it or tell the branch operator"
+	}
+	return &chat.Error{Status: http.StatusUnprocessableEntity, Type: "invalid_request_error", Code: "egress_blocked", Message: msg}
 }
 
 func badGateway(msg string) *chat.Error {

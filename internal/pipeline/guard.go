@@ -194,7 +194,7 @@ func writeRefusal(req *Request, w ResponseWriter, msg string) error {
 		return w.WriteChunk(&last)
 	}
 	return w.WriteCompletion(&chat.Completion{ID: id, Object: "chat.completion", Created: created, Model: req.Chat.Model,
-		Choices: []chat.Choice{{Message: chat.Message{Role: "assistant", Content: chat.TextContent(msg)}, FinishReason: &stop}}})
+		Choices: []chat.Choice{{Message: chat.AnswerMessage{Role: "assistant", Content: chat.TextContent(msg)}, FinishReason: &stop}}})
 }
 
 // outputGuard checks the answer on its way to the user. It also holds the first byte of the answer
@@ -280,8 +280,8 @@ func (o *outputGuard) WriteCompletion(c *chat.Completion) error {
 			_, err = sc.Write(*t)
 		}
 		for _, p := range ch.Message.Content.Parts {
-			if err == nil {
-				_, err = sc.Write(p.Text)
+			if err == nil && p.Text != nil {
+				_, err = sc.Write(*p.Text)
 			}
 		}
 		d, cerr := sc.Close()

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -35,38 +34,18 @@ func Redact(r *redact.Redactor) Stage {
 	}
 }
 
-// redactRequest redacts message contents, text parts and tool-call arguments through one session,
-// so a value gets the same placeholder everywhere, plus the request's free-text `user` field.
+// redactRequest redacts every text of the request (chat.Request.Walk: message contents, names,
+// tool-call arguments, tool definitions, schemas, metadata, stop, user, operator-allowed
+// fields…) through one session, so a value gets the same placeholder everywhere.
 func redactRequest(ctx context.Context, sess *redact.Session, req *chat.Request) error {
-	err := req.Walk(func(t chat.Text) error {
-		redactText := sess.Redact
-		if t.MaybeJSON {
-			// JSON escapes (\u00e9) would hide a name from the text recognizers; RedactJSON
-			// looks inside the strings and falls back to plain text for non-JSON.
-			redactText = sess.RedactJSON
-		}
-		out, err := redactText(ctx, *t.S)
-		if err != nil {
-			return err
-		}
-		*t.S = out
+	var texts []redact.TextRef
+	_ = req.Walk(func(t chat.Text) error {
+		// JSON escapes (\u00e9) would hide a name from the text recognizers; RedactJSON looks
+		// inside the strings and falls back to plain text for non-JSON.
+		texts = append(texts, redact.TextRef{S: t.S, JSON: t.MaybeJSON, Content: t.Content})
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	// OpenAI's `user` is meant for an end-user id; branch apps put e-mails there.
-	if raw, ok := req.Extra["user"]; ok {
-		var u string
-		if json.Unmarshal(raw, &u) == nil {
-			out, err := sess.Redact(ctx, u)
-			if err != nil {
-				return err
-			}
-			req.Extra["user"], _ = json.Marshal(out)
-		}
-	}
-	return nil
+	return sess.RedactTexts(ctx, texts)
 }
 
 func redactionError(err error) error {
@@ -165,7 +144,7 @@ func (rw *rehydrator) flushInto(ch *chat.ChunkChoice) {
 		}
 		if tail := st.Flush(); tail != "" {
 			idx := k[1]
-			ch.Delta.ToolCalls = append(ch.Delta.ToolCalls, chat.ToolCall{Index: &idx, Function: chat.ToolFunction{Arguments: tail}})
+			ch.Delta.ToolCalls = append(ch.Delta.ToolCalls, chat.AnswerToolCall{Index: &idx, Function: chat.AnswerFunction{Arguments: tail}})
 		}
 		delete(rw.args, k)
 	}
@@ -206,7 +185,10 @@ func (rw *rehydrator) WriteCompletion(c *chat.Completion) error {
 			m.Content.Text = &s
 		}
 		for j := range m.Content.Parts {
-			m.Content.Parts[j].Text = rw.sess.Rehydrate(m.Content.Parts[j].Text)
+			if p := &m.Content.Parts[j]; p.Text != nil {
+				s := rw.sess.Rehydrate(*p.Text)
+				p.Text = &s
+			}
 		}
 		for j := range m.ToolCalls {
 			m.ToolCalls[j].Function.Arguments = rw.sess.RehydrateJSON(m.ToolCalls[j].Function.Arguments)

@@ -65,7 +65,7 @@ func echoTerminal(size int, seen *chat.Request) Handler {
 		answer := strings.Join(all, "|")
 		if !req.Chat.Stream {
 			return w.WriteCompletion(&chat.Completion{ID: "x", Object: "chat.completion",
-				Choices: []chat.Choice{{Message: chat.Message{Role: "assistant", Content: chat.TextContent(answer)}}}})
+				Choices: []chat.Choice{{Message: chat.AnswerMessage{Role: "assistant", Content: chat.TextContent(answer)}}}})
 		}
 		for i := 0; i < len(answer); i += size {
 			part := answer[i:min(i+size, len(answer))]
@@ -91,6 +91,7 @@ func TestRedactStage(t *testing.T) {
 	user := "Soy titular del DNI " + dni + " y mi cuenta es " + iban + "."
 	system := "El cliente con DNI " + dni + " es preferente."
 	args := `{"iban":"` + iban + `"}`
+	email := "ana.garcia@example.com"
 	for _, stream := range []bool{false, true} {
 		for _, size := range []int{1, 2, 3, 5, 7, 64} {
 			if !stream && size > 1 {
@@ -99,8 +100,8 @@ func TestRedactStage(t *testing.T) {
 			req := &chat.Request{Model: "m", Stream: stream, Messages: []chat.Message{
 				{Role: "system", Content: chat.TextContent(system)},
 				{Role: "user", Content: chat.TextContent(user)},
-				{Role: "assistant", ToolCalls: []chat.ToolCall{{ID: "c1", Type: "function", Function: chat.ToolFunction{Name: "f", Arguments: args}}}},
-			}, Extra: chat.Extra{"user": json.RawMessage(`"ana.garcia@example.com"`)}}
+				{Role: "assistant", ToolCalls: []chat.ToolCall{{ID: "c1", Type: "function", Function: &chat.FunctionCall{Name: "f", Arguments: args}}}},
+			}, User: new(email)}
 			var seen chat.Request
 			rec := &recorder{}
 			h := Chain(Redact(r))(echoTerminal(size, &seen))
@@ -121,7 +122,7 @@ func TestRedactStage(t *testing.T) {
 			if len(counts) != 3 || len(phs) != 5 {
 				t.Fatalf("want 3 distinct placeholders used 5 times (DNI twice, IBAN twice, the user field once), got %v", counts)
 			}
-			want := strings.Join([]string{system, user, args}, "|")
+			want := strings.Join([]string{system, user, args, email}, "|") // the echo repeats every text, user field included
 			var got string
 			if stream {
 				got = rec.text()
