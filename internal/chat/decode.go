@@ -226,6 +226,18 @@ func (d *decoder) object(v *JSON, rv reflect.Value, path string) *Error {
 // unknown handles a key that names no allow-listed field.
 func (d *decoder) unknown(si *structInfo, m *Member, rv reflect.Value, path string) *Error {
 	allowed := ""
+	if ablateAllowList && si.passthrough >= 0 {
+		// The boundary as it was before issue #11: a key in another casing is read into its
+		// field, and every key the agent does not know is kept and forwarded as sent.
+		for _, f := range si.fields {
+			if strings.EqualFold(f.name, m.Key) {
+				_ = d.field(&m.Value, rv.Field(f.index), f.rule, joinPath(path, f.name))
+			}
+		}
+		ex := rv.Field(si.passthrough)
+		ex.Set(reflect.Append(ex, reflect.ValueOf(Member{Key: m.Key, Value: m.Value, raw: true})))
+		return nil
+	}
 	if si.passthrough >= 0 && d.o.KeepUnknown {
 		ex := rv.Field(si.passthrough)
 		ex.Set(reflect.Append(ex, reflect.ValueOf(*m)))

@@ -240,3 +240,24 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 	})
 }
+
+// Message.appendTo writes role and content itself and the rest through messageRest: a field
+// added to Message must be added there too, or it would be decoded and silently dropped.
+func TestMessageRestHasEveryOtherField(t *testing.T) {
+	rest := map[string]string{}
+	rt := reflect.TypeFor[messageRest]()
+	for i := 0; i < rt.NumField(); i++ {
+		rest[rt.Field(i).Name] = rt.Field(i).Tag.Get("json")
+	}
+	mt := reflect.TypeFor[Message]()
+	for i := 0; i < mt.NumField(); i++ {
+		f := mt.Field(i)
+		switch f.Name {
+		case "Role", "Content", "Extra":
+			continue
+		}
+		if tag, ok := rest[f.Name]; !ok || tag != f.Tag.Get("json") {
+			t.Errorf("Message.%s is missing from messageRest (or its json tag differs)", f.Name)
+		}
+	}
+}

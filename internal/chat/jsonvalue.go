@@ -1,13 +1,15 @@
 package chat
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/sucursal/sucursal/internal/jsonlit"
 )
 
 // Kind is the kind of a JSON value.
@@ -44,6 +46,7 @@ type JSON struct {
 type Member struct {
 	Key   string
 	Value JSON
+	raw   bool // only in the ablate_allowlist build: forwarded without redaction
 }
 
 // MaxJSONDepth bounds nesting in a request: deeper documents are refused before they cost
@@ -69,107 +72,244 @@ func (e *jsonError) Unwrap() error { return e.err }
 
 // ParseJSON parses one JSON document strictly: nothing may follow it, an object may not repeat
 // a key (two readers of the same body could otherwise see two different requests), and nesting
-// is bounded by MaxJSONDepth. The input must be valid UTF-8 (the HTTP layer checks it).
+// is bounded by MaxJSONDepth. Strings are decoded as encoding/json does (invalid UTF-8 becomes
+// U+FFFD); the HTTP layer refuses invalid UTF-8 before this. FuzzParseJSON checks it accepts
+// exactly what encoding/json accepts (duplicates and depth aside) and reads the same values.
 func ParseJSON(b []byte) (JSON, error) {
-	p := parser{dec: json.NewDecoder(bytes.NewReader(b))}
-	p.dec.UseNumber()
+	p := parser{s: string(b)}
 	v, err := p.value(0, "")
 	if err != nil {
 		return JSON{}, err
 	}
-	if _, err := p.dec.Token(); err != io.EOF {
-		return JSON{}, &jsonError{offset: p.dec.InputOffset(), err: errors.New("data after the JSON document")}
+	p.space()
+	if p.i != len(p.s) {
+		return JSON{}, &jsonError{offset: int64(p.i), err: errors.New("data after the JSON document")}
 	}
 	return v, nil
 }
 
-type parser struct{ dec *json.Decoder }
+type parser struct {
+	s string
+	i int
+}
+
+var errSyntax = errors.New("syntax error")
+
+func (p *parser) fail(err error) error { return &jsonError{offset: int64(p.i), err: err} }
+
+func (p *parser) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
 
 func (p *parser) value(depth int, path string) (JSON, error) {
-	tok, err := p.dec.Token()
-	if err != nil {
-		return JSON{}, p.wrap(err)
+	p.space()
+	if p.i >= len(p.s) {
+		return JSON{}, p.fail(io.ErrUnexpectedEOF)
 	}
-	return p.fromToken(tok, depth, path)
-}
-
-func (p *parser) wrap(err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return &jsonError{offset: se.Offset, err: errors.New("syntax error")}
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &jsonError{offset: p.dec.InputOffset(), err: io.ErrUnexpectedEOF}
-	}
-	return &jsonError{offset: p.dec.InputOffset(), err: errors.New("malformed document")}
-}
-
-func (p *parser) fromToken(tok json.Token, depth int, path string) (JSON, error) {
-	switch t := tok.(type) {
-	case nil:
-		return JSON{Kind: KindNull}, nil
-	case bool:
-		return JSON{Kind: KindBool, Bool: t}, nil
-	case json.Number:
-		return JSON{Kind: KindNumber, Str: string(t)}, nil
-	case string:
-		return JSON{Kind: KindString, Str: t}, nil
-	case json.Delim:
+	switch c := p.s[p.i]; {
+	case c == '"':
+		str, err := p.str()
+		return JSON{Kind: KindString, Str: str}, err
+	case c == '{' || c == '[':
 		if depth >= MaxJSONDepth {
-			return JSON{}, &jsonError{offset: p.dec.InputOffset(), err: errTooDeep, path: path}
+			return JSON{}, &jsonError{offset: int64(p.i), err: errTooDeep, path: path}
 		}
-		if t == '[' {
-			v := JSON{Kind: KindArray, Arr: []JSON{}}
-			for i := 0; p.dec.More(); i++ {
-				e, err := p.value(depth+1, path+"["+strconv.Itoa(i)+"]")
-				if err != nil {
-					return JSON{}, err
-				}
-				v.Arr = append(v.Arr, e)
-			}
-			if _, err := p.dec.Token(); err != nil {
-				return JSON{}, p.wrap(err)
-			}
-			return v, nil
+		p.i++
+		if c == '[' {
+			return p.array(depth, path)
 		}
-		v := JSON{Kind: KindObject, Obj: []Member{}}
-		var seen map[string]struct{}
-		for p.dec.More() {
-			kt, err := p.dec.Token()
-			if err != nil {
-				return JSON{}, p.wrap(err)
-			}
-			k, _ := kt.(string)
-			if len(v.Obj) < 8 {
-				for _, m := range v.Obj {
-					if m.Key == k {
-						return JSON{}, &jsonError{offset: p.dec.InputOffset(), err: errDuplicateKey, key: k, path: path}
-					}
-				}
-			} else {
-				if seen == nil {
-					seen = make(map[string]struct{}, 16)
-					for _, m := range v.Obj {
-						seen[m.Key] = struct{}{}
-					}
-				}
-				if _, dup := seen[k]; dup {
-					return JSON{}, &jsonError{offset: p.dec.InputOffset(), err: errDuplicateKey, key: k, path: path}
-				}
-				seen[k] = struct{}{}
-			}
-			e, err := p.value(depth+1, joinPath(path, k))
-			if err != nil {
-				return JSON{}, err
-			}
-			v.Obj = append(v.Obj, Member{Key: k, Value: e})
+		return p.object(depth, path)
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	for _, lit := range []struct {
+		word string
+		v    JSON
+	}{{"true", JSON{Kind: KindBool, Bool: true}}, {"false", JSON{Kind: KindBool}}, {"null", JSON{Kind: KindNull}}} {
+		if strings.HasPrefix(p.s[p.i:], lit.word) {
+			p.i += len(lit.word)
+			return lit.v, nil
 		}
-		if _, err := p.dec.Token(); err != nil {
-			return JSON{}, p.wrap(err)
+	}
+	for _, word := range []string{"true", "false", "null"} {
+		if strings.HasPrefix(word, p.s[p.i:]) {
+			return JSON{}, p.fail(io.ErrUnexpectedEOF) // the input ends inside the word
 		}
+	}
+	return JSON{}, p.fail(errSyntax)
+}
+
+func (p *parser) str() (string, error) {
+	end, _ := jsonlit.End(p.s, p.i)
+	if end < 0 {
+		if k := strings.IndexByte(p.s[p.i+1:], '"'); k < 0 && !strings.ContainsFunc(p.s[p.i+1:], func(r rune) bool { return r < 0x20 }) {
+			return "", p.fail(io.ErrUnexpectedEOF)
+		}
+		return "", p.fail(errSyntax)
+	}
+	v, ok := jsonlit.Unquote(p.s[p.i:end])
+	if !ok {
+		return "", p.fail(errSyntax)
+	}
+	p.i = end
+	return v, nil
+}
+
+func (p *parser) number() (JSON, error) {
+	start := p.i
+	digits := func() int {
+		n := 0
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.s) && p.s[p.i] == '0':
+		p.i++
+	case digits() == 0:
+		return JSON{}, p.numberError()
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return JSON{}, p.numberError()
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return JSON{}, p.numberError()
+		}
+	}
+	return JSON{Kind: KindNumber, Str: p.s[start:p.i]}, nil
+}
+
+func (p *parser) numberError() error {
+	if p.i >= len(p.s) {
+		return p.fail(io.ErrUnexpectedEOF)
+	}
+	return p.fail(errSyntax)
+}
+
+func (p *parser) array(depth int, path string) (JSON, error) {
+	v := JSON{Kind: KindArray, Arr: []JSON{}}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
 		return v, nil
 	}
-	return JSON{}, &jsonError{offset: p.dec.InputOffset(), err: errors.New("malformed document")}
+	for {
+		e, err := p.value(depth+1, path+"["+strconv.Itoa(len(v.Arr))+"]")
+		if err != nil {
+			return JSON{}, err
+		}
+		v.Arr = append(v.Arr, e)
+		p.space()
+		if p.i >= len(p.s) {
+			return JSON{}, p.fail(io.ErrUnexpectedEOF)
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return v, nil
+		default:
+			return JSON{}, p.fail(errSyntax)
+		}
+	}
+}
+
+func (p *parser) object(depth int, path string) (JSON, error) {
+	v := JSON{Kind: KindObject, Obj: []Member{}}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return v, nil
+	}
+	var seen map[string]struct{}
+	for {
+		p.space()
+		if p.i >= len(p.s) {
+			return JSON{}, p.fail(io.ErrUnexpectedEOF)
+		}
+		if p.s[p.i] != '"' {
+			return JSON{}, p.fail(errSyntax)
+		}
+		keyAt := p.i
+		k, err := p.str()
+		if err != nil {
+			return JSON{}, err
+		}
+		if dup := p.seen(&seen, v.Obj, k); dup {
+			return JSON{}, &jsonError{offset: int64(keyAt), err: errDuplicateKey, key: k, path: path}
+		}
+		p.space()
+		if p.i >= len(p.s) {
+			return JSON{}, p.fail(io.ErrUnexpectedEOF)
+		}
+		if p.s[p.i] != ':' {
+			return JSON{}, p.fail(errSyntax)
+		}
+		p.i++
+		e, err := p.value(depth+1, joinPath(path, k))
+		if err != nil {
+			return JSON{}, err
+		}
+		v.Obj = append(v.Obj, Member{Key: k, Value: e})
+		p.space()
+		if p.i >= len(p.s) {
+			return JSON{}, p.fail(io.ErrUnexpectedEOF)
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return v, nil
+		default:
+			return JSON{}, p.fail(errSyntax)
+		}
+	}
+}
+
+// seen reports whether k is already a key of obj (a linear scan for small objects, a set
+// beyond eight keys).
+func (p *parser) seen(set *map[string]struct{}, obj []Member, k string) bool {
+	if len(obj) < 8 {
+		for _, m := range obj {
+			if m.Key == k {
+				return true
+			}
+		}
+		return false
+	}
+	if *set == nil {
+		*set = make(map[string]struct{}, 16)
+		for _, m := range obj {
+			(*set)[m.Key] = struct{}{}
+		}
+	}
+	if _, dup := (*set)[k]; dup {
+		return true
+	}
+	(*set)[k] = struct{}{}
+	return false
 }
 
 // Get returns the member named key of an object (exact match).

@@ -48,6 +48,9 @@ func walkStruct(rv reflect.Value, role string, fn func(Text) error) error {
 	if si.passthrough >= 0 {
 		extra := rv.Field(si.passthrough).Interface().([]Member)
 		for i := range extra {
+			if extra[i].raw {
+				continue
+			}
 			if err := walkMember(&extra[i], fn); err != nil {
 				return err
 			}

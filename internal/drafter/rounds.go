@@ -2,7 +2,6 @@ package drafter
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -38,7 +37,7 @@ func (t *Terminal) draft(ctx context.Context, req *pipeline.Request, w pipeline.
 		}
 		return &errPlain{"drafter_unavailable"}
 	}
-	chatBody, err := json.Marshal(req.Chat)
+	chatBody, err := req.Chat.Encode()
 	if err != nil {
 		return chat.Internal("could not encode the request for the datacenter")
 	}

@@ -23,7 +23,7 @@ func LocalModel(c *target.Client, model func() string) pipeline.Handler {
 			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "local_model_failed",
 				Message: "the datacenter is unreachable and no local model is installed yet"}
 		}
-		body, err := json.Marshal(&local)
+		body, err := local.Encode()
 		if err != nil {
 			return chat.Internal("could not encode the request for the local model")
 		}

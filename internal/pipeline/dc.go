@@ -38,7 +38,7 @@ func ForwardToDC(l DCLink, opts ...DCOptions) Handler {
 		o = opts[0]
 	}
 	return HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
-		body, err := json.Marshal(req.Chat)
+		body, err := req.Chat.Encode()
 		if err != nil {
 			return chat.Internal("could not encode the request for the datacenter")
 		}
