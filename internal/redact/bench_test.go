@@ -4,13 +4,12 @@ import (
 	"context"
 	"maps"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/sucursal/sucursal/internal/benchclock"
 )
 
 // mixedPrompt concatenates corpus prompts, alternating Spanish and English, to n bytes.
@@ -40,65 +39,25 @@ func mixedPrompt(tb testing.TB, n int) string {
 	return s
 }
 
-func reportNamed(b *testing.B, d []time.Duration, prefix string) {
-	if len(d) == 0 {
-		return
-	}
-	slices.Sort(d)
-	b.ReportMetric(float64(d[len(d)*50/100].Nanoseconds()), prefix+"p50-ns")
-	b.ReportMetric(float64(d[min(len(d)-1, len(d)*99/100)].Nanoseconds()), prefix+"p99-ns")
-}
-
-// opClock times operations twice: wall clock, and this thread's CPU time
-// (CLOCK_THREAD_CPUTIME_ID, nanosecond precision). On a shared, overloaded machine the wall
-// percentiles measure the scheduler; the CPU ones measure the code.
-type opClock struct {
-	wall, cpu []time.Duration
-	w0        time.Time
-	c0        time.Duration
-}
-
-func newOpClock(b *testing.B) *opClock {
-	runtime.LockOSThread()
-	b.Cleanup(runtime.UnlockOSThread)
-	return &opClock{wall: make([]time.Duration, 0, b.N), cpu: make([]time.Duration, 0, b.N)}
-}
-
-func threadCPU() time.Duration {
-	var ts unix.Timespec
-	_ = unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts)
-	return time.Duration(ts.Nano())
-}
-
-func (c *opClock) start() { c.w0, c.c0 = time.Now(), threadCPU() }
-func (c *opClock) stop() {
-	c.cpu = append(c.cpu, threadCPU()-c.c0)
-	c.wall = append(c.wall, time.Since(c.w0))
-}
-func (c *opClock) report(b *testing.B) {
-	reportNamed(b, c.wall, "wall-")
-	reportNamed(b, c.cpu, "cpu-")
-}
-
 // BenchmarkRedact4KiB: one session, one 4 KiB mixed ES/EN prompt, the default policy (no NER).
 // Compare with BenchmarkBaselineStdRegexp4KiB, which only scans the same text with Go's regexp.
 func BenchmarkRedact4KiB(b *testing.B) {
 	text := mixedPrompt(b, 4096)
 	r := newTestRedactor(b, DefaultConfig())
 	ctx := context.Background()
-	c := newOpClock(b)
+	c := benchclock.New(b)
 	b.SetBytes(int64(len(text)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.start()
+		c.Start()
 		s := r.NewSession(0)
 		if _, err := s.Redact(ctx, text); err != nil {
 			b.Fatal(err)
 		}
 		s.Close()
-		c.stop()
+		c.Stop()
 	}
-	c.report(b)
+	c.Report(b)
 }
 
 // stdPatterns approximate the main recognizers in RE2 syntax (no lookarounds, no validation):
@@ -107,17 +66,17 @@ var stdPatterns = regexp.MustCompile(`\b\d{2}\.?\d{3}\.?\d{3}[ -]?[A-Za-z]\b|\b[
 
 func BenchmarkBaselineStdRegexp4KiB(b *testing.B) {
 	text := mixedPrompt(b, 4096)
-	c := newOpClock(b)
+	c := benchclock.New(b)
 	b.SetBytes(int64(len(text)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.start()
+		c.Start()
 		if len(stdPatterns.FindAllStringIndex(text, -1)) == 0 {
 			b.Fatal("baseline found nothing")
 		}
-		c.stop()
+		c.Stop()
 	}
-	c.report(b)
+	c.Report(b)
 }
 
 // answerChunks is a redacted answer cut into the small deltas a model streams (3–9 bytes).
@@ -141,7 +100,7 @@ func BenchmarkRehydrateChunk(b *testing.B) {
 	defer s.Close()
 	chunks := answerChunks(b, s)
 	st := s.NewStream()
-	c := newOpClock(b)
+	c := benchclock.New(b)
 	sink := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -149,11 +108,11 @@ func BenchmarkRehydrateChunk(b *testing.B) {
 		if i%len(chunks) == 0 {
 			sink += len(st.Flush())
 		}
-		c.start()
+		c.Start()
 		sink += len(st.Write(chunk))
-		c.stop()
+		c.Stop()
 	}
-	c.report(b)
+	c.Report(b)
 	_ = sink
 }
 
@@ -162,18 +121,18 @@ func BenchmarkBaselineForwardChunk(b *testing.B) {
 	s := r.NewSession(0)
 	defer s.Close()
 	chunks := answerChunks(b, s)
-	c := newOpClock(b)
+	c := benchclock.New(b)
 	var sb strings.Builder
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%len(chunks) == 0 {
 			sb.Reset()
 		}
-		c.start()
+		c.Start()
 		sb.WriteString(chunks[i%len(chunks)])
-		c.stop()
+		c.Stop()
 	}
-	c.report(b)
+	c.Report(b)
 }
 
 // BenchmarkRehydrateFirstChunk is the time-to-first-token the rehydrator adds: a new Stream and
@@ -185,15 +144,15 @@ func BenchmarkRehydrateFirstChunk(b *testing.B) {
 	if _, err := s.Redact(context.Background(), piiText); err != nil {
 		b.Fatal(err)
 	}
-	c := newOpClock(b)
+	c := benchclock.New(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.start()
+		c.Start()
 		st := s.NewStream()
 		_ = st.Write("Hola @@PERSON-1@@,")
-		c.stop()
+		c.Stop()
 	}
-	c.report(b)
+	c.Report(b)
 }
 
 // adversarial returns, for each built-in recognizer, a 100 KiB input made of near misses of its
@@ -265,17 +224,17 @@ func BenchmarkRedactAdversarial100KiB(b *testing.B) {
 	}
 	text := adversarial(all.String())
 	r := newTestRedactor(b, DefaultConfig())
-	c := newOpClock(b)
+	c := benchclock.New(b)
 	b.SetBytes(int64(len(text)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c.start()
+		c.Start()
 		s := r.NewSession(0)
 		if _, err := s.Redact(context.Background(), text); err != nil {
 			b.Fatal(err)
 		}
 		s.Close()
-		c.stop()
+		c.Stop()
 	}
-	c.report(b)
+	c.Report(b)
 }

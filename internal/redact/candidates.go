@@ -47,7 +47,7 @@ func (r *Redactor) getText(text string) *scanText {
 	if t == nil {
 		t = &scanText{}
 	}
-	if r.skipNormalize {
+	if r.skipNormalize || ablateNormalize {
 		t.view = view{text: text}
 	} else {
 		t.view = t.norm.normalize(text)

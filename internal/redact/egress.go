@@ -1,13 +1,16 @@
 package redact
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"unsafe"
+
+	"github.com/sucursal/sucursal/internal/jsonlit"
 )
 
 // ErrEgressBlocked means the exit scan found personal data in what was about to leave the
@@ -44,7 +47,8 @@ func (r *Redactor) ScanEgress(ctx context.Context, doc []byte, extra ...string) 
 	}
 	found := map[string]int{}
 	var err error
-	if json.Valid(doc) {
+	if d := bytes.TrimLeft(doc, " \t\r\n"); len(d) > 0 && (d[0] == '{' || d[0] == '[') {
+		// Wire bodies are JSON the agent encoded; a malformed one is still read string by string.
 		err = eachJSONText(doc, func(text string) error { return s.scanTypes(ctx, text, found) })
 	} else {
 		err = s.scanTypes(ctx, string(doc), found)
@@ -63,8 +67,17 @@ func (r *Redactor) ScanEgress(ctx context.Context, doc []byte, extra ...string) 
 	return nil
 }
 
-// scanTypes counts by type what r redacts in text.
+// scanTypes counts by type what r redacts in text, read as it is and, when it holds '_', with
+// '_' as a space: identifiers (tool names, ids) are never redacted, and "cliente_12345678Z"
+// glues a DNI to a word.
 func (r *Redactor) scanTypes(ctx context.Context, text string, found map[string]int) error {
+	if err := r.scanText(ctx, text, found); err != nil || !strings.Contains(text, "_") {
+		return err
+	}
+	return r.scanText(ctx, strings.ReplaceAll(text, "_", " "), found)
+}
+
+func (r *Redactor) scanText(ctx context.Context, text string, found map[string]int) error {
 	if len(r.cfg.Custom) == 0 && len(r.cfg.Deny) == 0 && !mayHoldIdentifier(text) {
 		return nil
 	}
@@ -97,15 +110,19 @@ func mayHoldIdentifier(text string) bool {
 // eachJSONText calls fn with every key and string value of a valid JSON document, decoded, and
 // every number literal of seven characters or more (a phone or card number sent as a number).
 func eachJSONText(doc []byte, fn func(string) error) error {
+	// doc is only read here and is not kept: no copy.
+	str := unsafe.String(unsafe.SliceData(doc), len(doc))
 	for i := 0; i < len(doc); {
 		c := doc[i]
 		switch {
 		case c == '"':
-			end := stringEnd(string(doc), i)
-			lit := doc[i:end]
-			var s string
-			if json.Unmarshal(lit, &s) != nil {
-				s = string(lit)
+			end, _ := jsonlit.End(str, i)
+			if end < 0 {
+				end = len(str) // malformed: read the rest as text
+			}
+			s, ok := jsonlit.Unquote(str[i:end])
+			if !ok {
+				s = str[i:end]
 			}
 			if err := fn(s); err != nil {
 				return err

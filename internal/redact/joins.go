@@ -70,7 +70,7 @@ type cut struct {
 // cutSpans finds, for each text, the spans (original offsets) of values that cross a cut.
 func (r *Redactor) cutSpans(ctx context.Context, texts []TextRef) ([][]Span, error) {
 	extra := make([][]Span, len(texts))
-	if r.strict == nil {
+	if r.strict == nil || ablateNormalize {
 		return extra, nil
 	}
 	var cuts []cut
@@ -87,15 +87,28 @@ func (r *Redactor) cutSpans(ctx context.Context, texts []TextRef) ([][]Span, err
 	if len(cuts) == 0 {
 		return extra, nil
 	}
+	// Each cut is read twice: closed up ("1234" + "5678Z") and with one space ("1 2 3 4" +
+	// "5 6 7 8 Z", a value typed with spaces and cut at one of them).
+	var spaced []cut
 	var b strings.Builder
 	for k := range cuts {
-		c := &cuts[k]
-		c.winStart = b.Len()
-		b.WriteString((*texts[c.left].S)[c.leftLo:c.leftHi])
-		c.joinPos = b.Len()
-		b.WriteString((*texts[c.right].S)[c.rightLo:c.rightHi])
-		b.WriteString("\n\n")
+		variants := []*cut{&cuts[k]}
+		if singleAtCut(texts, &cuts[k]) {
+			spaced = append(spaced, cuts[k])
+			variants = append(variants, &spaced[len(spaced)-1])
+		}
+		for i, c := range variants {
+			c.winStart = b.Len()
+			b.WriteString((*texts[c.left].S)[c.leftLo:c.leftHi])
+			if i == 1 {
+				b.WriteByte(' ')
+			}
+			c.joinPos = b.Len()
+			b.WriteString((*texts[c.right].S)[c.rightLo:c.rightHi])
+			b.WriteString("\n\n")
+		}
 	}
+	cuts = append(cuts, spaced...)
 	batch := b.String()
 	spans, err := r.strict.Detect(ctx, batch)
 	if err != nil {
@@ -111,6 +124,7 @@ func (r *Redactor) cutSpans(ctx context.Context, texts []TextRef) ([][]Span, err
 				continue
 			}
 			lo := c.leftLo + sp.Start - c.winStart
+			lo = min(lo, c.leftHi)
 			hi := c.rightLo + sp.End - c.joinPos
 			hi = min(hi, c.rightHi)
 			if c.left == c.right {
@@ -118,8 +132,10 @@ func (r *Redactor) cutSpans(ctx context.Context, texts []TextRef) ([][]Span, err
 					Text: (*texts[c.left].S)[lo:hi]})
 				continue
 			}
-			extra[c.left] = append(extra[c.left], Span{Start: lo, End: c.leftHi, Type: sp.Type, Score: 1, Source: "vault",
-				Text: (*texts[c.left].S)[lo:c.leftHi]})
+			if lo < c.leftHi {
+				extra[c.left] = append(extra[c.left], Span{Start: lo, End: c.leftHi, Type: sp.Type, Score: 1, Source: "vault",
+					Text: (*texts[c.left].S)[lo:c.leftHi]})
+			}
 			extra[c.right] = append(extra[c.right], Span{Start: c.rightLo, End: hi, Type: sp.Type, Score: 1, Source: "vault",
 				Text: (*texts[c.right].S)[c.rightLo:hi]})
 		}
@@ -127,8 +143,21 @@ func (r *Redactor) cutSpans(ctx context.Context, texts []TextRef) ([][]Span, err
 	return extra, nil
 }
 
+// singleAtCut: a one-character token touches the cut on either side, so the value may have
+// been typed with spaces ("1 2 3 4" / "5 6 7 8 Z").
+func singleAtCut(texts []TextRef, c *cut) bool {
+	l, r := *texts[c.left].S, *texts[c.right].S
+	_, size := utf8.DecodeLastRuneInString(l[:c.leftHi])
+	at := c.leftHi - size
+	leftSingle := at == 0 || l[at-1] == ' '
+	_, size = utf8.DecodeRuneInString(r[c.rightLo:])
+	end := c.rightLo + size
+	rightSingle := end == len(r) || r[end] == ' '
+	return leftSingle || rightSingle
+}
+
 // lineCuts appends the line breaks of text that have a word character on both sides and a
-// digit or '@' near them (every deterministic type holds one).
+// digit, '@' or an escape that may hide one near them (every deterministic type holds one).
 func lineCuts(cuts []cut, i int, text string) []cut {
 	for off := 0; ; {
 		j := strings.IndexByte(text[off:], '\n')
@@ -169,17 +198,36 @@ func boundaryCut(i int, a, b string) (cut, bool) {
 func makeCut(li, ri int, left string, lo int, right string, hi int) (cut, bool) {
 	before, _ := utf8.DecodeLastRuneInString(left[:lo])
 	after, _ := utf8.DecodeRuneInString(right[hi:])
-	if !joinable(before) || !joinable(after) {
+	if !joinable(before) || !joinable(after) || (before == '.' || before == ';') && unicode.IsUpper(after) {
+		return cut{}, false // a sentence ends there
+	}
+	// The tokens touching the cut must both look like parts of a value, and one of them hold
+	// a digit, an '@' or something that may hide one ("…número 612 345 678\nGracias" is not a
+	// cut value; "ES91 2100 04\n18 4502…" and "1234\n5678Z" are).
+	lt := left[strings.LastIndexFunc(left[:lo], unicode.IsSpace)+1 : lo]
+	rt := right[hi:]
+	if k := strings.IndexFunc(rt, unicode.IsSpace); k >= 0 {
+		rt = rt[:k]
+	}
+	if !valueLike(lt) || !valueLike(rt) || !hasKey(lt) && !hasKey(rt) {
 		return cut{}, false
 	}
 	c := cut{left: li, right: ri, leftHi: lo, rightLo: hi}
 	c.leftLo = windowStart(left, lo)
 	c.rightHi = windowEnd(right, hi)
-	if !strings.ContainsAny(left[c.leftLo:lo], "0123456789@") && !strings.ContainsAny(right[hi:c.rightHi], "0123456789@") &&
-		!hasNonASCII(left[c.leftLo:lo]) && !hasNonASCII(right[hi:c.rightHi]) {
-		return cut{}, false
-	}
 	return c, true
+}
+
+// hasKey: the token holds a digit, an '@', an escape, or a non-ASCII character (full-width or
+// another script's digits).
+func hasKey(tok string) bool {
+	return strings.ContainsAny(tok, "0123456789@&%") || hasNonASCII(tok)
+}
+
+// valueLike: the token could be part of an identifier, e-mail or phone number: it holds a
+// digit or e-mail punctuation, or is as short as a group of one.
+func valueLike(tok string) bool {
+	return hasKey(tok) || strings.ContainsAny(tok, ".-_+") || utf8.RuneCountInString(tok) <= 4
 }
 
 // joinable: a character that can be part of an identifier, an e-mail or a phone number (any

@@ -18,13 +18,36 @@ func (s *Session) RedactJSON(ctx context.Context, doc string) (string, error) {
 	var b strings.Builder
 	b.Grow(len(doc))
 	for i := 0; i < len(doc); {
-		j := strings.IndexByte(doc[i:], '"')
+		j := strings.IndexAny(doc[i:], "\"-0123456789")
 		if j < 0 {
 			b.WriteString(doc[i:])
 			break
 		}
 		b.WriteString(doc[i : i+j])
 		start := i + j
+		if doc[start] != '"' {
+			// A number: one long enough to be a phone or card number is read as text, and
+			// replaced by its placeholder as a string when it is one.
+			end := start + 1
+			for end < len(doc) && strings.IndexByte("0123456789.eE+-", doc[end]) >= 0 {
+				end++
+			}
+			lit := doc[start:end]
+			red := lit
+			if len(lit) >= 7 {
+				var err error
+				if red, err = s.Redact(ctx, lit); err != nil {
+					return "", err
+				}
+			}
+			if red == lit {
+				b.WriteString(lit)
+			} else {
+				b.WriteString(quoteJSON(red))
+			}
+			i = end
+			continue
+		}
 		end := stringEnd(doc, start)
 		lit := doc[start:end]
 		var val string

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"html"
 	"strings"
 	"unicode"
@@ -90,11 +91,23 @@ func (n *normalizer) normalize(text string) view {
 	if runes {
 		n.a, n.aSrc, n.aEnd = mapRunes(n.a[:0], n.aSrc[:0], n.aEnd[:0], text)
 		cur, src, end = n.a, n.aSrc, n.aEnd
-		codes = codes || strings.ContainsAny(string(cur), "%&")
+		codes = codes || bytes.ContainsAny(cur, "%&+")
 	}
 	if codes {
 		n.b, n.bSrc, n.bEnd = decodeReferences(n.b[:0], n.bSrc[:0], n.bEnd[:0], cur, src, end)
 		cur, src, end = n.b, n.bSrc, n.bEnd
+		if bytes.ContainsAny(cur, "%&") {
+			// A second pass for what the first one revealed: an HTML reference inside a URL
+			// ("%26%2364%3B" is "&#64;"), or a value encoded twice.
+			n.a, n.aSrc, n.aEnd = decodeReferences(n.a[:0], n.aSrc[:0], n.aEnd[:0], cur, src, end)
+			cur, src, end = n.a, n.aSrc, n.aEnd
+		}
+	}
+	if codes && bytes.IndexByte(cur, '+') >= 0 {
+		n.c, n.cSrc, n.cEnd = formSpaces(n.c[:0], n.cSrc[:0], n.cEnd[:0], cur, src, end)
+		cur, src, end = n.c, n.cSrc, n.cEnd
+		n.b, n.c = n.c, n.b
+		n.bSrc, n.cSrc, n.bEnd, n.cEnd = n.cSrc, n.bSrc, n.cEnd, n.bEnd
 	}
 	var changed bool
 	n.c, n.cSrc, n.cEnd, changed = joinSpaced(n.c[:0], n.cSrc[:0], n.cEnd[:0], cur, src, end)
@@ -115,9 +128,12 @@ func needs(text string) (runes, codes, spaced bool) {
 			switch c {
 			case '%', '&':
 				codes = true
-			case ' ':
-				if !spaced && i >= 1 && i+4 < len(text) && text[i-1] != ' ' && text[i+1] != ' ' && text[i+2] == ' ' {
-					spaced = spacedRunAt(text, i-1)
+			case '?', '=':
+				codes = codes || strings.IndexByte(text[i:], '+') >= 0 // a URL query may hold form-encoded spaces
+			case ' ', '+':
+				if !spaced && i >= 1 && i+2 < len(text) && isAlnum(text[i-1]) && isAlnum(text[i+1]) && (i+2 == len(text) || !isAlnum(text[i+2])) &&
+					(i < 2 || !isAlnum(text[i-2])) {
+					spaced = spacedRun([]byte(text[i-1:min(len(text), i-1+4*minSpaced)]), 0) > 0
 				}
 			case '\v', '\f':
 				runes = true
@@ -132,20 +148,6 @@ func needs(text string) (runes, codes, spaced bool) {
 		i += size
 	}
 	return runes, codes, spaced
-}
-
-// spacedRunAt reports whether at i starts a run of at least minSpaced single characters
-// separated by single spaces (checked on ASCII bytes only: the cheap pre-test).
-func spacedRunAt(text string, i int) bool {
-	n := 0
-	for i < len(text) && text[i] != ' ' && (i+1 == len(text) || text[i+1] == ' ') {
-		n++
-		if n >= minSpaced {
-			return true
-		}
-		i += 2
-	}
-	return false
 }
 
 // minSpaced is how many single characters in a row, one space apart, are read as one value
@@ -292,16 +294,14 @@ func decodeReferences(out []byte, osrc, oend []int32, in []byte, src, end []int3
 		case '%':
 			if r, n := percentRune(in[i:]); n > 0 {
 				a, b := origOf(src, end, i, i+n)
-				r2, _ := foldRune(r)
-				out, osrc, oend = appendMapped(out, osrc, oend, r2, a, b)
+				out, osrc, oend = appendFolded(out, osrc, oend, r, a, b)
 				i += n
 				continue
 			}
 		case '&':
 			if r, n := entityRune(in[i:]); n > 0 {
 				a, b := origOf(src, end, i, i+n)
-				r2, _ := foldRune(r)
-				out, osrc, oend = appendMapped(out, osrc, oend, r2, a, b)
+				out, osrc, oend = appendFolded(out, osrc, oend, r, a, b)
 				i += n
 				continue
 			}
@@ -312,6 +312,20 @@ func decodeReferences(out []byte, osrc, oend []int32, in []byte, src, end []int3
 		i++
 	}
 	return out, osrc, oend
+}
+
+// appendFolded appends a decoded character as steps 1–5 would have read it (NFKC, then
+// foldRune), all of it mapped to the original bytes [from, to).
+func appendFolded(out []byte, src, end []int32, r rune, from, to int) ([]byte, []int32, []int32) {
+	c := string(r)
+	if !keepsNFKC(c) {
+		c = norm.NFKC.String(c)
+	}
+	for _, r := range c {
+		r2, _ := foldRune(r)
+		out, src, end = appendMapped(out, src, end, r2, from, to)
+	}
+	return out, src, end
 }
 
 func unhex(c byte) (byte, bool) {
@@ -372,6 +386,27 @@ func entityRune(b []byte) (rune, int) {
 	return r, j + 1
 }
 
+// formSpaces reads '+' as the space it stands for in a URL query (after '?' or '=' in the same
+// whitespace-free token): "q=612+345+678". A '+' that is data is %2B there.
+func formSpaces(out []byte, osrc, oend []int32, in []byte, src, end []int32) ([]byte, []int32, []int32) {
+	query := false
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		switch {
+		case isRunBreak(c):
+			query = false
+		case c == '?' || c == '=':
+			query = true
+		case c == '+' && query && i > 0 && i+1 < len(in) && !isRunBreak(in[i-1]) && !isRunBreak(in[i+1]):
+			c = ' '
+		}
+		a, b := origOf(src, end, i, i+1)
+		out = append(out, c)
+		osrc, oend = append(osrc, int32(a)), append(oend, int32(b))
+	}
+	return out, osrc, oend
+}
+
 // joinSpaced applies step 7: in a run of at least minSpaced single characters separated by
 // single spaces, the spaces are dropped.
 func joinSpaced(out []byte, osrc, oend []int32, in []byte, src, end []int32) ([]byte, []int32, []int32, bool) {
@@ -379,7 +414,13 @@ func joinSpaced(out []byte, osrc, oend []int32, in []byte, src, end []int32) ([]
 	for i := 0; i < len(in); {
 		if k := spacedRun(in, i); k > 0 {
 			changed = true
-			// Copy the characters of the run, skipping the spaces between them.
+			// Copy the characters of the run, skipping the spaces between them — except before a
+			// letter once digits were seen, unless the run is an e-mail: "1 2 3 4 5 6 7 8 Z y"
+			// reads "12345678 Z y" (the way identifiers with a letter after the digits are also
+			// written, and a word typed after the value does not glue to it), "E S 9 1 2 1…"
+			// reads "ES9121…".
+			email := bytes.IndexByte(in[i:k], '@') >= 0
+			prevDigit, sawDigit := false, false
 			for j := i; j < k; {
 				_, size := utf8.DecodeRune(in[j:])
 				for m := j; m < j+size; m++ {
@@ -387,8 +428,17 @@ func joinSpaced(out []byte, osrc, oend []int32, in []byte, src, end []int32) ([]
 					out = append(out, in[m])
 					osrc, oend = append(osrc, int32(a)), append(oend, int32(b))
 				}
+				r, _ := utf8.DecodeRune(in[j:])
+				prevDigit = unicode.IsDigit(r)
+				sawDigit = sawDigit || prevDigit
 				j += size
-				if j < k && in[j] == ' ' {
+				if j < k && (in[j] == ' ' || in[j] == '+') {
+					next, _ := utf8.DecodeRune(in[j+1:])
+					if !email && unicode.IsLetter(next) && (prevDigit || sawDigit && unicode.IsLetter(r)) {
+						a, b := origOf(src, end, j, j+1)
+						out = append(out, ' ')
+						osrc, oend = append(osrc, int32(a)), append(oend, int32(b))
+					}
 					j++
 				}
 			}
@@ -406,31 +456,57 @@ func joinSpaced(out []byte, osrc, oend []int32, in []byte, src, end []int32) ([]
 	return out, osrc, oend, changed
 }
 
-// spacedRun returns the end of a spaced run starting at i (a character at the start of a
-// token), or 0.
+// spacedRun returns the end of a spaced run starting at i, or 0: at least minSpaced letters,
+// digits or e-mail punctuation (@ . _ -), each alone, one separator apart — one space throughout, or one '+' throughout (a
+// form-encoded URL's space). The run must start and end at word boundaries; punctuation may touch
+// it ("(1 2 3 4 5 6 7 8 Z).").
 func spacedRun(in []byte, i int) int {
-	if i > 0 && in[i-1] != ' ' && in[i-1] != '\n' && in[i-1] != '\t' {
-		return 0
-	}
-	n, j, last := 0, i, 0
-	for j < len(in) {
-		r, size := utf8.DecodeRune(in[j:])
-		if r == ' ' || r == '\n' || r == '\t' {
-			break
+	if i > 0 {
+		if r, _ := utf8.DecodeLastRune(in[:i]); isAlnumRune(r) {
+			return 0
 		}
-		if j+size < len(in) && in[j+size] != ' ' && in[j+size] != '\n' && in[j+size] != '\t' {
-			break // a token longer than one character
+	}
+	var sep byte
+	n, j := 0, i
+	for {
+		r, size := utf8.DecodeRune(in[j:])
+		if !isAlnumRune(r) && !strings.ContainsRune("@._-", r) {
+			return 0
 		}
 		n++
-		last = j + size
-		if j+size+1 < len(in) && in[j+size] == ' ' && in[j+size+1] != ' ' {
-			j += size + 1
-			continue
+		j += size
+		if j+1 < len(in) && (in[j] == ' ' || in[j] == '+') && (sep == 0 || in[j] == sep) {
+			if r2, _ := utf8.DecodeRune(in[j+1:]); isAlnumRune(r2) || strings.ContainsRune("@._-", r2) {
+				// The next character must stand alone too, or the run ends here.
+				_, size2 := utf8.DecodeRune(in[j+1:])
+				if k := j + 1 + size2; k == len(in) || !startsAlnum(in[k:]) {
+					sep = in[j]
+					j++
+					continue
+				}
+			}
+		}
+		if j < len(in) && startsAlnum(in[j:]) {
+			return 0 // the last character is glued to a word
 		}
 		break
 	}
 	if n < minSpaced {
 		return 0
 	}
-	return last
+	return j
 }
+
+func startsAlnum(b []byte) bool {
+	r, _ := utf8.DecodeRune(b)
+	return isAlnumRune(r)
+}
+
+func isAlnumRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func isRunBreak(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }

@@ -112,7 +112,7 @@ func TestViewOffsets(t *testing.T) {
 	var n normalizer
 	text := "a%40b ＡＢ x\u200by 1 2 3 4 5 &amp; ñ"
 	v := n.normalize(text)
-	if v.text != "a@b AB xy 12345&ñ" { // single characters one space apart are joined, whatever they are
+	if v.text != "a@b AB xy 12345 & ñ" { // letters and digits one space apart are joined
 		t.Fatalf("view %q", v.text)
 	}
 	for i := 0; i < len(v.text); i++ {
