@@ -10,11 +10,12 @@ export OLLAMA_VERSION
 
 all: build
 
-## deps: download Go modules, build the real Ollama used by the demo and the tests, fetch llama-server for the llama.cpp drafter's tests (cached in .cache/)
+## deps: download Go modules, build the real Ollama used by the demo and the tests, fetch llama-server for the llama.cpp drafter's tests and the OpenAI Node.js client for the client test (cached in .cache/)
 deps:
 	$(GO) mod download
 	./scripts/build-ollama.sh
 	./scripts/fetch-llama-server.sh
+	./scripts/fetch-openai-node.sh
 
 ## build: static binaries of edge-agent, dc-gateway and fleetctl into bin/
 build:
@@ -25,6 +26,7 @@ test: deps
 	$(GO) mod tidy -diff # go.mod and go.sum must say exactly what the code imports
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 40m ./...
+	./scripts/egress-ablation.sh # the egress property test must fail without the allow-list or the normalisation
 
 ## bench: the benchmarks whose figures are in docs/PERFORMANCE.md
 bench: deps

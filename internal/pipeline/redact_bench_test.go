@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sucursal/sucursal/internal/benchclock"
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/redact/corpus"
 )
@@ -107,5 +109,68 @@ func BenchmarkRehydrateChunk(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkEgressBoundary4KiB: the whole egress boundary for a 4 KiB prompt — the strict decode
+// of the body, redaction of every text (normalised view and join pass included), encoding the
+// request for the DC and the exit scan — against redacting the same text alone, which is what
+// the redaction figure measured before the boundary existed, in the same run. CPU percentiles
+// are this thread's CPU time per operation.
+func BenchmarkEgressBoundary4KiB(b *testing.B) {
+	r := newRedactor(b)
+	text := prompt4K()
+	lines := strings.SplitAfter(text, "\n")
+	oneMsg, _ := json.Marshal(map[string]any{"model": "m", "stream": true, "temperature": 0.2,
+		"messages": []any{map[string]any{"role": "user", "content": text}}})
+	var msgs []any
+	for i := 0; i < len(lines); i += max(1, len(lines)/8) {
+		msgs = append(msgs, map[string]any{"role": "user", "content": strings.Join(lines[i:min(len(lines), i+max(1, len(lines)/8))], "")})
+	}
+	eightMsgs, _ := json.Marshal(map[string]any{"model": "m", "stream": true, "messages": msgs})
+	ctx := context.Background()
+	boundary := func(body []byte) func() error {
+		return func() error {
+			req, e := chat.DecodeRequest(body, chat.DecodeOptions{})
+			if e != nil {
+				return e
+			}
+			sess := r.NewSession(0)
+			defer sess.Close()
+			if err := redactRequest(ctx, sess, req); err != nil {
+				return err
+			}
+			out, err := req.Encode()
+			if err != nil {
+				return err
+			}
+			return r.ScanEgress(ctx, out)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		op   func() error
+	}{
+		{"baseline-redact-text", func() error {
+			s := r.NewSession(0)
+			defer s.Close()
+			_, err := s.Redact(ctx, text)
+			return err
+		}},
+		{"boundary-1-message", boundary(oneMsg)},
+		{"boundary-8-messages", boundary(eightMsgs)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			c := benchclock.New(b)
+			b.SetBytes(int64(len(text)))
+			for i := 0; i < b.N; i++ {
+				c.Start()
+				if err := tc.op(); err != nil {
+					b.Fatal(err)
+				}
+				c.Stop()
+			}
+			c.Report(b)
+		})
 	}
 }
