@@ -27,7 +27,7 @@ import (
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/pki"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 )
 
 var version = "dev"
@@ -175,7 +175,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	srv, err := gateway.New(gateway.Config{
-		Target: target.New(o.targetURL, o.targetAPIKey), Name: o.name,
+		Target: openaicompat.New(o.targetURL, o.targetAPIKey), Name: o.name,
 		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, Guard: dcGuard, Drafting: drafting,
 	}, tlsConf, reg, log)
 	if err != nil {

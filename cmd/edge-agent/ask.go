@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/chat"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 )
 
 // newAskCmd is the branch-IT smoke test: send one prompt to a running agent and stream the answer

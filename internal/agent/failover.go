@@ -11,7 +11,7 @@ import (
 	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 )
 
 // localBackend names the local degraded model in the router.
@@ -66,7 +66,7 @@ func router(cfg Config, links []*link.Client, localModel func() string, reg prom
 	if lc := cfg.Failover.Local; lc.Enabled {
 		backends = append(backends, failover.Backend{
 			Name:     localBackend,
-			Handler:  failover.LocalModel(target.New(lc.URL, ""), localModel),
+			Handler:  failover.LocalModel(openaicompat.New(lc.URL, ""), localModel),
 			Breaker:  failover.NewBreaker("local-degraded", cfg.Failover.Breaker, nil, onChange),
 			Degraded: true,
 		})

@@ -255,3 +255,10 @@ func (c Content) TextOnly() bool {
 	}
 	return true
 }
+
+// Turn is one turn of a text-only conversation: what a drafter, a verifier or a guard model
+// renders into a prompt. Internal interfaces take turns, not a runtime's own message type.
+type Turn struct {
+	Role    string
+	Content string
+}

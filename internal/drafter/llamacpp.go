@@ -13,8 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/ollama/ollama/api"
-
+	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/vocab"
 )
 
@@ -62,7 +61,7 @@ type llamaMessage struct {
 	Content string `json:"content"`
 }
 
-func (l *LlamaServer) Prompt(ctx context.Context, msgs []api.Message) (string, error) {
+func (l *LlamaServer) Prompt(ctx context.Context, msgs []chat.Turn) (string, error) {
 	req := struct {
 		Model    string         `json:"model,omitempty"`
 		Messages []llamaMessage `json:"messages"`

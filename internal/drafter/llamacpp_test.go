@@ -18,8 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ollama/ollama/api"
-
+	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
@@ -227,7 +226,7 @@ func TestLlamaServerPromptAndFingerprint(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	prompt, err := m.Prompt(ctx, []api.Message{{Role: "system", Content: "sé breve"}, {Role: "user", Content: "[DNI_1] abc"}})
+	prompt, err := m.Prompt(ctx, []chat.Turn{{Role: "system", Content: "sé breve"}, {Role: "user", Content: "[DNI_1] abc"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +355,7 @@ func TestLlamaServerGarbage(t *testing.T) {
 	fake, url := startFakeLlama(t, spec)
 	fake.canned = &cannedAnswer{200, `{"template":"x"}`}
 	m, _ := NewLlamaServer(url, "", "", nil)
-	if _, err := m.Prompt(context.Background(), []api.Message{{Role: "user", Content: secret}}); !errors.Is(err, ErrBadAnswer) {
+	if _, err := m.Prompt(context.Background(), []chat.Turn{{Role: "user", Content: secret}}); !errors.Is(err, ErrBadAnswer) {
 		t.Fatalf("an /apply-template answer without a prompt: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -514,7 +513,7 @@ func TestLlamaServerAgainstRealServer(t *testing.T) {
 	}
 
 	m := servers["alphabet"]
-	msgs := []api.Message{{Role: "system", Content: "sé breve"}, {Role: "user", Content: "[DNI_1] xyz"}}
+	msgs := []chat.Turn{{Role: "system", Content: "sé breve"}, {Role: "user", Content: "[DNI_1] xyz"}}
 	prompt, err := m.Prompt(ctx, msgs)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/ollama"
 	"github.com/sucursal/sucursal/internal/vocab"
 )
 
@@ -24,7 +26,7 @@ type Piece struct {
 // Model is the local draft model.
 type Model interface {
 	// Prompt renders the redacted messages as the draft model's own prompt text.
-	Prompt(ctx context.Context, msgs []api.Message) (string, error)
+	Prompt(ctx context.Context, turns []chat.Turn) (string, error)
 	// Draft returns up to n tokens the model emits greedily after prompt (fewer if it ends the
 	// answer first). With ids, each piece carries its token id.
 	Draft(ctx context.Context, prompt string, n int, ids bool) ([]Piece, error)
@@ -60,21 +62,8 @@ func NewOllama(baseURL, model string, hc *http.Client) (*Ollama, error) {
 	return &Ollama{c: api.NewClient(u, hc), model: model}, nil
 }
 
-func (o *Ollama) Prompt(ctx context.Context, msgs []api.Message) (string, error) {
-	var prompt string
-	var got bool
-	stream := false
-	err := o.c.Chat(ctx, &api.ChatRequest{Model: o.model, Messages: msgs, Stream: &stream, DebugRenderOnly: true},
-		func(r api.ChatResponse) error {
-			if r.DebugInfo != nil {
-				prompt, got = r.DebugInfo.RenderedTemplate, true
-			}
-			return nil
-		})
-	if err == nil && !got {
-		err = errors.New("drafter: ollama did not render the template")
-	}
-	return prompt, err
+func (o *Ollama) Prompt(ctx context.Context, turns []chat.Turn) (string, error) {
+	return ollama.RenderPrompt(ctx, o.c, o.model, turns)
 }
 
 // loadVocab reads the draft model's tokenizer once. The model can be replaced by fleet sync under

@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ollama/ollama/api"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sucursal/sucursal/internal/chat"
@@ -322,7 +321,7 @@ func (t *Terminal) roundFailed(err error, model string, started bool, sent strin
 // greedy (sampling needs the lossless acceptance rule, see docs/DRAFTING.md), or using anything
 // whose effect the verifier does not reproduce (tools, stop sequences, formats, n…). Streamed and
 // non-streamed requests are both drafted.
-func draftable(r *chat.Request) ([]api.Message, bool) {
+func draftable(r *chat.Request) ([]chat.Turn, bool) {
 	if r == nil || r.Temperature == nil || *r.Temperature != 0 {
 		return nil, false
 	}
@@ -334,13 +333,13 @@ func draftable(r *chat.Request) ([]api.Message, bool) {
 	if !reflect.DeepEqual(rest, chat.Request{}) {
 		return nil, false
 	}
-	msgs := make([]api.Message, 0, len(r.Messages))
+	msgs := make([]chat.Turn, 0, len(r.Messages))
 	for _, m := range r.Messages {
 		if m.Role != "system" && m.Role != "user" && m.Role != "assistant" || !m.Content.TextOnly() ||
 			len(m.ToolCalls) > 0 || m.Refusal != nil || m.FunctionCall != nil || m.Audio != nil || m.ToolCallID != nil || len(m.Extra) > 0 {
 			return nil, false
 		}
-		msgs = append(msgs, api.Message{Role: m.Role, Content: m.Content.String()})
+		msgs = append(msgs, chat.Turn{Role: m.Role, Content: m.Content.String()})
 	}
 	return msgs, true
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ollama/ollama/api"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
@@ -56,7 +55,7 @@ type echoModel struct {
 	fp     string
 }
 
-func (m echoModel) Prompt(context.Context, []api.Message) (string, error) {
+func (m echoModel) Prompt(context.Context, []chat.Turn) (string, error) {
 	if m.fail {
 		return "", errors.New("down")
 	}

@@ -23,7 +23,7 @@ import (
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/pki"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/testmodel"
 	"github.com/sucursal/sucursal/internal/vocab"
 )
@@ -69,7 +69,7 @@ func startDraftGatewayWith(t testing.TB, pkiDir, targetURL string, pass gateway.
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := gateway.New(gateway.Config{Target: target.New(targetURL, ""), Drafting: d}, tlsConf, prometheus.NewRegistry(), testLogger())
+	srv, err := gateway.New(gateway.Config{Target: openaicompat.New(targetURL, ""), Drafting: d}, tlsConf, prometheus.NewRegistry(), testLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

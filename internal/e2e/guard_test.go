@@ -22,7 +22,7 @@ import (
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/pki"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -106,7 +106,7 @@ func (e *guardEnv) start(t testing.TB, gc agent.GuardConfig, dcGuardModel string
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := gateway.Config{Target: target.New(e.targetIn.URL+"/v1", "")}
+	cfg := gateway.Config{Target: openaicompat.New(e.targetIn.URL+"/v1", "")}
 	if dcGuardModel != "" {
 		if cfg.Guard, err = gateway.NewGuardClassifier(gateway.GuardOptions{URL: e.dcIn.URL + "/v1", Model: dcGuardModel}); err != nil {
 			t.Fatal(err)

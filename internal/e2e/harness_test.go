@@ -20,7 +20,7 @@ import (
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/pki"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -74,7 +74,7 @@ func startGatewayAt(t testing.TB, pkiDir, targetURL, addr string) *gw {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := gateway.New(gateway.Config{Target: target.New(targetURL, "")}, tlsConf, prometheus.NewRegistry(), testLogger())
+	srv, err := gateway.New(gateway.Config{Target: openaicompat.New(targetURL, "")}, tlsConf, prometheus.NewRegistry(), testLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

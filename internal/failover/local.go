@@ -8,14 +8,14 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/pipeline"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 )
 
 // LocalModel is the degraded fallback: the same (redacted) request answered by a small model on
 // the NUC's own OpenAI-compatible runtime (Ollama's /v1, llama.cpp server, OVMS). The request's
 // model is replaced by model() — read per request, so a model installed by fleet sync takes over
 // without a restart; everything else is kept.
-func LocalModel(c *target.Client, model func() string) pipeline.Handler {
+func LocalModel(c *openaicompat.Client, model func() string) pipeline.Handler {
 	return pipeline.HandlerFunc(func(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
 		local := *req.Chat
 		local.Model = model()

@@ -15,14 +15,14 @@ import (
 
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/pki"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
 // Config is what a gateway needs besides its TLS configuration.
 type Config struct {
 	// Target is the central model server.
-	Target *target.Client
+	Target *openaicompat.Client
 	// Name is reported to edges in the hello acknowledgement.
 	Name string
 	// HelloTimeout bounds how long a new connection may take to say hello.

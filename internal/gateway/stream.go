@@ -13,7 +13,7 @@ import (
 	"github.com/quic-go/quic-go"
 
 	"github.com/sucursal/sucursal/internal/chat"
-	"github.com/sucursal/sucursal/internal/target"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -157,7 +157,7 @@ func (s *Server) fail(str *quic.Stream, err error) string {
 	case errors.As(err, &ce):
 		_ = writeError(str, ce)
 		return "upstream_error"
-	case errors.Is(err, target.ErrUnreachable):
+	case errors.Is(err, openaicompat.ErrUnreachable):
 		_ = writeError(str, chat.Unavailable("target_unreachable",
 			"the datacenter gateway cannot reach its model server", 5*time.Second))
 		return "upstream_unreachable"

@@ -19,6 +19,7 @@ import (
 	"github.com/quic-go/quic-go"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/ollama"
 	"github.com/sucursal/sucursal/internal/vocab"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -35,7 +36,7 @@ type TargetPass interface {
 	// Open turns the redacted chat request into the session's starting state: the exact prompt
 	// the target would be fed for it (its own chat template; as text and/or token ids, whichever
 	// the backend continues from), so continuing it is continuing the plain answer.
-	Open(ctx context.Context, model string, msgs []api.Message) (*PassState, error)
+	Open(ctx context.Context, model string, turns []chat.Turn) (*PassState, error)
 	// Pass returns the target's greedy tokens after st (prompt + output so far) along the draft:
 	// up to and including the first token that departs from it, or, when the whole draft is the
 	// target's own, one token past its end (the bonus). At most n tokens. Stopped says the target
@@ -316,7 +317,7 @@ func (d *Drafting) open(ctx context.Context, v wire.Verify) (string, *draftSessi
 		// Greedy only: accepting the target's argmax is lossless only for greedy decoding.
 		return "", nil, draftErr(http.StatusBadRequest, "draft_needs_greedy", "drafting is verified for temperature 0 only")
 	}
-	msgs := make([]api.Message, 0, len(req.Messages))
+	msgs := make([]chat.Turn, 0, len(req.Messages))
 	for _, m := range req.Messages {
 		if len(m.ToolCalls) > 0 {
 			return "", nil, draftErr(http.StatusBadRequest, "draft_unsupported", "tool calls are not drafted")
@@ -324,7 +325,7 @@ func (d *Drafting) open(ctx context.Context, v wire.Verify) (string, *draftSessi
 		if !m.Content.TextOnly() {
 			return "", nil, draftErr(http.StatusBadRequest, "draft_unsupported", "only text content is drafted")
 		}
-		msgs = append(msgs, api.Message{Role: m.Role, Content: m.Content.String()})
+		msgs = append(msgs, chat.Turn{Role: m.Role, Content: m.Content.String()})
 	}
 	maxTokens := d.o.MaxOutputTokens
 	for _, n := range []*int64{req.MaxCompletionTokens, req.MaxTokens} {
@@ -580,20 +581,8 @@ func (o *OllamaPass) Fingerprint(ctx context.Context, model string) (string, err
 	return v.Fingerprint().String(), nil
 }
 
-func (o *OllamaPass) Open(ctx context.Context, model string, msgs []api.Message) (*PassState, error) {
-	var prompt string
-	var got bool
-	stream := false
-	err := o.c.Chat(ctx, &api.ChatRequest{Model: model, Messages: msgs, Stream: &stream, DebugRenderOnly: true},
-		func(r api.ChatResponse) error {
-			if r.DebugInfo != nil {
-				prompt, got = r.DebugInfo.RenderedTemplate, true
-			}
-			return nil
-		})
-	if err == nil && !got {
-		err = errors.New("ollama did not render the template")
-	}
+func (o *OllamaPass) Open(ctx context.Context, model string, turns []chat.Turn) (*PassState, error) {
+	prompt, err := ollama.RenderPrompt(ctx, o.c, model, turns)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ollama/ollama/api"
-
+	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -30,7 +29,7 @@ func (s *scripted) Name() string { return "scripted" }
 
 func (s *scripted) Fingerprint(context.Context, string) (string, error) { return s.fp, nil }
 
-func (s *scripted) Open(context.Context, string, []api.Message) (*PassState, error) {
+func (s *scripted) Open(context.Context, string, []chat.Turn) (*PassState, error) {
 	return &PassState{Prompt: s.prompt}, nil
 }
 

@@ -13,8 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ollama/ollama/api"
-
+	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/vocab"
 )
 
@@ -124,7 +123,7 @@ type vllmTokenizeResponse struct {
 // Open renders the chat with vLLM's chat template into token ids. The raw pieces vLLM names for
 // them (return_token_strs, where the release supports it) are checked against the configured
 // tokenizer, so a wrong --draft-verifier-tokenizer fails here instead of corrupting answers.
-func (p *VLLMPass) Open(ctx context.Context, model string, msgs []api.Message) (*PassState, error) {
+func (p *VLLMPass) Open(ctx context.Context, model string, msgs []chat.Turn) (*PassState, error) {
 	req := vllmTokenizeRequest{Model: model, AddGenerationPrompt: ptr(true), ReturnTokenStrs: true}
 	for _, m := range msgs {
 		req.Messages = append(req.Messages, vllmMessage{Role: m.Role, Content: m.Content})

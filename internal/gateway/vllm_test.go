@@ -13,8 +13,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ollama/ollama/api"
-
+	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/testmodel"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -71,7 +70,7 @@ func TestVLLMPassWalksTheDraft(t *testing.T) {
 			{[]int32{ids("x")[0], 1 << 20}, 3, "xy", false},
 		} {
 			t.Run(fmt.Sprintf("old=%v/%v/n=%d", old, tc.draft, tc.n), func(t *testing.T) {
-				st, err := p.Open(context.Background(), "target", []api.Message{{Role: "user", Content: "w"}})
+				st, err := p.Open(context.Background(), "target", []chat.Turn{{Role: "user", Content: "w"}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -399,7 +398,7 @@ func TestVLLMGarbageFailsCleanly(t *testing.T) {
 			}
 			p := f.pass(t, spec)
 			ctx := context.Background()
-			msgs := []api.Message{{Role: "user", Content: secret + " hello"}}
+			msgs := []chat.Turn{{Role: "user", Content: secret + " hello"}}
 			draft := specIDs(spec, spec.GreedyPieces(secret+" hello", 3))
 			st, err := p.Open(ctx, "target", msgs)
 			if err == nil {
@@ -534,7 +533,7 @@ func TestVLLMTextModeUndoesTheDummyPrefix(t *testing.T) {
 		f := newFakeVLLM(t, spec)
 		f.dummyPrefix = tc.dummy
 		p := f.pass(t, spec)
-		st, err := p.Open(ctx, "target", []api.Message{{Role: "user", Content: "say hello"}})
+		st, err := p.Open(ctx, "target", []chat.Turn{{Role: "user", Content: "say hello"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -555,7 +554,7 @@ func TestVLLMTextModeUndoesTheDummyPrefix(t *testing.T) {
 	f := newFakeVLLM(t, spec)
 	f.dummyPrefix = true
 	p := f.pass(t, spec)
-	st, _ := p.Open(ctx, "target", []api.Message{{Role: "user", Content: "a"}})
+	st, _ := p.Open(ctx, "target", []chat.Turn{{Role: "user", Content: "a"}})
 	res, err := p.Pass(ctx, st, Draft{Text: "bcd"}, 10)
 	if err != nil || len(res.Tokens) != 4 {
 		t.Fatalf("got %+v, %v; want b c d + bonus e", res.Tokens, err)
@@ -570,7 +569,7 @@ func TestVLLMDraftShrinksAtTheContextLimit(t *testing.T) {
 	f.maxModelLen = 6
 	p := f.pass(t, spec)
 	ctx := context.Background()
-	st, err := p.Open(ctx, "target", []api.Message{{Role: "user", Content: "a"}})
+	st, err := p.Open(ctx, "target", []chat.Turn{{Role: "user", Content: "a"}})
 	if err != nil {
 		t.Fatal(err)
 	}
