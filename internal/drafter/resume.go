@@ -95,3 +95,21 @@ func (s *skipper) WriteChunk(c *chat.Chunk) error {
 	}
 	return s.w.WriteChunk(&cc)
 }
+
+// roundFailed turns a failed round into a plain fallback: before the first byte by streaming the
+// request plain, after it by resuming plain (errResume). A link that is down goes to the failover
+// router instead, which can try another datacenter while nothing has been written.
+func (t *Terminal) roundFailed(err error, model string, started bool, sent string, stats usageStats) error {
+	reason := failureReason(err)
+	if reason == "tokenizer_mismatch" {
+		t.forget(model) // the DC's model changed since the hello; ask again next time
+	}
+	if !started {
+		if reason == "dc_unavailable" {
+			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "dc_unavailable",
+				Message: "the datacenter is unreachable from this branch; try again shortly", RetryAfter: pipeline.DCRetryAfter}
+		}
+		return &errPlain{reason}
+	}
+	return &errResume{reason: reason, sent: sent, stats: stats}
+}

@@ -2,20 +2,15 @@ package drafter
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"reflect"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/wire"
@@ -299,51 +294,6 @@ func failureReason(err error) string {
 	return "verify_failed"
 }
 
-// roundFailed turns a failed round into a plain fallback: before the first byte by streaming the
-// request plain, after it by resuming plain (errResume). A link that is down goes to the failover
-// router instead, which can try another datacenter while nothing has been written.
-func (t *Terminal) roundFailed(err error, model string, started bool, sent string, stats usageStats) error {
-	reason := failureReason(err)
-	if reason == "tokenizer_mismatch" {
-		t.forget(model) // the DC's model changed since the hello; ask again next time
-	}
-	if !started {
-		if reason == "dc_unavailable" {
-			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "dc_unavailable",
-				Message: "the datacenter is unreachable from this branch; try again shortly", RetryAfter: pipeline.DCRetryAfter}
-		}
-		return &errPlain{reason}
-	}
-	return &errResume{reason: reason, sent: sent, stats: stats}
-}
-
-// draftable returns the messages to draft on, or false for requests that must go plain: not
-// greedy (sampling needs the lossless acceptance rule, see docs/DRAFTING.md), or using anything
-// whose effect the verifier does not reproduce (tools, stop sequences, formats, n…). Streamed and
-// non-streamed requests are both drafted.
-func draftable(r *chat.Request) ([]chat.Turn, bool) {
-	if r == nil || r.Temperature == nil || *r.Temperature != 0 {
-		return nil, false
-	}
-	// Whatever is set besides these fields (tools, stop, formats, n, penalties, operator-allowed
-	// fields, any field added to chat.Request later) sends the request plain.
-	rest := *r
-	rest.Model, rest.Messages, rest.Stream, rest.StreamOptions = "", nil, false, nil
-	rest.Temperature, rest.MaxTokens, rest.MaxCompletionTokens, rest.TopP, rest.Seed, rest.User = nil, nil, nil, nil, nil, nil
-	if !reflect.DeepEqual(rest, chat.Request{}) {
-		return nil, false
-	}
-	msgs := make([]chat.Turn, 0, len(r.Messages))
-	for _, m := range r.Messages {
-		if m.Role != "system" && m.Role != "user" && m.Role != "assistant" || !m.Content.TextOnly() ||
-			len(m.ToolCalls) > 0 || m.Refusal != nil || m.FunctionCall != nil || m.Audio != nil || m.ToolCallID != nil || len(m.Extra) > 0 {
-			return nil, false
-		}
-		msgs = append(msgs, chat.Turn{Role: m.Role, Content: m.Content.String()})
-	}
-	return msgs, true
-}
-
 // validPrefix cuts s to at most n bytes ending on a whole UTF-8 character.
 func validPrefix(s string, n int) string {
 	if len(s) > n {
@@ -353,94 +303,4 @@ func validPrefix(s string, n int) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// chunker writes the drafted answer as chat.completion.chunks shaped like the target's own, or,
-// for a request that is not streamed (whole), as one chat.completion at the end: nothing reaches
-// the user before the answer is complete, so a failure at any round can still go plain.
-type chunker struct {
-	w       pipeline.ResponseWriter
-	id      string
-	model   string
-	created int64
-	started bool
-	whole   bool
-	all     strings.Builder
-}
-
-func (c *chunker) chunk(delta chat.Delta, finish *string, usage *chat.Usage) error {
-	if !c.started {
-		delta.Role = "assistant"
-		c.started = true
-	}
-	choices := []chat.ChunkChoice{{Index: 0, Delta: delta, FinishReason: finish}}
-	if usage != nil {
-		choices = []chat.ChunkChoice{}
-	}
-	return c.w.WriteChunk(&chat.Chunk{ID: c.id, Object: "chat.completion.chunk", Created: c.created, Model: c.model,
-		Choices: choices, Usage: usage})
-}
-
-func (c *chunker) text(s string) error {
-	if s == "" {
-		return nil
-	}
-	if c.whole {
-		c.all.WriteString(s)
-		return nil
-	}
-	return c.chunk(chat.Delta{Content: &s}, nil, nil)
-}
-
-// usageStats is the usage extension of a drafted answer ("sucursal_drafting" in the usage
-// chunk): counts and timings only.
-type usageStats struct {
-	Mode           string `json:"mode"`
-	Rounds         int    `json:"rounds"`
-	DraftTokens    int    `json:"draft_tokens"`
-	AcceptedTokens int    `json:"accepted_tokens"`
-	// DraftedByPosition[i] and AcceptedByPosition[i] count the rounds whose draft had a token at
-	// position i+1 and had it accepted: their ratio is the acceptance by position.
-	DraftedByPosition  []int   `json:"drafted_by_position"`
-	AcceptedByPosition []int   `json:"accepted_by_position"`
-	Gamma              int     `json:"last_gamma"`
-	VerifyMillis       float64 `json:"verify_ms_mean"`
-	// SwitchedToPlain is why the answer was finished by plain streaming, if it was.
-	SwitchedToPlain string `json:"switched_to_plain,omitempty"`
-	verifyTotal     time.Duration
-}
-
-func (s *usageStats) observe(gamma, drafted, accepted int, rtt time.Duration) {
-	s.Rounds++
-	s.DraftTokens += drafted
-	s.AcceptedTokens += accepted
-	s.Gamma = gamma
-	for i := 0; i < drafted && i < len(s.DraftedByPosition); i++ {
-		s.DraftedByPosition[i]++
-		if i < accepted {
-			s.AcceptedByPosition[i]++
-		}
-	}
-	s.verifyTotal += rtt
-	s.VerifyMillis = float64((s.verifyTotal / time.Duration(s.Rounds)).Microseconds()) / 1000
-}
-
-func (c *chunker) finish(res wire.VerifyResult, usage bool, stats usageStats) error {
-	reason := res.FinishReason
-	ext, _ := json.Marshal(stats)
-	if c.whole {
-		return c.w.WriteCompletion(&chat.Completion{ID: c.id, Object: "chat.completion", Created: c.created, Model: c.model,
-			Choices: []chat.Choice{{Index: 0, Message: chat.AnswerMessage{Role: "assistant", Content: chat.TextContent(c.all.String())}, FinishReason: &reason}},
-			Usage: &chat.Usage{PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens,
-				TotalTokens: res.PromptTokens + res.CompletionTokens, Extra: chat.Extra{"sucursal_drafting": ext}}})
-	}
-	empty := ""
-	if err := c.chunk(chat.Delta{Content: &empty}, &reason, nil); err != nil {
-		return err
-	}
-	if !usage {
-		return nil
-	}
-	return c.chunk(chat.Delta{}, nil, &chat.Usage{PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens,
-		TotalTokens: res.PromptTokens + res.CompletionTokens, Extra: chat.Extra{"sucursal_drafting": ext}})
 }
