@@ -20,10 +20,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/drafter"
+	"github.com/sucursal/sucursal/internal/drafting"
+	"github.com/sucursal/sucursal/internal/drafting/ollamaverifier"
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/ollamatest"
-	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/testmodel"
 	"github.com/sucursal/sucursal/internal/vocab"
 )
@@ -51,7 +54,7 @@ func draftModels(t testing.TB) (*ollamatest.Server, testmodel.Spec, testmodel.Sp
 // startDraftGateway runs a dc-gateway whose drafting verifier uses the Ollama at nativeURL.
 func startDraftGateway(t testing.TB, pkiDir, targetURL, nativeURL string, passCost time.Duration) string {
 	t.Helper()
-	pass, err := gateway.NewOllamaPass(nativeURL, nil)
+	pass, err := ollamaverifier.New(nativeURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,13 +62,13 @@ func startDraftGateway(t testing.TB, pkiDir, targetURL, nativeURL string, passCo
 }
 
 // startDraftGatewayWith runs a dc-gateway whose drafting verifier is pass.
-func startDraftGatewayWith(t testing.TB, pkiDir, targetURL string, pass gateway.TargetPass, passCost time.Duration) string {
+func startDraftGatewayWith(t testing.TB, pkiDir, targetURL string, pass drafting.Backend, passCost time.Duration) string {
 	t.Helper()
 	tlsConf, err := pki.ServerTLS(pkiDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := gateway.NewDrafting(gateway.DraftingOptions{Backend: pass, PassCost: passCost}, prometheus.NewRegistry())
+	d, err := drafting.NewService(drafting.Options{Backend: pass, PassCost: passCost}, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +92,7 @@ func startDraftGatewayWith(t testing.TB, pkiDir, targetURL string, pass gateway.
 
 func withDraft(ollamaURL, model string, gamma int) agentOpt {
 	return func(c *agent.Config) {
-		c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: ollamaURL, Model: model, GammaMin: gamma, GammaMax: gamma}
+		c.Draft = drafter.Config{Enabled: true, OllamaURL: ollamaURL, Model: model, GammaMin: gamma, GammaMax: gamma}
 	}
 }
 
@@ -316,14 +319,14 @@ func (c *bodyTap) all() []string {
 // draftTap wraps the gateway's verifier backend and records every draft it is asked to verify,
 // token-mode ids decoded with the target's vocabulary read from Ollama: what reached the DC.
 type draftTap struct {
-	gateway.TargetPass
+	drafting.Backend
 	v      *vocab.Vocab
 	mu     sync.Mutex
 	drafts []string
 	ids    int
 }
 
-func (d *draftTap) Pass(ctx context.Context, st *gateway.PassState, dr gateway.Draft, n int) (gateway.PassResult, error) {
+func (d *draftTap) Pass(ctx context.Context, st *drafting.PassState, dr drafting.Draft, n int) (drafting.PassResult, error) {
 	text := dr.Text
 	for _, id := range dr.IDs {
 		p, _ := d.v.Piece(id)
@@ -333,7 +336,7 @@ func (d *draftTap) Pass(ctx context.Context, st *gateway.PassState, dr gateway.D
 	d.drafts = append(d.drafts, text)
 	d.ids += len(dr.IDs)
 	d.mu.Unlock()
-	return d.TargetPass.Pass(ctx, st, dr, n)
+	return d.Backend.Pass(ctx, st, dr, n)
 }
 
 // TestDraftingNeverSendsPersonalData: a prompt with a DNI and an IBAN is drafted and verified, in
@@ -355,11 +358,11 @@ func TestDraftingNeverSendsPersonalData(t *testing.T) {
 			var local, dc bodyTap
 			localURL := local.start(t, o.URL)
 			dcURL := dc.start(t, o.URL)
-			pass, err := gateway.NewOllamaPass(dcURL, nil)
+			pass, err := ollamaverifier.New(dcURL, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tap := &draftTap{TargetPass: pass, v: v}
+			tap := &draftTap{Backend: pass, v: v}
 			gwAddr := startDraftGatewayWith(t, fleet, dcURL+"/v1", tap, 0)
 			url, a := startAgent(t, fleet, gwAddr, withDraft(localURL, tc.model, 4))
 			waitLink(t, a)

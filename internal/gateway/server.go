@@ -14,8 +14,8 @@ import (
 	"github.com/quic-go/quic-go"
 
 	"github.com/sucursal/sucursal/internal/guard"
-	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -33,8 +33,9 @@ type Config struct {
 	IdleTimeout time.Duration
 	// Guard serves OpGuard (see NewGuardClassifier); nil answers guard_not_configured.
 	Guard guard.Classifier
-	// Drafting verifies edge drafts (OpDraft, see NewDrafting); nil answers drafting_not_configured.
-	Drafting *Drafting
+	// Drafting verifies edge drafts (OpDraftHello, OpDraft; drafting.NewService); nil (an untyped
+	// nil: leave it unset) answers drafting_not_configured.
+	Drafting Drafting
 }
 
 // Server serves edges on a QUIC listener.

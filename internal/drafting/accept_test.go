@@ -1,4 +1,4 @@
-package gateway
+package drafting
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/sucursal/sucursal/internal/chat"
@@ -24,6 +23,8 @@ type scripted struct {
 	passes int
 	fp     string
 }
+
+var _ Backend = (*scripted)(nil)
 
 func (s *scripted) Name() string { return "scripted" }
 
@@ -103,9 +104,9 @@ func TestVerifyAcceptsAtTargetTokenBoundaries(t *testing.T) {
 		{"Hello world", 11, 4, "!", true}, // bonus is the last token
 	} {
 		t.Run(fmt.Sprintf("%q", tc.draft), func(t *testing.T) {
-			d, _ := NewDrafting(DraftingOptions{Backend: &scripted{t: t, prompt: "P:", tokens: tokens}}, nil)
+			d, _ := NewService(Options{Backend: &scripted{t: t, prompt: "P:", tokens: tokens}}, nil)
 			v := wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeText, Draft: tc.draft}
-			res, cerr := d.round(context.Background(), roundBody(t, v))
+			res, cerr := d.Round(context.Background(), roundBody(t, v))
 			if cerr != nil {
 				t.Fatal(cerr)
 			}
@@ -142,7 +143,7 @@ func TestVerifyRoundsRebuildTheAnswer(t *testing.T) {
 			}
 			answer := strings.Join(want, "")
 			be := &scripted{t: t, prompt: "P:", tokens: tokens}
-			d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+			d, _ := NewService(Options{Backend: be}, nil)
 			v := wire.Verify{Chat: openBody(t, maxTokens), Mode: wire.DraftModeText}
 			var out string
 			for round := 1; ; round++ {
@@ -161,7 +162,7 @@ func TestVerifyRoundsRebuildTheAnswer(t *testing.T) {
 					v.Draft = ""
 				}
 				v.Round = round
-				res, cerr := d.round(context.Background(), roundBody(t, v))
+				res, cerr := d.Round(context.Background(), roundBody(t, v))
 				if cerr != nil {
 					t.Fatalf("seed %d round %d: %v", seed, round, cerr)
 				}
@@ -187,60 +188,6 @@ func TestVerifyRoundsRebuildTheAnswer(t *testing.T) {
 	}
 }
 
-func TestVerifyRefusals(t *testing.T) {
-	be := &scripted{t: t, prompt: "P:", tokens: []string{"a", "b", "c", "d"}}
-	d, _ := NewDrafting(DraftingOptions{Backend: be, TTL: time.Hour}, nil)
-	first := wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeText, Draft: "a"}
-	res, cerr := d.round(context.Background(), roundBody(t, first))
-	if cerr != nil {
-		t.Fatal(cerr)
-	}
-	sampling := map[string]any{"model": "m", "temperature": 0.7, "messages": []map[string]any{{"role": "user", "content": "x"}}}
-	for _, tc := range []struct {
-		name string
-		body []byte
-		code string
-	}{
-		{"not JSON", []byte("{"), "protocol_error"},
-		{"unknown mode", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: "bytes"}), "protocol_error"},
-		{"token mode with text", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeToken, Draft: "a"}), "protocol_error"},
-		{"token mode, target fingerprint unknown", roundBody(t, wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeToken,
-			Tokens: []int32{0}, Fingerprint: "x"}), "draft_tokenizer_mismatch"},
-		{"mode changed mid-session", roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeToken, Tokens: []int32{1}}), "protocol_error"},
-		{"too many tokens", roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeToken,
-			Tokens: make([]int32, wire.MaxDraftTokens+1)}), "protocol_error"},
-		{"no chat", roundBody(t, wire.Verify{Round: 1, Mode: wire.DraftModeText}), "protocol_error"},
-		{"sampling", roundBody(t, wire.Verify{Chat: mustJSON(t, sampling), Round: 1, Mode: wire.DraftModeText}), "draft_needs_greedy"},
-		{"unknown session", roundBody(t, wire.Verify{Session: "nope", Round: 2, Mode: wire.DraftModeText}), "draft_session_expired"},
-		{"replayed round", roundBody(t, wire.Verify{Session: res.Session, Round: 1, Mode: wire.DraftModeText}), "draft_round_out_of_order"},
-		{"skipped round", roundBody(t, wire.Verify{Session: res.Session, Round: 3, Mode: wire.DraftModeText}), "draft_round_out_of_order"},
-		{"oversized draft", roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeText,
-			Draft: strings.Repeat("a", wire.MaxDraftBytes+1)}), "protocol_error"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, cerr := d.round(context.Background(), tc.body)
-			if cerr == nil || cerr.Code != tc.code {
-				t.Fatalf("got %v, want code %s", cerr, tc.code)
-			}
-		})
-	}
-	// The session survived the refused rounds.
-	if _, cerr := d.round(context.Background(), roundBody(t, wire.Verify{Session: res.Session, Round: 2, Mode: wire.DraftModeText})); cerr != nil {
-		t.Fatalf("round 2 after refusals: %v", cerr)
-	}
-
-	// An idle session expires when the next one opens.
-	d.o.TTL = time.Nanosecond
-	time.Sleep(time.Millisecond)
-	if _, cerr := d.round(context.Background(), roundBody(t, first)); cerr != nil {
-		t.Fatal(cerr)
-	}
-	_, cerr = d.round(context.Background(), roundBody(t, wire.Verify{Session: res.Session, Round: 3, Mode: wire.DraftModeText}))
-	if cerr == nil || cerr.Code != "draft_session_expired" {
-		t.Fatalf("after the TTL: got %v, want draft_session_expired", cerr)
-	}
-}
-
 // TestVerifyTokenMode: a token-mode session accepts draft ids while each is the target's own
 // token, and the rounds rebuild the target's answer whatever the ids proposed.
 func TestVerifyTokenMode(t *testing.T) {
@@ -260,9 +207,9 @@ func TestVerifyTokenMode(t *testing.T) {
 		{[]int32{9999, 0}, 0, 0, "He", false},
 	} {
 		t.Run(fmt.Sprint(tc.draft), func(t *testing.T) {
-			d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+			d, _ := NewService(Options{Backend: be}, nil)
 			v := wire.Verify{Chat: openBody(t, 0), Round: 1, Mode: wire.DraftModeToken, Tokens: tc.draft, Fingerprint: be.fp}
-			res, cerr := d.round(context.Background(), roundBody(t, v))
+			res, cerr := d.Round(context.Background(), roundBody(t, v))
 			if cerr != nil {
 				t.Fatal(cerr)
 			}
@@ -291,7 +238,7 @@ func TestVerifyTokenMode(t *testing.T) {
 	// Random id drafts always rebuild the answer.
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 30 {
-		d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+		d, _ := NewService(Options{Backend: be}, nil)
 		v := wire.Verify{Chat: openBody(t, 0), Mode: wire.DraftModeToken, Fingerprint: be.fp}
 		var out []string
 		for round := 1; round < 50; round++ {
@@ -303,7 +250,7 @@ func TestVerifyTokenMode(t *testing.T) {
 				}
 				v.Tokens = append(v.Tokens, id)
 			}
-			res, cerr := d.round(context.Background(), roundBody(t, v))
+			res, cerr := d.Round(context.Background(), roundBody(t, v))
 			if cerr != nil {
 				t.Fatal(cerr)
 			}
@@ -324,48 +271,6 @@ func TestVerifyTokenMode(t *testing.T) {
 	}
 }
 
-func TestDraftHelloChoosesTheMode(t *testing.T) {
-	be := &scripted{t: t, prompt: "P:", tokens: []string{"a"}, fp: "llama/n=5"}
-	d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
-	for _, tc := range []struct {
-		name     string
-		h        wire.DraftHello
-		mode     string
-		reason   string
-		errCode  string
-		targetFP string
-	}{
-		{"same tokenizer", wire.DraftHello{Model: "m", Fingerprint: "llama/n=5", Modes: []string{"token", "text"}}, "token", "", "", "llama/n=5"},
-		{"other tokenizer, text allowed", wire.DraftHello{Model: "m", Fingerprint: "llama/n=6", Modes: []string{"token", "text"}}, "text", "", "", "llama/n=5"},
-		{"other tokenizer, token only", wire.DraftHello{Model: "m", Fingerprint: "llama/n=6", Modes: []string{"token"}}, "", wire.HelloTokenizerMismatch, "", "llama/n=5"},
-		{"text only", wire.DraftHello{Model: "m", Modes: []string{"text"}}, "text", "", "", "llama/n=5"},
-		{"no model", wire.DraftHello{Modes: []string{"text"}}, "", "", "protocol_error", ""},
-		{"no modes", wire.DraftHello{Model: "m"}, "", "", "protocol_error", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res, cerr := d.hello(context.Background(), mustJSON(t, tc.h))
-			if tc.errCode != "" {
-				if cerr == nil || cerr.Code != tc.errCode {
-					t.Fatalf("got %v, want %s", cerr, tc.errCode)
-				}
-				return
-			}
-			if cerr != nil {
-				t.Fatal(cerr)
-			}
-			if res.Mode != tc.mode || res.Reason != tc.reason || res.Fingerprint != tc.targetFP || res.Verifier != "scripted" {
-				t.Fatalf("got %+v", res)
-			}
-		})
-	}
-	// A backend that cannot know its tokenizer offers text mode only.
-	d2, _ := NewDrafting(DraftingOptions{Backend: &scripted{t: t, tokens: []string{"a"}}}, nil)
-	res, cerr := d2.hello(context.Background(), mustJSON(t, wire.DraftHello{Model: "m", Fingerprint: "x", Modes: []string{"token"}}))
-	if cerr != nil || res.Mode != "" || res.Reason != wire.HelloNoTokenMode {
-		t.Fatalf("got %+v %v", res, cerr)
-	}
-}
-
 // TestVerifyNeverSplitsACharacter: with target tokens that split characters (byte-level pieces
 // of "é" and "ñ"), whatever the drafts, every result the edge gets has an accepted part and a
 // next token made of whole characters (the edge refuses anything else), and the rounds rebuild
@@ -380,7 +285,7 @@ func TestVerifyNeverSplitsACharacter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, mode := range []string{wire.DraftModeText, wire.DraftModeToken} {
 		for range 60 {
-			d, _ := NewDrafting(DraftingOptions{Backend: be}, nil)
+			d, _ := NewService(Options{Backend: be}, nil)
 			v := wire.Verify{Chat: openBody(t, 0), Mode: mode, Fingerprint: be.fp}
 			var out string
 			for round := 1; ; round++ {
@@ -420,7 +325,7 @@ func TestVerifyNeverSplitsACharacter(t *testing.T) {
 				if mode == wire.DraftModeToken {
 					onWire.Draft = ""
 				}
-				res, cerr := d.round(context.Background(), roundBody(t, onWire))
+				res, cerr := d.Round(context.Background(), roundBody(t, onWire))
 				if cerr != nil {
 					t.Fatalf("%s round %d: %v", mode, round, cerr)
 				}

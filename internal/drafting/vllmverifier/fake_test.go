@@ -1,4 +1,4 @@
-package gateway
+package vllmverifier
 
 import (
 	"encoding/json"
@@ -244,9 +244,9 @@ func (f *fakeVLLM) complete(w http.ResponseWriter, r *http.Request) {
 		"choices": []any{choice}, "usage": map[string]int{"prompt_tokens": len(prompt), "completion_tokens": 1, "total_tokens": len(prompt) + 1}})
 }
 
-func (f *fakeVLLM) pass(t *testing.T, spec testmodel.Spec) *VLLMPass {
+func (f *fakeVLLM) pass(t *testing.T, spec testmodel.Spec) *Verifier {
 	t.Helper()
-	p, err := NewVLLMPass(VLLMOptions{URL: f.srv.URL + "/v1", Vocab: specVocab(t, spec)})
+	p, err := New(Options{URL: f.srv.URL + "/v1", Vocab: specVocab(t, spec)})
 	if err != nil {
 		t.Fatal(err)
 	}

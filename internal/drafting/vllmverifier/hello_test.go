@@ -1,4 +1,4 @@
-package gateway
+package vllmverifier
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sucursal/sucursal/internal/drafting"
 	"github.com/sucursal/sucursal/internal/testmodel"
 	"github.com/sucursal/sucursal/internal/vocab"
 	"github.com/sucursal/sucursal/internal/wire"
@@ -58,11 +59,11 @@ func TestVLLMFromTokenizerFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFakeVLLM(t, spec)
-	p, err := NewVLLMPass(VLLMOptions{URL: f.srv.URL, Vocab: v, StopIDs: stops})
+	p, err := New(Options{URL: f.srv.URL, Vocab: v, StopIDs: stops})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _ := NewDrafting(DraftingOptions{Backend: p}, nil)
+	d, _ := drafting.NewService(drafting.Options{Backend: p}, nil)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name    string
@@ -72,7 +73,7 @@ func TestVLLMFromTokenizerFiles(t *testing.T) {
 		{"same tokenizer", func() testmodel.Spec { s, _ := testmodel.Perturbed(spec, 0.3, 1); return s }(), wire.DraftModeToken},
 		{"other tokenizer", spec.WithPieces("bc", "def"), wire.DraftModeText},
 	} {
-		res, cerr := d.hello(ctx, mustJSON(t, wire.DraftHello{Model: "target", Fingerprint: tc.drafter.Fingerprint().String(),
+		res, cerr := d.Hello(ctx, mustJSON(t, wire.DraftHello{Model: "target", Fingerprint: tc.drafter.Fingerprint().String(),
 			Modes: []string{wire.DraftModeToken, wire.DraftModeText}}))
 		if cerr != nil || res.Mode != tc.mode || res.Verifier != "vllm" {
 			t.Fatalf("%s: hello chose %+v, %v; want %s", tc.name, res, cerr, tc.mode)
@@ -85,7 +86,7 @@ func TestVLLMFromTokenizerFiles(t *testing.T) {
 	var out string
 	for round := 1; round < 100; round++ {
 		v0.Round = round
-		res, cerr := d.round(ctx, roundBody(t, v0))
+		res, cerr := d.Round(ctx, roundBody(t, v0))
 		if cerr != nil {
 			t.Fatal(cerr)
 		}

@@ -1,19 +1,18 @@
-package gateway
+package vllmverifier
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/drafting"
 	"github.com/sucursal/sucursal/internal/testmodel"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -41,6 +40,20 @@ func chatBody(t *testing.T, prompt string, maxTokens int) json.RawMessage {
 		req["max_tokens"] = maxTokens
 	}
 	return mustJSON(t, req)
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func roundBody(t *testing.T, v wire.Verify) []byte {
+	t.Helper()
+	return mustJSON(t, v)
 }
 
 // TestVLLMPassWalksTheDraft: one pass accepts draft tokens while each is the target's top-1,
@@ -74,7 +87,7 @@ func TestVLLMPassWalksTheDraft(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := p.Pass(context.Background(), st, Draft{IDs: tc.draft}, tc.n)
+				res, err := p.Pass(context.Background(), st, drafting.Draft{IDs: tc.draft}, tc.n)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -93,7 +106,7 @@ func TestVLLMPassWalksTheDraft(t *testing.T) {
 	}
 }
 
-// TestVLLMDraftingRebuildsTheAnswer runs whole Drafting sessions over VLLMPass against the fake:
+// TestVLLMDraftingRebuildsTheAnswer runs whole drafting.Service sessions over Verifier against the fake:
 // whatever the drafts (right, cut, wrong, random, impossible ids), in token and in text mode, the
 // rounds rebuild exactly spec.Greedy and its token count. The fake's records show that every
 // completion prompt is token ids, that round k sends the prompt, the ids accepted so far and the
@@ -119,7 +132,7 @@ func TestVLLMDraftingRebuildsTheAnswer(t *testing.T) {
 	}
 }
 
-func vllmSession(t *testing.T, name string, f *fakeVLLM, p *VLLMPass, spec testmodel.Spec, prompt, mode string, maxTokens int, rng *rand.Rand) {
+func vllmSession(t *testing.T, name string, f *fakeVLLM, p *Verifier, spec testmodel.Spec, prompt, mode string, maxTokens int, rng *rand.Rand) {
 	t.Helper()
 	f.reset()
 	limit := 4096
@@ -136,7 +149,7 @@ func vllmSession(t *testing.T, name string, f *fakeVLLM, p *VLLMPass, spec testm
 	openIDs := append([]int32{testmodel.BOSID}, specIDs(spec, spec.Tokenize(prompt))...)
 	fp, _ := p.Fingerprint(context.Background(), "target")
 
-	d, err := NewDrafting(DraftingOptions{Backend: p}, nil)
+	d, err := drafting.NewService(drafting.Options{Backend: p}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +159,8 @@ func vllmSession(t *testing.T, name string, f *fakeVLLM, p *VLLMPass, spec testm
 	}
 	var out string
 	produced := 0
-	var sent []Draft       // what each round proposed, for checking the fake's records
-	var cuts, before []int // n-1 and the tokens produced so far, for each round with a pass
+	var sent []drafting.Draft // what each round proposed, for checking the fake's records
+	var cuts, before []int    // n-1 and the tokens produced so far, for each round with a pass
 	for round := 1; ; round++ {
 		if round > 200 {
 			t.Fatalf("%s: no end after 200 rounds", name)
@@ -194,10 +207,10 @@ func vllmSession(t *testing.T, name string, f *fakeVLLM, p *VLLMPass, spec testm
 			units = utf8.RuneCountInString(v.Draft)
 		}
 		if n := min(units+1, limit-produced); n > 0 {
-			sent = append(sent, Draft{Text: v.Draft, IDs: v.Tokens})
+			sent = append(sent, drafting.Draft{Text: v.Draft, IDs: v.Tokens})
 			cuts, before = append(cuts, n-1), append(before, produced)
 		}
-		res, cerr := d.round(context.Background(), roundBody(t, v))
+		res, cerr := d.Round(context.Background(), roundBody(t, v))
 		if cerr != nil {
 			t.Fatalf("%s round %d: %v", name, round, cerr)
 		}
@@ -264,29 +277,8 @@ func vllmSession(t *testing.T, name string, f *fakeVLLM, p *VLLMPass, spec testm
 	}
 }
 
-// validAnswer returns a body the fake would send for prompt (with prompt_logprobs).
-func validAnswer(t testing.TB, f *fakeVLLM, prompt []int32) []byte {
-	t.Helper()
-	rec := &recorder{header: http.Header{}}
-	body, _ := json.Marshal(map[string]any{"model": "target", "prompt": prompt, "max_tokens": 1, "temperature": 0, "logprobs": 1,
-		"prompt_logprobs": 1, "return_tokens_as_token_ids": true, "return_token_ids": true})
-	req, _ := http.NewRequest(http.MethodPost, "/v1/completions", strings.NewReader(string(body)))
-	f.complete(rec, req)
-	return []byte(rec.body.String())
-}
-
-type recorder struct {
-	header http.Header
-	status int
-	body   strings.Builder
-}
-
-func (r *recorder) Header() http.Header         { return r.header }
-func (r *recorder) WriteHeader(s int)           { r.status = s }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
-
-// TestVLLMGarbageFailsCleanly: every malformed vLLM answer is an error wrapping ErrVLLMAnswer (or
-// ErrVLLMTokenizer) whose message quotes no text, and Drafting turns it into draft_target_failed.
+// TestVLLMGarbageFailsCleanly: every malformed vLLM answer is an error wrapping ErrAnswer (or
+// ErrTokenizer) whose message quotes no text, and drafting.Service turns it into draft_target_failed.
 func TestVLLMGarbageFailsCleanly(t *testing.T) {
 	spec := testmodel.Sentence("hello", "the", "quick", "brown", "fox")
 	const secret = "zebra"
@@ -299,27 +291,27 @@ func TestVLLMGarbageFailsCleanly(t *testing.T) {
 		edit edit
 		want error
 	}{
-		{"http 500", "/v1/completions", func(m map[string]any) (int, []byte) { return 500, []byte(`{"error":"` + secret + `"}`) }, ErrVLLMAnswer},
-		{"not JSON", "/v1/completions", func(m map[string]any) (int, []byte) { return 200, []byte(`{"choices":[` + secret) }, ErrVLLMAnswer},
-		{"no choices", "/v1/completions", func(m map[string]any) (int, []byte) { m["choices"] = []any{}; return 200, nil }, ErrVLLMAnswer},
+		{"http 500", "/v1/completions", func(m map[string]any) (int, []byte) { return 500, []byte(`{"error":"` + secret + `"}`) }, ErrAnswer},
+		{"not JSON", "/v1/completions", func(m map[string]any) (int, []byte) { return 200, []byte(`{"choices":[` + secret) }, ErrAnswer},
+		{"no choices", "/v1/completions", func(m map[string]any) (int, []byte) { m["choices"] = []any{}; return 200, nil }, ErrAnswer},
 		{"two choices", "/v1/completions", func(m map[string]any) (int, []byte) {
 			m["choices"] = append(m["choices"].([]any), choice(m))
 			return 200, nil
-		}, ErrVLLMAnswer},
-		{"no prompt_logprobs", "/v1/completions", func(m map[string]any) (int, []byte) { delete(choice(m), "prompt_logprobs"); return 200, nil }, ErrVLLMAnswer},
+		}, ErrAnswer},
+		{"no prompt_logprobs", "/v1/completions", func(m map[string]any) (int, []byte) { delete(choice(m), "prompt_logprobs"); return 200, nil }, ErrAnswer},
 		{"short prompt_logprobs", "/v1/completions", func(m map[string]any) (int, []byte) {
 			choice(m)["prompt_logprobs"] = plp(m)[:len(plp(m))-1]
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"shifted prompt_logprobs", "/v1/completions", func(m map[string]any) (int, []byte) {
 			p := plp(m)
 			choice(m)["prompt_logprobs"] = append([]any{nil}, p[:len(p)-1]...)
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"empty position", "/v1/completions", func(m map[string]any) (int, []byte) {
 			plp(m)[len(plp(m))-1] = map[string]any{}
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"top-1 out of range", "/v1/completions", func(m map[string]any) (int, []byte) {
 			pos := plp(m)[len(plp(m))-1].(map[string]any)
 			for k, e := range pos {
@@ -329,64 +321,64 @@ func TestVLLMGarbageFailsCleanly(t *testing.T) {
 			}
 			pos["999999"] = map[string]any{"logprob": -0.1, "rank": 1, "decoded_token": secret}
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"key not an id", "/v1/completions", func(m map[string]any) (int, []byte) {
 			plp(m)[len(plp(m))-1].(map[string]any)[secret] = map[string]any{"logprob": -0.1, "rank": 3}
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"no rank-1 entry", "/v1/completions", func(m map[string]any) (int, []byte) {
 			for _, e := range plp(m)[len(plp(m))-1].(map[string]any) {
 				e.(map[string]any)["rank"] = 2
 			}
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"two rank-1 entries", "/v1/completions", func(m map[string]any) (int, []byte) {
 			plp(m)[len(plp(m))-1].(map[string]any)["300"] = map[string]any{"logprob": -0.1, "rank": 1}
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"no rank", "/v1/completions", func(m map[string]any) (int, []byte) {
 			for _, e := range plp(m)[len(plp(m))-1].(map[string]any) {
 				delete(e.(map[string]any), "rank")
 			}
 			return 200, nil
-		}, ErrVLLMAnswer},
-		{"no finish_reason", "/v1/completions", func(m map[string]any) (int, []byte) { delete(choice(m), "finish_reason"); return 200, nil }, ErrVLLMAnswer},
-		{"aborted", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["finish_reason"] = "abort"; return 200, nil }, ErrVLLMAnswer},
+		}, ErrAnswer},
+		{"no finish_reason", "/v1/completions", func(m map[string]any) (int, []byte) { delete(choice(m), "finish_reason"); return 200, nil }, ErrAnswer},
+		{"aborted", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["finish_reason"] = "abort"; return 200, nil }, ErrAnswer},
 		{"stop with text", "/v1/completions", func(m map[string]any) (int, []byte) {
 			choice(m)["finish_reason"], choice(m)["text"] = "stop", secret
 			return 200, nil
-		}, ErrVLLMAnswer},
+		}, ErrAnswer},
 		{"no generated id", "/v1/completions", func(m map[string]any) (int, []byte) {
 			delete(choice(m), "token_ids")
 			delete(choice(m), "logprobs")
 			return 200, nil
-		}, ErrVLLMAnswer},
-		{"generated id out of range", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["token_ids"] = []int{1 << 20}; return 200, nil }, ErrVLLMAnswer},
-		{"two generated", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["token_ids"] = []int{300, 301}; return 200, nil }, ErrVLLMAnswer},
+		}, ErrAnswer},
+		{"generated id out of range", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["token_ids"] = []int{1 << 20}; return 200, nil }, ErrAnswer},
+		{"two generated", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["token_ids"] = []int{300, 301}; return 200, nil }, ErrAnswer},
 		{"generated token not an id", "/v1/completions", func(m map[string]any) (int, []byte) {
 			delete(choice(m), "token_ids")
 			choice(m)["logprobs"] = map[string]any{"tokens": []string{secret}}
 			return 200, nil
-		}, ErrVLLMAnswer},
-		{"generated control token", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["token_ids"] = []int{0}; return 200, nil }, ErrVLLMAnswer},
+		}, ErrAnswer},
+		{"generated control token", "/v1/completions", func(m map[string]any) (int, []byte) { choice(m)["token_ids"] = []int{0}; return 200, nil }, ErrAnswer},
 		{"usage disagrees", "/v1/completions", func(m map[string]any) (int, []byte) {
 			m["usage"] = map[string]any{"prompt_tokens": 3}
 			return 200, nil
-		}, ErrVLLMAnswer},
-		{"tokenize: no tokens", "/tokenize", func(m map[string]any) (int, []byte) { delete(m, "tokens"); return 200, nil }, ErrVLLMAnswer},
-		{"tokenize: count disagrees", "/tokenize", func(m map[string]any) (int, []byte) { m["count"] = 1; return 200, nil }, ErrVLLMAnswer},
+		}, ErrAnswer},
+		{"tokenize: no tokens", "/tokenize", func(m map[string]any) (int, []byte) { delete(m, "tokens"); return 200, nil }, ErrAnswer},
+		{"tokenize: count disagrees", "/tokenize", func(m map[string]any) (int, []byte) { m["count"] = 1; return 200, nil }, ErrAnswer},
 		{"tokenize: id out of range", "/tokenize", func(m map[string]any) (int, []byte) {
 			m["tokens"] = []int{1, 1 << 20}
 			delete(m, "token_strs")
 			delete(m, "count")
 			return 200, nil
-		}, ErrVLLMTokenizer},
+		}, ErrTokenizer},
 		{"tokenize: other pieces on the server", "/tokenize", func(m map[string]any) (int, []byte) {
 			strs := m["token_strs"].([]any)
 			strs[len(strs)-1] = secret
 			return 200, nil
-		}, ErrVLLMTokenizer},
-		{"tokenize: http 404", "/tokenize", func(m map[string]any) (int, []byte) { return 404, []byte(secret) }, ErrVLLMAnswer},
+		}, ErrTokenizer},
+		{"tokenize: http 404", "/tokenize", func(m map[string]any) (int, []byte) { return 404, []byte(secret) }, ErrAnswer},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeVLLM(t, spec)
@@ -402,7 +394,7 @@ func TestVLLMGarbageFailsCleanly(t *testing.T) {
 			draft := specIDs(spec, spec.GreedyPieces(secret+" hello", 3))
 			st, err := p.Open(ctx, "target", msgs)
 			if err == nil {
-				_, err = p.Pass(ctx, st, Draft{IDs: draft}, 4)
+				_, err = p.Pass(ctx, st, drafting.Draft{IDs: draft}, 4)
 			}
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
@@ -410,15 +402,15 @@ func TestVLLMGarbageFailsCleanly(t *testing.T) {
 			if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "hello") || strings.Contains(err.Error(), "quick") {
 				t.Fatalf("the error quotes text: %v", err)
 			}
-			// Through Drafting: the round fails as draft_target_failed, and the session is gone.
-			d, _ := NewDrafting(DraftingOptions{Backend: p}, nil)
+			// Through the drafting service: the round fails as draft_target_failed, and the session is gone.
+			d, _ := drafting.NewService(drafting.Options{Backend: p}, nil)
 			fp, _ := p.Fingerprint(ctx, "target")
-			_, cerr := d.round(ctx, roundBody(t, wire.Verify{Chat: chatBody(t, secret+" hello", 0), Round: 1, Mode: wire.DraftModeToken,
+			_, cerr := d.Round(ctx, roundBody(t, wire.Verify{Chat: chatBody(t, secret+" hello", 0), Round: 1, Mode: wire.DraftModeToken,
 				Tokens: draft, Fingerprint: fp}))
 			if cerr == nil || cerr.Code != "draft_target_failed" || strings.Contains(cerr.Message, secret) {
-				t.Fatalf("Drafting answered %v", cerr)
+				t.Fatalf("the drafting service answered %v", cerr)
 			}
-			if len(d.sessions) != 0 {
+			if d.Sessions() != 0 {
 				t.Fatal("a failed session was kept")
 			}
 		})
@@ -427,12 +419,12 @@ func TestVLLMGarbageFailsCleanly(t *testing.T) {
 
 func TestNewVLLMPassRefusesBadConfig(t *testing.T) {
 	v := specVocab(t, testmodel.Alphabet())
-	for _, o := range []VLLMOptions{{URL: "ftp://x", Vocab: v}, {URL: "http://", Vocab: v}, {URL: "http://127.0.0.1:8000"}} {
-		if _, err := NewVLLMPass(o); err == nil {
+	for _, o := range []Options{{URL: "ftp://x", Vocab: v}, {URL: "http://", Vocab: v}, {URL: "http://127.0.0.1:8000"}} {
+		if _, err := New(o); err == nil {
 			t.Errorf("%+v was accepted", o)
 		}
 	}
-	p, err := NewVLLMPass(VLLMOptions{URL: "http://127.0.0.1:8000/v1/", Vocab: v, StopIDs: []int32{5}})
+	p, err := New(Options{URL: "http://127.0.0.1:8000/v1/", Vocab: v, StopIDs: []int32{5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,76 +433,6 @@ func TestNewVLLMPassRefusesBadConfig(t *testing.T) {
 	}
 	if fp, _ := p.Fingerprint(context.Background(), "m"); fp != testmodel.Alphabet().Fingerprint().String() {
 		t.Fatalf("fingerprint %s, the spec's %s", fp, testmodel.Alphabet().Fingerprint())
-	}
-}
-
-// FuzzParseVLLMCompletion: no answer makes the parser panic, and whatever it accepts is in the
-// vocabulary and the shape of the prompt.
-func FuzzParseVLLMCompletion(f *testing.F) {
-	spec := testmodel.Sentence("hello", "the", "quick", "brown", "fox")
-	fake := newFakeModel(f, spec)
-	prompt := append([]int32{testmodel.BOSID}, specIDs(spec, spec.Tokenize("hello the quick"))...)
-	f.Add(validAnswer(f, fake, prompt), 2)
-	f.Add([]byte(`{"choices":[{"finish_reason":"stop","text":"","prompt_logprobs":[null,{"5":{"logprob":-1,"rank":1}}]}]}`), 1)
-	f.Add([]byte(`{"choices":[{"finish_reason":"length","logprobs":{"tokens":["token_id:300"]}}]}`), len(prompt))
-	size := len(spec.Vocab())
-	f.Fuzz(func(t *testing.T, body []byte, start int) {
-		if start < 0 || start > len(prompt) {
-			return
-		}
-		ans, err := parseVLLMCompletion(body, prompt, start, size)
-		if err != nil {
-			if !errors.Is(err, ErrVLLMAnswer) {
-				t.Fatalf("an error that is not ErrVLLMAnswer: %v", err)
-			}
-			return
-		}
-		if len(ans.top) != len(prompt)-start {
-			t.Fatalf("%d top-1s for %d draft positions", len(ans.top), len(prompt)-start)
-		}
-		for _, id := range append(slices.Clone(ans.top), ans.gen) {
-			if id < -1 || int(id) >= size {
-				t.Fatalf("id %d accepted", id)
-			}
-		}
-		if !ans.stopped && ans.gen < 0 {
-			t.Fatal("neither stopped nor a generated token")
-		}
-	})
-}
-
-// BenchmarkParseVLLMCompletion is the gateway's own cost of one vLLM round as the context grows:
-// a prompt_logprobs answer carries an entry per context token. The baseline, measured in the same
-// run, is the answer to an empty draft (no prompt_logprobs asked).
-func BenchmarkParseVLLMCompletion(b *testing.B) {
-	spec := testmodel.Alphabet()
-	fake := newFakeModel(b, spec)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, ctxLen := range []int{1024, 8192, 32768} {
-		prompt := []int32{testmodel.BOSID}
-		for len(prompt) < ctxLen {
-			prompt = append(prompt, int32(3+256+rng.IntN(len(spec.Vocab())-3-256)))
-		}
-		const gamma = 4
-		withPLP := validAnswer(b, fake, prompt)
-		var m map[string]any
-		_ = json.Unmarshal(withPLP, &m)
-		delete(m["choices"].([]any)[0].(map[string]any), "prompt_logprobs")
-		without, _ := json.Marshal(m)
-		for _, tc := range []struct {
-			name  string
-			body  []byte
-			start int
-		}{{"baseline-empty-draft", without, len(prompt)}, {"prompt-logprobs", withPLP, len(prompt) - gamma}} {
-			b.Run(fmt.Sprintf("ctx=%d/%s", ctxLen, tc.name), func(b *testing.B) {
-				b.SetBytes(int64(len(tc.body)))
-				for b.Loop() {
-					if _, err := parseVLLMCompletion(tc.body, prompt, tc.start, len(spec.Vocab())); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
 	}
 }
 
@@ -537,7 +459,7 @@ func TestVLLMTextModeUndoesTheDummyPrefix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := p.Pass(ctx, st, Draft{Text: tc.draft}, 10)
+		res, err := p.Pass(ctx, st, drafting.Draft{Text: tc.draft}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -555,7 +477,7 @@ func TestVLLMTextModeUndoesTheDummyPrefix(t *testing.T) {
 	f.dummyPrefix = true
 	p := f.pass(t, spec)
 	st, _ := p.Open(ctx, "target", []chat.Turn{{Role: "user", Content: "a"}})
-	res, err := p.Pass(ctx, st, Draft{Text: "bcd"}, 10)
+	res, err := p.Pass(ctx, st, drafting.Draft{Text: "bcd"}, 10)
 	if err != nil || len(res.Tokens) != 4 {
 		t.Fatalf("got %+v, %v; want b c d + bonus e", res.Tokens, err)
 	}
@@ -574,7 +496,7 @@ func TestVLLMDraftShrinksAtTheContextLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := specIDs(spec, spec.Tokenize("bcdefg"))
-	res, err := p.Pass(ctx, st, Draft{IDs: ids}, 7)
+	res, err := p.Pass(ctx, st, drafting.Draft{IDs: ids}, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,53 +509,7 @@ func TestVLLMDraftShrinksAtTheContextLimit(t *testing.T) {
 		t.Fatalf("got %q, want bcde", got)
 	}
 	st.Output = append(st.Output, res.Tokens...)
-	if _, err := p.Pass(ctx, st, Draft{IDs: ids[4:]}, 3); !errors.Is(err, ErrVLLMAnswer) {
+	if _, err := p.Pass(ctx, st, drafting.Draft{IDs: ids[4:]}, 3); !errors.Is(err, ErrAnswer) {
 		t.Fatalf("at the limit: %v", err)
 	}
-}
-
-// FuzzSplitPromptLogprobs: the scanner accepts exactly what encoding/json accepts, and for an
-// accepted answer it finds the same prompt_logprobs elements encoding/json decodes.
-func FuzzSplitPromptLogprobs(f *testing.F) {
-	spec := testmodel.Alphabet()
-	fake := newFakeModel(f, spec)
-	f.Add(validAnswer(f, fake, []int32{1, 262, 263, 264}))
-	for _, s := range []string{`{}`, `{"choices":[{"prompt_logprobs":null}]}`, `{"choices":[{"prompt_logprobs":[null,{"1":{"rank":1}}]},{}]}`,
-		`{"a":-0.5e+3,"b":"\u00e9\n","c":[true,false,null]}`, `{"choices":[{"prompt_logprobs":[1,2],"prompt_logprobs":[3]}]}`,
-		`[1]`, `{"a":01}`, `{"a":"\x"}`, `{"a":1,}`, ` {"choices" : [ { "prompt_logprobs" : [ null , {} ] } ] } `} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		// The scanner alone, on any value.
-		s := &jsonScan{b: body}
-		err := s.value()
-		s.ws()
-		if got, want := err == nil && s.i == len(body), json.Valid(body); got != want {
-			t.Fatalf("scanner says valid=%v, encoding/json %v", got, want)
-		}
-		rest, positions, err := splitPromptLogprobs(body)
-		if err != nil {
-			return
-		}
-		if !json.Valid(rest) {
-			t.Fatal("the remainder is not JSON")
-		}
-		var ref struct {
-			Choices []struct {
-				PromptLogprobs []json.RawMessage `json:"prompt_logprobs"`
-			} `json:"choices"`
-		}
-		if json.Unmarshal(body, &ref) != nil || len(ref.Choices) == 0 {
-			return // an object whose choices are not a list of objects: nothing to compare
-		}
-		want := ref.Choices[0].PromptLogprobs
-		if len(want) != len(positions) {
-			t.Fatalf("%d positions, encoding/json %d", len(positions), len(want))
-		}
-		for i := range want {
-			if !bytes.Equal(want[i], positions[i]) {
-				t.Fatalf("position %d differs", i)
-			}
-		}
-	})
 }
