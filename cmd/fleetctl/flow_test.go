@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
-	"github.com/sucursal/sucursal/internal/sync"
 )
 
 // TestOperatorFlow drives the operator's commands in-process against a real embedded NATS
@@ -62,7 +62,7 @@ func TestOperatorFlow(t *testing.T) {
 			return false
 		}
 		var st struct {
-			Edges []sync.EdgeStatus `json:"edges"`
+			Edges []fleetapi.EdgeStatus `json:"edges"`
 		}
 		if json.Unmarshal([]byte(out), &st) != nil || len(st.Edges) != 20 {
 			return false

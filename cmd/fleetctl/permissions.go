@@ -8,13 +8,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/fleet"
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 func newEdgePermissionsCommand() *cobra.Command {
 	var (
 		edge, format string
-		buckets      sync.Buckets
+		buckets      fleetapi.Buckets
 	)
 	cmd := &cobra.Command{
 		Use:   "edge-permissions --edge ID [--format json|nsc]",
@@ -47,8 +47,8 @@ The edge must connect with the inbox prefix the edge-agent uses (_INBOX.edge.ID)
 	}
 	cmd.Flags().StringVar(&edge, "edge", "", "edge id (required)")
 	cmd.Flags().StringVar(&format, "format", "json", "json (nats-server config) or nsc (flags)")
-	cmd.Flags().StringVar(&buckets.Desired, "desired-bucket", "", "desired-state KV bucket (default "+sync.DefaultDesiredBucket+")")
-	cmd.Flags().StringVar(&buckets.Status, "status-bucket", "", "status KV bucket (default "+sync.DefaultStatusBucket+")")
-	cmd.Flags().StringVar(&buckets.Artifacts, "artifacts-bucket", "", "artifact Object Store (default "+sync.DefaultArtifactsBucket+")")
+	cmd.Flags().StringVar(&buckets.Desired, "desired-bucket", "", "desired-state KV bucket (default "+fleetapi.DefaultDesiredBucket+")")
+	cmd.Flags().StringVar(&buckets.Status, "status-bucket", "", "status KV bucket (default "+fleetapi.DefaultStatusBucket+")")
+	cmd.Flags().StringVar(&buckets.Artifacts, "artifacts-bucket", "", "artifact Object Store (default "+fleetapi.DefaultArtifactsBucket+")")
 	return cmd
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 	"github.com/sucursal/sucursal/internal/sync"
 )
@@ -178,8 +179,8 @@ func TestEdgePermissionsAllowSyncAndNothingElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	good, _ := json.Marshal(sync.Desired{Manifest: env})
-	if _, err := desired.Put(ctx, sync.RoleKey("drafter"), good); err != nil {
+	good, _ := json.Marshal(fleetapi.Desired{Manifest: env})
+	if _, err := desired.Put(ctx, fleetapi.RoleKey("drafter"), good); err != nil {
 		t.Fatal(err)
 	}
 	control, err := admin.KeyValue(ctx, cfg.Control)
@@ -228,13 +229,13 @@ func TestEdgePermissionsAllowSyncAndNothingElse(t *testing.T) {
 	// A second connection with the same edge's key: what a compromised edge could try.
 	var vs violations
 	nc, js := connectJS(t, srv.ClientURL(), nkeyOption(t, me.seedFile),
-		nats.CustomInboxPrefix(sync.InboxPrefix(me.id)), nats.ErrorHandler(vs.handler))
+		nats.CustomInboxPrefix(fleetapi.InboxPrefix(me.id)), nats.ErrorHandler(vs.handler))
 	short := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, time.Second) }
 
 	// Reading, as the agent does, works on this connection too, without violations.
 	if kv, err := js.KeyValue(ctx, cfg.Buckets.Status); err != nil {
 		t.Fatalf("edge cannot open the status bucket: %v", err)
-	} else if _, err := kv.Put(ctx, sync.StatusKey(me.id), []byte(`{"edge_id":"branch-a"}`)); err != nil {
+	} else if _, err := kv.Put(ctx, fleetapi.StatusKey(me.id), []byte(`{"edge_id":"branch-a"}`)); err != nil {
 		t.Fatalf("edge cannot write its own status: %v", err)
 	}
 	if v := srvLog.list(); len(v) != 0 {
@@ -261,8 +262,8 @@ func TestEdgePermissionsAllowSyncAndNothingElse(t *testing.T) {
 			_, err := js.KeyValue(c, cfg.Control)
 			return err
 		}},
-		{"publish another edge's status", "$KV." + cfg.Buckets.Status + "." + sync.StatusKey(other.id), func(c context.Context) error {
-			_, err := js.Publish(c, "$KV."+cfg.Buckets.Status+"."+sync.StatusKey(other.id), []byte(`{"edge_id":"branch-b"}`))
+		{"publish another edge's status", "$KV." + cfg.Buckets.Status + "." + fleetapi.StatusKey(other.id), func(c context.Context) error {
+			_, err := js.Publish(c, "$KV."+cfg.Buckets.Status+"."+fleetapi.StatusKey(other.id), []byte(`{"edge_id":"branch-b"}`))
 			return err
 		}},
 		{"purge the desired state", "$JS.API.STREAM.PURGE.KV_" + cfg.Buckets.Desired, func(c context.Context) error {
@@ -289,14 +290,14 @@ func TestEdgePermissionsAllowSyncAndNothingElse(t *testing.T) {
 	}
 
 	// And, read with the admin's eyes, nothing changed.
-	if e, err := desired.Get(ctx, sync.RoleKey("drafter")); err != nil || string(e.Value()) != string(good) {
+	if e, err := desired.Get(ctx, fleetapi.RoleKey("drafter")); err != nil || string(e.Value()) != string(good) {
 		t.Errorf("desired state changed: %v", err)
 	}
 	if e, err := control.Get(ctx, "controller.lease"); err != nil || e.Revision() != leaseRev {
 		t.Errorf("lease changed: %v", err)
 	}
 	status, _ := admin.KeyValue(ctx, cfg.Buckets.Status)
-	if _, err := status.Get(ctx, sync.StatusKey(other.id)); !errors.Is(err, jetstream.ErrKeyNotFound) {
+	if _, err := status.Get(ctx, fleetapi.StatusKey(other.id)); !errors.Is(err, jetstream.ErrKeyNotFound) {
 		t.Errorf("another edge's status exists: %v", err)
 	}
 	obs, _ := admin.ObjectStore(ctx, cfg.Buckets.Artifacts)

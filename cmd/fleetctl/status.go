@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/fleet"
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 func newStatusCommand() *cobra.Command {
@@ -55,7 +55,7 @@ func newStatusCommand() *cobra.Command {
 	return cmd
 }
 
-func printStatus(w io.Writer, edges []sync.EdgeStatus, asJSON bool) error {
+func printStatus(w io.Writer, edges []fleetapi.EdgeStatus, asJSON bool) error {
 	skew := fleet.Skew(edges)
 	if asJSON {
 		return json.NewEncoder(w).Encode(map[string]any{"edges": edges, "skew": skew})

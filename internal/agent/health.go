@@ -9,8 +9,8 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/failover"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/pipeline"
-	modelsync "github.com/sucursal/sucursal/internal/sync"
 )
 
 // health is what this edge reports to the fleet for its roles, so rollout gates can compare
@@ -24,7 +24,7 @@ type health struct {
 }
 
 type roleHealth struct {
-	h    modelsync.Health
+	h    fleetapi.Health
 	ttft []time.Duration // ring of the most recent TTFTs
 	next int
 }
@@ -34,14 +34,14 @@ const ttftSamples = 1024
 func newHealth() *health { return &health{roles: map[string]*roleHealth{}} }
 
 // Health implements sync.HealthSource.
-func (h *health) Health(role string) modelsync.Health {
+func (h *health) Health(role string) fleetapi.Health {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r, ok := h.roles[role]
 	if !ok {
 		// A role not seen yet starts its window now, with whatever comes next.
 		h.roles[role] = &roleHealth{}
-		return modelsync.Health{}
+		return fleetapi.Health{}
 	}
 	out := r.h
 	if n := len(r.ttft); n > 0 {

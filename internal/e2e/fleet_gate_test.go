@@ -19,9 +19,9 @@ import (
 	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 	"github.com/sucursal/sucursal/internal/ollamatest"
-	modelsync "github.com/sucursal/sucursal/internal/sync"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -158,7 +158,7 @@ func TestRolloutGateOnRealEdgeHealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.SetDesired(t, modelsync.RoleKey(gateRole), modelsync.Desired{Manifest: v1})
+	env.SetDesired(t, fleetapi.RoleKey(gateRole), fleetapi.Desired{Manifest: v1})
 	waitVersions(t, env, map[string]string{firstID: "1.0.0", secondID: "1.0.0"})
 	ctx, stopUsers := context.WithCancel(context.Background())
 	var users gosync.WaitGroup

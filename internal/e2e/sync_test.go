@@ -14,9 +14,9 @@ import (
 	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 	"github.com/sucursal/sucursal/internal/ollamatest"
-	modelsync "github.com/sucursal/sucursal/internal/sync"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -65,7 +65,7 @@ func TestFleetModelBecomesTheLocalFallback(t *testing.T) {
 	if err := testmodel.Write(&gguf, spec); err != nil {
 		t.Fatal(err)
 	}
-	env.SetDesired(t, modelsync.RoleKey("fallback"), modelsync.Desired{Manifest: env.Publish(t, "fallback", "1.0.0", gguf.Bytes())})
+	env.SetDesired(t, fleetapi.RoleKey("fallback"), fleetapi.Desired{Manifest: env.Publish(t, "fallback", "1.0.0", gguf.Bytes())})
 	want := spec.Greedy("a", 100)
 	fleettest.Eventually(t, "the synced model answers as the local fallback", func() bool {
 		status, raw := answer()

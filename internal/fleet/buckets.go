@@ -8,7 +8,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // DefaultControlBucket holds the manifest catalog, rollout records and the controller lease.
@@ -16,7 +16,7 @@ const DefaultControlBucket = "sucursal-fleet"
 
 // Config names the buckets and the status TTL.
 type Config struct {
-	Buckets   sync.Buckets
+	Buckets   fleetapi.Buckets
 	Control   string
 	StatusTTL time.Duration // an edge that has not reported for this long counts as offline
 	Replicas  int

@@ -1,6 +1,6 @@
 package fleet
 
-import "github.com/sucursal/sucursal/internal/sync"
+import "github.com/sucursal/sucursal/internal/fleetapi"
 
 // measuredRequests is in Measure's output for Spec.MinRequests; it is not a gate metric.
 const measuredRequests = "requests"
@@ -8,7 +8,7 @@ const measuredRequests = "requests"
 // Measure computes the gate metrics of a wave. inWave are the wave's edges, baseline the eligible
 // edges outside it (the old version's reference for the TTFT ratio). With no traffic yet, rates
 // are 0 and the ratio is 1: a wave is judged on install results until edges report traffic.
-func Measure(role, version string, inWave, baseline []sync.EdgeStatus) map[string]float64 {
+func Measure(role, version string, inWave, baseline []fleetapi.EdgeStatus) map[string]float64 {
 	var failures, requests, errs, failovers float64
 	var newTTFT, newN float64
 	for _, e := range inWave {

@@ -3,7 +3,7 @@ package fleet
 import (
 	"fmt"
 
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // SubjectPermission is an allow list of NATS subjects (anything not listed is denied).
@@ -23,13 +23,13 @@ type Permissions struct {
 // access to the control bucket (catalog, rollouts, controller lease), no JetStream publish to
 // any bucket but its own status key, and no stream or consumer management beyond creating,
 // reading and deleting consumers on the two streams it reads. Replies come to the edge's own
-// inbox prefix (sync.InboxPrefix), so it cannot read other clients' replies.
+// inbox prefix (fleetapi.InboxPrefix), so it cannot read other clients' replies.
 //
 // What it does not isolate, by design: any edge can read every desired-state key (signed
 // manifests, public to the fleet: the consumer API cannot be limited per key), every artifact,
 // and could delete another edge's read consumer (which that edge recreates).
-func EdgePermissions(edgeID string, b sync.Buckets) (Permissions, error) {
-	if !sync.ValidToken(edgeID) {
+func EdgePermissions(edgeID string, b fleetapi.Buckets) (Permissions, error) {
+	if !fleetapi.ValidToken(edgeID) {
 		return Permissions{}, fmt.Errorf("fleet: edge id %q is not a valid token", edgeID)
 	}
 	b = b.WithDefaults()
@@ -48,8 +48,8 @@ func EdgePermissions(edgeID string, b sync.Buckets) (Permissions, error) {
 		// Flow-control replies of the push consumer, when the watch falls behind.
 		"$JS.FC." + desired + ".>",
 		// Its own status, and nothing else, is the one thing an edge writes.
-		"$KV." + b.Status + "." + sync.StatusKey(edgeID),
+		"$KV." + b.Status + "." + fleetapi.StatusKey(edgeID),
 	}
-	sub := []string{sync.InboxPrefix(edgeID) + ".>"}
+	sub := []string{fleetapi.InboxPrefix(edgeID) + ".>"}
 	return Permissions{Publish: SubjectPermission{Allow: pub}, Subscribe: SubjectPermission{Allow: sub}}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/sucursal/sucursal/internal/fleet"
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // The allow lists are exercised against a real server in cmd/fleetctl
@@ -24,7 +24,7 @@ func TestEdgePermissionsShape(t *testing.T) {
 		{"a>", false},
 		{"a b", false},
 	} {
-		p, err := fleet.EdgePermissions(tc.id, sync.Buckets{})
+		p, err := fleet.EdgePermissions(tc.id, fleetapi.Buckets{})
 		if (err == nil) != tc.ok {
 			t.Errorf("%q: err %v, want ok=%v", tc.id, err, tc.ok)
 			continue

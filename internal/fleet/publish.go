@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 )
 
@@ -32,9 +33,6 @@ type PublishRequest struct {
 }
 
 func catalogKey(role, version string) string { return "manifest." + role + "." + version }
-
-// ObjectName is where a role/version's artifact lives in the object store.
-func ObjectName(role, version string) string { return role + "/" + version }
 
 // Publish uploads the artifact (hashing it on the way), signs its manifest and records the signed
 // manifest in the catalog. It returns the signed envelope.
@@ -70,7 +68,7 @@ func Publish(ctx context.Context, js jetstream.JetStream, cfg Config, priv ed255
 		return manifest.Envelope{}, manifest.Manifest{}, fmt.Errorf("fleet: %w", err)
 	}
 	sum := sha256.New()
-	info, err := artifacts.Put(ctx, jetstream.ObjectMeta{Name: ObjectName(req.Role, req.Version)}, io.TeeReader(req.Artifact, sum))
+	info, err := artifacts.Put(ctx, jetstream.ObjectMeta{Name: fleetapi.ObjectName(req.Role, req.Version)}, io.TeeReader(req.Artifact, sum))
 	if err != nil {
 		return manifest.Envelope{}, manifest.Manifest{}, fmt.Errorf("fleet: upload artifact: %w", err)
 	}

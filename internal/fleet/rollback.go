@@ -9,8 +9,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
-	"github.com/sucursal/sucursal/internal/sync"
 )
 
 // Rollback sends every edge of the role's last rollout back to the version that ran before it,
@@ -44,7 +44,7 @@ func Rollback(ctx context.Context, js jetstream.JetStream, cfg Config, role stri
 			return r, err
 		}
 		for _, edge := range r.Members {
-			if err := h.desired.Delete(ctx, sync.EdgeKey(edge, role)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
+			if err := h.desired.Delete(ctx, fleetapi.EdgeKey(edge, role)); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
 				return r, fmt.Errorf("fleet: clear override of %s: %w", edge, err)
 			}
 		}

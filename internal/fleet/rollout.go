@@ -14,8 +14,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
-	"github.com/sucursal/sucursal/internal/sync"
 )
 
 // Rollout states.
@@ -46,13 +46,13 @@ type Spec struct {
 	WaveBytesLimit int64             `json:"wave_bytes_limit,omitempty"` // bytes in flight per wave
 	// MinRequests holds the gates back until the rollout's edges on the new version have together
 	// reported at least this many requests, so that a wave is not judged on no traffic.
-	MinRequests uint64        `json:"min_requests,omitempty"`
-	Soak        time.Duration `json:"soak"` // gates are read this long after a wave installed
-	WaveTimeout time.Duration `json:"wave_timeout"`
-	Size        int64         `json:"size"`
-	Desired     sync.Desired  `json:"desired"`            // what wave edges get
-	Previous    *sync.Desired `json:"previous,omitempty"` // what a failed wave goes back to
-	Created     time.Time     `json:"created"`
+	MinRequests uint64            `json:"min_requests,omitempty"`
+	Soak        time.Duration     `json:"soak"` // gates are read this long after a wave installed
+	WaveTimeout time.Duration     `json:"wave_timeout"`
+	Size        int64             `json:"size"`
+	Desired     fleetapi.Desired  `json:"desired"`            // what wave edges get
+	Previous    *fleetapi.Desired `json:"previous,omitempty"` // what a failed wave goes back to
+	Created     time.Time         `json:"created"`
 }
 
 // Rollout is the record the controller advances, with compare-and-set on its KV revision.
@@ -151,7 +151,7 @@ func writeRollout(ctx context.Context, kv jetstream.KeyValue, r Rollout, rev uin
 	return nil
 }
 
-func readDesired(ctx context.Context, kv jetstream.KeyValue, key string) (*sync.Desired, error) {
+func readDesired(ctx context.Context, kv jetstream.KeyValue, key string) (*fleetapi.Desired, error) {
 	e, err := kv.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, nil
@@ -159,14 +159,14 @@ func readDesired(ctx context.Context, kv jetstream.KeyValue, key string) (*sync.
 	if err != nil {
 		return nil, fmt.Errorf("fleet: read desired: %w", err)
 	}
-	d, err := sync.ParseDesired(e.Value())
+	d, err := fleetapi.ParseDesired(e.Value())
 	if err != nil {
 		return nil, err
 	}
 	return &d, nil
 }
 
-func putDesired(ctx context.Context, kv jetstream.KeyValue, key string, d sync.Desired) error {
+func putDesired(ctx context.Context, kv jetstream.KeyValue, key string, d fleetapi.Desired) error {
 	data, err := json.Marshal(d)
 	if err != nil {
 		return fmt.Errorf("fleet: %w", err)
@@ -198,7 +198,7 @@ func StartRollout(ctx context.Context, js jetstream.JetStream, cfg Config, req S
 	}
 	for k, v := range req.Selector {
 		// Edges only ever carry token labels, and the selector key is built from them.
-		if !sync.ValidToken(k) || !sync.ValidToken(v) {
+		if !fleetapi.ValidToken(k) || !fleetapi.ValidToken(v) {
 			return Rollout{}, fmt.Errorf("%w: %q=%q", ErrBadSelector, k, v)
 		}
 	}
@@ -228,7 +228,7 @@ func StartRollout(ctx context.Context, js jetstream.JetStream, cfg Config, req S
 		Waves: req.Waves, Selector: req.Selector, Gates: req.Gates, WaveBytesLimit: req.WaveBytesLimit,
 		MinRequests: req.MinRequests, Soak: req.Soak, WaveTimeout: req.WaveTimeout, Size: m.Size, Created: now.UTC(),
 	}
-	spec.Desired = sync.Desired{Manifest: env, Rollout: spec.ID}
+	spec.Desired = fleetapi.Desired{Manifest: env, Rollout: spec.ID}
 	// What the targeted edges run today: an earlier rollout with the same selector left its key;
 	// otherwise the role default.
 	prev, err := readDesired(ctx, h.desired, targetKey(spec))
@@ -236,7 +236,7 @@ func StartRollout(ctx context.Context, js jetstream.JetStream, cfg Config, req S
 		return Rollout{}, err
 	}
 	if prev == nil && len(spec.Selector) > 0 {
-		if prev, err = readDesired(ctx, h.desired, sync.RoleKey(req.Role)); err != nil {
+		if prev, err = readDesired(ctx, h.desired, fleetapi.RoleKey(req.Role)); err != nil {
 			return Rollout{}, err
 		}
 	}
@@ -249,7 +249,7 @@ func StartRollout(ctx context.Context, js jetstream.JetStream, cfg Config, req S
 			if err != nil {
 				return Rollout{}, err
 			}
-			spec.Previous = &sync.Desired{Manifest: prev.Manifest, Rollback: &rb, Rollout: spec.ID}
+			spec.Previous = &fleetapi.Desired{Manifest: prev.Manifest, Rollback: &rb, Rollout: spec.ID}
 		}
 	}
 	r := Rollout{Spec: spec, State: StateRunning, WaveStarted: now.UTC(), Updated: now.UTC()}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/sync"
 )
 
@@ -56,15 +57,15 @@ type health struct {
 	bad   map[string]bool
 }
 
-func (h *health) Health(role string) sync.Health {
+func (h *health) Health(role string) fleetapi.Health {
 	m, ok := h.agent().Model(role)
 	if !ok {
-		return sync.Health{}
+		return fleetapi.Health{}
 	}
 	if h.bad[m.Version] {
-		return sync.Health{Requests: 100, Errors: 50, TTFTP95Ms: 200}
+		return fleetapi.Health{Requests: 100, Errors: 50, TTFTP95Ms: 200}
 	}
-	return sync.Health{Requests: 100, Errors: 1, TTFTP95Ms: 100}
+	return fleetapi.Health{Requests: 100, Errors: 1, TTFTP95Ms: 100}
 }
 
 func startEdges(t *testing.T, env *fleettest.Env, n int, bad map[string]bool) []*fleettest.Agent {
@@ -134,7 +135,7 @@ func TestWavesAdvanceAndOfflineEdgeCatchesUp(t *testing.T) {
 	offline.Stop(t)
 	fleettest.Eventually(t, "offline edge's status expired", func() bool {
 		edges, err := fleet.Snapshot(context.Background(), env.JS, env.Cfg)
-		return err == nil && !slices.ContainsFunc(edges, func(e sync.EdgeStatus) bool { return e.EdgeID == offline.Status().EdgeID })
+		return err == nil && !slices.ContainsFunc(edges, func(e fleetapi.EdgeStatus) bool { return e.EdgeID == offline.Status().EdgeID })
 	})
 
 	env.Publish(t, role, "2.0.0", fleettest.Artifact(2, 300000))
@@ -306,8 +307,8 @@ func TestParseWaves(t *testing.T) {
 // traffic is a health source whose request count the test sets; no errors.
 type traffic struct{ requests atomic.Uint64 }
 
-func (h *traffic) Health(string) sync.Health {
-	return sync.Health{Requests: h.requests.Load(), TTFTP95Ms: 100}
+func (h *traffic) Health(string) fleetapi.Health {
+	return fleetapi.Health{Requests: h.requests.Load(), TTFTP95Ms: 100}
 }
 
 // With --min-requests the gates wait for traffic instead of passing on none, and a wave that never

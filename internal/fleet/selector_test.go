@@ -8,7 +8,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // An edge that matches a multi-label selector but was offline for the whole rollout, and an edge
@@ -37,7 +37,7 @@ func TestMultiLabelSelectorOfflineEdgeCatchesUp(t *testing.T) {
 	offline.Stop(t)
 	fleettest.Eventually(t, "offline edge's status expired", func() bool {
 		edges, err := fleet.Snapshot(context.Background(), env.JS, env.Cfg)
-		return err == nil && !slices.ContainsFunc(edges, func(e sync.EdgeStatus) bool { return e.EdgeID == "edge-eu-clinic-3" })
+		return err == nil && !slices.ContainsFunc(edges, func(e fleetapi.EdgeStatus) bool { return e.EdgeID == "edge-eu-clinic-3" })
 	})
 
 	env.Publish(t, role, "2.0.0", fleettest.Artifact(2, 300000))
@@ -75,34 +75,4 @@ func TestMultiLabelSelectorOfflineEdgeCatchesUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	fleettest.Eventually(t, "everyone back on 1.0.0", func() bool { return skew(t, env)["1.0.0"] == len(labels)+1 })
-}
-
-func TestSelectorKey(t *testing.T) {
-	for _, tc := range []struct {
-		sel  map[string]string
-		want string
-	}{
-		{map[string]string{"region": "eu"}, sync.LabelKey("region", "eu", role)},
-		{map[string]string{"tier": "clinic", "region": "eu"}, "sel.region=eu/tier=clinic." + role},
-		{map[string]string{"b": "2", "c": "3", "a": "1"}, "sel.a=1/b=2/c=3." + role},
-	} {
-		got := sync.SelectorKey(tc.sel, role)
-		if got != tc.want {
-			t.Errorf("SelectorKey(%v) = %q, want %q", tc.sel, got, tc.want)
-		}
-		tok := got[len("sel.") : len(got)-len("."+role)]
-		back, ok := sync.ParseSelector(tok)
-		if !ok || len(back) != len(tc.sel) || !matchesAll(back, tc.sel) {
-			t.Errorf("ParseSelector(%q) = %v, %v; want %v", tok, back, ok, tc.sel)
-		}
-	}
-}
-
-func matchesAll(a, b map[string]string) bool {
-	for k, v := range b {
-		if a[k] != v {
-			return false
-		}
-	}
-	return true
 }

@@ -10,11 +10,11 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // Snapshot returns the status of every edge that reported within the status TTL, sorted by id.
-func Snapshot(ctx context.Context, js jetstream.JetStream, cfg Config) ([]sync.EdgeStatus, error) {
+func Snapshot(ctx context.Context, js jetstream.JetStream, cfg Config) ([]fleetapi.EdgeStatus, error) {
 	cfg = cfg.WithDefaults()
 	kv, err := js.KeyValue(ctx, cfg.Buckets.Status)
 	if err != nil {
@@ -32,7 +32,7 @@ func Snapshot(ctx context.Context, js jetstream.JetStream, cfg Config) ([]sync.E
 			keys = append(keys, k)
 		}
 	}
-	out := make([]sync.EdgeStatus, 0, len(keys))
+	out := make([]fleetapi.EdgeStatus, 0, len(keys))
 	for _, k := range keys {
 		e, err := kv.Get(ctx, k)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
@@ -41,18 +41,18 @@ func Snapshot(ctx context.Context, js jetstream.JetStream, cfg Config) ([]sync.E
 		if err != nil {
 			return nil, fmt.Errorf("fleet: read status %s: %w", k, err)
 		}
-		var st sync.EdgeStatus
+		var st fleetapi.EdgeStatus
 		if err := json.Unmarshal(e.Value(), &st); err != nil {
 			continue // a record we cannot read is an edge we cannot count on
 		}
 		out = append(out, st)
 	}
-	slices.SortFunc(out, func(a, b sync.EdgeStatus) int { return strings.Compare(a.EdgeID, b.EdgeID) })
+	slices.SortFunc(out, func(a, b fleetapi.EdgeStatus) int { return strings.Compare(a.EdgeID, b.EdgeID) })
 	return out, nil
 }
 
 // Skew counts, per role, how many edges run each version ("" = nothing installed).
-func Skew(edges []sync.EdgeStatus) map[string]map[string]int {
+func Skew(edges []fleetapi.EdgeStatus) map[string]map[string]int {
 	out := map[string]map[string]int{}
 	for _, e := range edges {
 		for role, rs := range e.Roles {

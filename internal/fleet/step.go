@@ -10,7 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 func matches(sel, labels map[string]string) bool {
@@ -22,22 +22,22 @@ func matches(sel, labels map[string]string) bool {
 	return true
 }
 
-func installedVersion(e sync.EdgeStatus, role, version string) bool {
+func installedVersion(e fleetapi.EdgeStatus, role, version string) bool {
 	return e.Roles[role].Version == version
 }
 
-func failedVersion(e sync.EdgeStatus, role, version string) bool {
+func failedVersion(e fleetapi.EdgeStatus, role, version string) bool {
 	rs := e.Roles[role]
-	return rs.FailedVersion == version && (rs.State == sync.StateFailed || rs.State == sync.StateRejected)
+	return rs.FailedVersion == version && (rs.State == fleetapi.StateFailed || rs.State == fleetapi.StateRejected)
 }
 
 // step computes the next rollout record from the current one and what edges report. It returns
 // nil when nothing changed. Desired-state writes happen before the record is written, so a
 // controller dying in between only repeats idempotent puts.
-func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []sync.EdgeStatus) (*Rollout, error) {
+func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []fleetapi.EdgeStatus) (*Rollout, error) {
 	now := c.now()
 	s := r.Spec
-	var eligible []sync.EdgeStatus
+	var eligible []fleetapi.EdgeStatus
 	for _, e := range edges {
 		if matches(s.Selector, e.Labels) {
 			eligible = append(eligible, e)
@@ -71,7 +71,7 @@ func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []syn
 	}
 	changed := false
 	for _, id := range fresh {
-		if err := putDesired(ctx, h.desired, sync.EdgeKey(id, s.Role), s.Desired); err != nil {
+		if err := putDesired(ctx, h.desired, fleetapi.EdgeKey(id, s.Role), s.Desired); err != nil {
 			return nil, err
 		}
 		r.Members = append(r.Members, id)
@@ -99,7 +99,7 @@ func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []syn
 	if now.Sub(r.SettledAt) < s.Soak {
 		return nil, nil
 	}
-	var inWave, baseline []sync.EdgeStatus
+	var inWave, baseline []fleetapi.EdgeStatus
 	for _, e := range eligible {
 		if members[e.EdgeID] {
 			inWave = append(inWave, e)
@@ -141,7 +141,7 @@ func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []syn
 func (c *Controller) rollbackWave(ctx context.Context, h handles, r Rollout, why string) (*Rollout, error) {
 	s := r.Spec
 	for _, id := range r.Members {
-		key := sync.EdgeKey(id, s.Role)
+		key := fleetapi.EdgeKey(id, s.Role)
 		if s.Previous != nil {
 			if err := putDesired(ctx, h.desired, key, *s.Previous); err != nil {
 				return nil, err
@@ -187,9 +187,9 @@ func (c *Controller) finalize(ctx context.Context, h handles, s Spec) error {
 // targetKey is the desired-state key that covers every edge a rollout targets.
 func targetKey(s Spec) string {
 	if len(s.Selector) == 0 {
-		return sync.RoleKey(s.Role)
+		return fleetapi.RoleKey(s.Role)
 	}
-	return sync.SelectorKey(s.Selector, s.Role)
+	return fleetapi.SelectorKey(s.Selector, s.Role)
 }
 
 func compareFloat(a, b float64) int {

@@ -18,13 +18,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 )
 
 // HealthSource reports how the running version of a role behaves; rollout gates read it from the
 // edge's status. It is implemented by the pipeline.
 type HealthSource interface {
-	Health(role string) Health
+	Health(role string) fleetapi.Health
 }
 
 // AgentDeps are the agent's collaborators. Everything is optional except what the config cannot
@@ -54,9 +55,9 @@ type Agent struct {
 	changed chan struct{}
 
 	mu       gosync.Mutex
-	desired  map[string]Desired // by KV key
+	desired  map[string]fleetapi.Desired // by KV key
 	inst     installed
-	status   map[string]RoleStatus
+	status   map[string]fleetapi.RoleStatus
 	rejected map[string]bool // envelope fingerprints that will not be retried
 }
 
@@ -111,12 +112,12 @@ func NewAgent(cfg AgentConfig, deps AgentDeps) (*Agent, error) {
 		log:      deps.Logger.With("component", "sync", "edge", cfg.EdgeID),
 		wake:     make(chan struct{}, 1),
 		changed:  make(chan struct{}, 1),
-		desired:  map[string]Desired{},
-		status:   map[string]RoleStatus{},
+		desired:  map[string]fleetapi.Desired{},
+		status:   map[string]fleetapi.RoleStatus{},
 		rejected: map[string]bool{},
 	}
 	for role, ri := range inst.Roles {
-		rs := RoleStatus{State: StateIdle}
+		rs := fleetapi.RoleStatus{State: fleetapi.StateIdle}
 		if ri.Current != nil {
 			rs.Version, rs.Digest = ri.Current.Version, ri.Current.Digest
 			met.version.WithLabelValues(role).Set(float64(ri.Current.Manifest.Created.Unix()))
@@ -141,7 +142,7 @@ func (a *Agent) Model(role string) (Model, bool) {
 }
 
 // Status returns what the agent reports to the fleet.
-func (a *Agent) Status() EdgeStatus {
+func (a *Agent) Status() fleetapi.EdgeStatus {
 	a.mu.Lock()
 	roles := maps.Clone(a.status)
 	a.mu.Unlock()
@@ -151,7 +152,7 @@ func (a *Agent) Status() EdgeStatus {
 			roles[role] = rs
 		}
 	}
-	return EdgeStatus{EdgeID: a.cfg.EdgeID, Labels: a.cfg.Labels, Seen: a.deps.Now().UTC(), Roles: roles}
+	return fleetapi.EdgeStatus{EdgeID: a.cfg.EdgeID, Labels: a.cfg.Labels, Seen: a.deps.Now().UTC(), Roles: roles}
 }
 
 // FetchCounters exposes the download counters (chunks and bytes received, re-downloads included).
@@ -167,7 +168,7 @@ func (a *Agent) FetchCounters() (chunks, bytes uint64) {
 
 func (a *Agent) dial() (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name("sucursal-edge " + a.cfg.EdgeID), nats.MaxReconnects(-1),
-		nats.CustomInboxPrefix(InboxPrefix(a.cfg.EdgeID))}
+		nats.CustomInboxPrefix(fleetapi.InboxPrefix(a.cfg.EdgeID))}
 	switch {
 	case a.cfg.CredentialsFile != "":
 		opts = append(opts, nats.UserCredentials(a.cfg.CredentialsFile))
@@ -266,7 +267,7 @@ func fingerprint(env manifest.Envelope) string {
 	return string(sum[:])
 }
 
-func (a *Agent) setStatus(role string, fn func(*RoleStatus)) {
+func (a *Agent) setStatus(role string, fn func(*fleetapi.RoleStatus)) {
 	a.mu.Lock()
 	rs := a.status[role]
 	fn(&rs)
@@ -291,7 +292,7 @@ func (a *Agent) report(ctx context.Context, js jetstream.JetStream) error {
 		if kv != nil {
 			data, err := json.Marshal(a.Status())
 			if err == nil {
-				_, err = kv.Put(ctx, StatusKey(a.cfg.EdgeID), data)
+				_, err = kv.Put(ctx, fleetapi.StatusKey(a.cfg.EdgeID), data)
 			}
 			if err != nil && ctx.Err() == nil {
 				a.log.Warn("status publish failed", "err", err)

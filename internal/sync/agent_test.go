@@ -16,6 +16,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 	"github.com/sucursal/sucursal/internal/sync"
 )
@@ -29,7 +30,7 @@ func TestTwentyAgentsConverge(t *testing.T) {
 	for i := range 20 {
 		agents = append(agents, env.RunAgent(t, fmt.Sprintf("edge-%02d", i), fleettest.AgentOptions{}))
 	}
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: d})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: d})
 	fleettest.Eventually(t, "20 edges report 1.0.0", func() bool {
 		edges, err := fleet.Snapshot(context.Background(), env.JS, env.Cfg)
 		return err == nil && len(edges) == 20 && fleet.Skew(edges)[role]["1.0.0"] == 20
@@ -75,7 +76,7 @@ func TestRejectionsKeepRunningModel(t *testing.T) {
 	env.Publish(t, role, "3.0.0", goodData) // uploads the object; manifest below is re-signed
 	sum := sha256.Sum256(goodData)
 	base := manifest.Manifest{Role: role, Digest: manifest.DigestFromHex(sum[:]), Size: int64(len(goodData)),
-		Runtime: manifest.RuntimeOllama, Object: fleet.ObjectName(role, "3.0.0"), Created: now, Expires: now.Add(time.Hour)}
+		Runtime: manifest.RuntimeOllama, Object: fleetapi.ObjectName(role, "3.0.0"), Created: now, Expires: now.Add(time.Hour)}
 	sign := func(m manifest.Manifest, k []byte) manifest.Envelope {
 		env, err := manifest.Sign(m, k)
 		if err != nil {
@@ -94,29 +95,29 @@ func TestRejectionsKeepRunningModel(t *testing.T) {
 
 	tests := []struct {
 		name   string
-		d      sync.Desired
+		d      fleetapi.Desired
 		reason string
 	}{
-		{"unknown signer", sync.Desired{Manifest: sign(unknown, stranger)}, sync.ReasonUnknownSigner},
-		{"expired", sync.Desired{Manifest: sign(expired, env.Key)}, sync.ReasonExpired},
-		{"tampered artifact", sync.Desired{Manifest: sign(tampered, env.Key)}, sync.ReasonDigestMismatch},
-		{"replayed older manifest", sync.Desired{Manifest: v1}, sync.ReasonOlderVersion},
+		{"unknown signer", fleetapi.Desired{Manifest: sign(unknown, stranger)}, sync.ReasonUnknownSigner},
+		{"expired", fleetapi.Desired{Manifest: sign(expired, env.Key)}, sync.ReasonExpired},
+		{"tampered artifact", fleetapi.Desired{Manifest: sign(tampered, env.Key)}, sync.ReasonDigestMismatch},
+		{"replayed older manifest", fleetapi.Desired{Manifest: v1}, sync.ReasonOlderVersion},
 	}
 
 	logs := &syncBuffer{}
 	reg := prometheus.NewRegistry()
 	a := runAgentWith(t, env, "edge-r", reg, slog.New(slog.NewJSONHandler(logs, nil)))
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: v1})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: v1})
 	fleettest.Eventually(t, "1.0.0 installed", func() bool { m, ok := a.Model(role); return ok && m.Version == "1.0.0" })
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: v2})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: v2})
 	fleettest.Eventually(t, "2.0.0 installed", func() bool { m, ok := a.Model(role); return ok && m.Version == "2.0.0" })
 
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env.SetDesired(t, sync.EdgeKey("edge-r", role), tt.d)
+			env.SetDesired(t, fleetapi.EdgeKey("edge-r", role), tt.d)
 			fleettest.Eventually(t, "status reason "+tt.reason, func() bool {
 				rs := a.Status().Roles[role]
-				return rs.State == sync.StateRejected && rs.Reason == tt.reason
+				return rs.State == fleetapi.StateRejected && rs.Reason == tt.reason
 			})
 			if m, _ := a.Model(role); m.Version != "2.0.0" {
 				t.Fatalf("running model changed to %s", m.Version)
@@ -143,9 +144,9 @@ func TestSignedRollbackIsInstantAndAllowed(t *testing.T) {
 	v1 := env.Publish(t, role, "1.0.0", fleettest.Artifact(30, 200000))
 	v2 := env.Publish(t, role, "2.0.0", fleettest.Artifact(31, 200000))
 	a := env.RunAgent(t, "edge-b", fleettest.AgentOptions{})
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: v1})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: v1})
 	fleettest.Eventually(t, "1.0.0", func() bool { m, _ := a.Model(role); return m.Version == "1.0.0" })
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: v2})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: v2})
 	fleettest.Eventually(t, "2.0.0", func() bool { m, _ := a.Model(role); return m.Version == "2.0.0" })
 	if p := a.Status().Roles[role].Previous; p != "1.0.0" {
 		t.Fatalf("previous = %q, want 1.0.0 kept for rollback", p)
@@ -155,7 +156,7 @@ func TestSignedRollbackIsInstantAndAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: v1, Rollback: &rb})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: v1, Rollback: &rb})
 	fleettest.Eventually(t, "back on 1.0.0", func() bool { m, _ := a.Model(role); return m.Version == "1.0.0" })
 	chunks, _ := a.FetchCounters()
 	if want := uint64(4); chunks != want { // 2 artifacts of 2 chunks each; the rollback fetched nothing
@@ -218,7 +219,7 @@ func TestWatchResumesAfterServerRestart(t *testing.T) {
 	v1 := env.Publish(t, role, "1.0.0", fleettest.Artifact(70, 100000))
 	v2 := env.Publish(t, role, "2.0.0", fleettest.Artifact(71, 100000))
 	a := env.RunAgent(t, "edge-w", fleettest.AgentOptions{})
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: v1})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: v1})
 	fleettest.Eventually(t, "1.0.0", func() bool { m, _ := a.Model(role); return m.Version == "1.0.0" })
 
 	restarted := time.Now()
@@ -228,8 +229,8 @@ func TestWatchResumesAfterServerRestart(t *testing.T) {
 		if err != nil {
 			return false
 		}
-		data, _ := json.Marshal(sync.Desired{Manifest: v2})
-		_, err = kv.Put(context.Background(), sync.RoleKey(role), data)
+		data, _ := json.Marshal(fleetapi.Desired{Manifest: v2})
+		_, err = kv.Put(context.Background(), fleetapi.RoleKey(role), data)
 		return err == nil
 	})
 	written := time.Since(restarted)

@@ -17,8 +17,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/sync"
 )
 
@@ -46,7 +46,7 @@ func BenchmarkFanout20(b *testing.B) {
 	env := fleettest.Start(b)
 	data := fleettest.Artifact(50, benchSize(b))
 	env.Publish(b, role, "1", data)
-	object := fleet.ObjectName(role, "1")
+	object := fleetapi.ObjectName(role, "1")
 	sum := sha256.Sum256(data)
 	digest := hex.EncodeToString(sum[:])
 	var clients []jetstream.JetStream
@@ -140,7 +140,7 @@ func BenchmarkPeakRSS(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var peak int64
 			for b.Loop() {
-				peak = max(peak, runDownloadChild(b, env, fleet.ObjectName(role, "1"), data, raw))
+				peak = max(peak, runDownloadChild(b, env, fleetapi.ObjectName(role, "1"), data, raw))
 			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
 		})

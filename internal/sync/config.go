@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // AgentConfig is the sync section of the edge-agent's configuration.
@@ -19,7 +21,7 @@ type AgentConfig struct {
 	OllamaURL       string            `yaml:"ollama_url"`
 	Heartbeat       time.Duration     `yaml:"heartbeat"`     // default 10s
 	WindowChunks    int               `yaml:"window_chunks"` // default DefaultWindow
-	Buckets         Buckets           `yaml:"buckets"`
+	Buckets         fleetapi.Buckets  `yaml:"buckets"`
 }
 
 // Validate lists every problem at once. Without a Conn in the dependencies, NATSURL is required;
@@ -32,12 +34,12 @@ func (c AgentConfig) Validate(haveConn, haveTrust bool) error {
 	if c.CredentialsFile != "" && c.NKeySeedFile != "" {
 		errs = append(errs, errors.New("sync: give a credentials file or an nkey seed file, not both"))
 	}
-	if !ValidToken(c.EdgeID) {
-		errs = append(errs, fmt.Errorf("sync: edge id %q must match %s", c.EdgeID, tokenRE))
+	if !fleetapi.ValidToken(c.EdgeID) {
+		errs = append(errs, fmt.Errorf("sync: edge id %q must match %s", c.EdgeID, fleetapi.TokenPattern))
 	}
 	for k, v := range c.Labels {
-		if !ValidToken(k) || !ValidToken(v) {
-			errs = append(errs, fmt.Errorf("sync: label %q=%q must match %s", k, v, tokenRE))
+		if !fleetapi.ValidToken(k) || !fleetapi.ValidToken(v) {
+			errs = append(errs, fmt.Errorf("sync: label %q=%q must match %s", k, v, fleetapi.TokenPattern))
 		}
 	}
 	if !haveTrust && len(c.TrustedKeys) == 0 {

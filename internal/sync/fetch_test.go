@@ -12,8 +12,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/sync"
 )
 
@@ -171,7 +171,7 @@ func TestFetchBandwidthLimitStillCompletes(t *testing.T) {
 	sum := sha256.Sum256(data)
 	env.Publish(t, "drafter", "1", data)
 	f := sync.NewFetcher(env.JS, env.Cfg.Buckets.Artifacts, t.TempDir(), 0, 4<<20, nil)
-	path, err := f.Fetch(context.Background(), fleet.ObjectName("drafter", "1"), hex.EncodeToString(sum[:]), int64(len(data)), nil)
+	path, err := f.Fetch(context.Background(), fleetapi.ObjectName("drafter", "1"), hex.EncodeToString(sum[:]), int64(len(data)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/sync"
 	"github.com/sucursal/sucursal/internal/testmodel"
@@ -49,11 +50,11 @@ func TestInstallIntoRealOllama(t *testing.T) {
 		"2.0.0": testmodel.Alphabet().WithPieces("bc"),
 		"3.0.0": testmodel.Alphabet().WithPieces("xyz"),
 	}
-	desired := map[string]sync.Desired{}
+	desired := map[string]fleetapi.Desired{}
 	for _, v := range []string{"1.0.0", "2.0.0", "3.0.0"} {
-		desired[v] = sync.Desired{Manifest: env.Publish(t, role, v, gguf(t, specs[v]))}
+		desired[v] = fleetapi.Desired{Manifest: env.Publish(t, role, v, gguf(t, specs[v]))}
 	}
-	desired["2.5.0"] = sync.Desired{Manifest: env.Publish(t, role, "2.5.0", fleettest.Artifact(9, 4096))} // not a GGUF
+	desired["2.5.0"] = fleetapi.Desired{Manifest: env.Publish(t, role, "2.5.0", fleettest.Artifact(9, 4096))} // not a GGUF
 
 	inst, err := sync.NewOllama(srv.URL, nil)
 	if err != nil {
@@ -81,7 +82,7 @@ func TestInstallIntoRealOllama(t *testing.T) {
 	c := srv.Client()
 	install := func(v string) {
 		t.Helper()
-		env.SetDesired(t, sync.RoleKey(role), desired[v])
+		env.SetDesired(t, fleetapi.RoleKey(role), desired[v])
 		fleettest.Eventually(t, v+" installed", func() bool { m, _ := a.Model(role); return m.Version == v })
 		switched = append(switched, <-switchedCh)
 		name := "sucursal-drafter:" + v
@@ -101,10 +102,10 @@ func TestInstallIntoRealOllama(t *testing.T) {
 	install("1.0.0")
 	install("2.0.0")
 
-	env.SetDesired(t, sync.RoleKey(role), desired["2.5.0"])
+	env.SetDesired(t, fleetapi.RoleKey(role), desired["2.5.0"])
 	fleettest.Eventually(t, "broken artifact fails to install", func() bool {
 		rs := a.Status().Roles[role]
-		return rs.State == sync.StateFailed && rs.FailedVersion == "2.5.0"
+		return rs.State == fleetapi.StateFailed && rs.FailedVersion == "2.5.0"
 	})
 	if m, _ := a.Model(role); m.Version != "2.0.0" {
 		t.Fatalf("running model is %s after a failed install", m.Version)

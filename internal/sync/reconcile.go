@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 )
 
@@ -39,7 +40,7 @@ func verifyReason(err error) string {
 }
 
 // reconcile brings one role to its desired entry, or records why it will not.
-func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d Desired) {
+func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d fleetapi.Desired) {
 	fp := fingerprint(d.Manifest)
 	a.mu.Lock()
 	done := a.rejected[fp]
@@ -65,8 +66,8 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d Desire
 	if cur != nil {
 		switch c := manifest.CompareVersions(m.Version, cur.Version); {
 		case c == 0 && m.Digest == cur.Digest:
-			a.setStatus(role, func(rs *RoleStatus) {
-				rs.Desired, rs.Rollout, rs.State = m.Version, d.Rollout, StateIdle
+			a.setStatus(role, func(rs *fleetapi.RoleStatus) {
+				rs.Desired, rs.Rollout, rs.State = m.Version, d.Rollout, fleetapi.StateIdle
 				rs.BytesDone, rs.BytesTotal = 0, 0
 			})
 			return
@@ -90,15 +91,15 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d Desire
 		a.commit(ctx, role, modelOf(m, prev.Ref), d.Rollout)
 		return
 	}
-	a.setStatus(role, func(rs *RoleStatus) {
-		rs.Desired, rs.Rollout, rs.State = m.Version, d.Rollout, StateDownloading
+	a.setStatus(role, func(rs *fleetapi.RoleStatus) {
+		rs.Desired, rs.Rollout, rs.State = m.Version, d.Rollout, fleetapi.StateDownloading
 		rs.BytesDone, rs.BytesTotal = 0, m.Size
 	})
 	var lastReport time.Time
 	path, err := f.Fetch(ctx, m.Object, m.DigestHex(), m.Size, func(done, total int64) {
 		if t := time.Now(); t.Sub(lastReport) > 500*time.Millisecond || done == total {
 			lastReport = t
-			a.setStatus(role, func(rs *RoleStatus) { rs.BytesDone = done })
+			a.setStatus(role, func(rs *fleetapi.RoleStatus) { rs.BytesDone = done })
 		}
 	})
 	switch {
@@ -115,7 +116,7 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d Desire
 		return
 	}
 
-	a.setStatus(role, func(rs *RoleStatus) { rs.State = StateInstalling })
+	a.setStatus(role, func(rs *fleetapi.RoleStatus) { rs.State = fleetapi.StateInstalling })
 	ref, err := inst.Install(ctx, m, path)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -131,7 +132,7 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d Desire
 	a.commit(ctx, role, modelOf(m, ref), d.Rollout)
 }
 
-func (a *Agent) allowDowngrade(d Desired, role, from, to string, now time.Time) error {
+func (a *Agent) allowDowngrade(d fleetapi.Desired, role, from, to string, now time.Time) error {
 	if d.Rollback == nil {
 		return fmt.Errorf("version %s is older than installed %s and no rollback directive", to, from)
 	}
@@ -176,9 +177,9 @@ func (a *Agent) commit(ctx context.Context, role string, m Model, rollout string
 	if a.deps.OnSwitch != nil {
 		a.deps.OnSwitch(m)
 	}
-	a.setStatus(role, func(rs *RoleStatus) {
+	a.setStatus(role, func(rs *fleetapi.RoleStatus) {
 		rs.Version, rs.Digest, rs.Previous, rs.Desired = m.Version, m.Digest, prevVersion, m.Version
-		rs.State, rs.Reason, rs.LastError, rs.FailedVersion = StateIdle, "", "", ""
+		rs.State, rs.Reason, rs.LastError, rs.FailedVersion = fleetapi.StateIdle, "", "", ""
 		rs.BytesDone, rs.BytesTotal = 0, 0
 	})
 	if evicted != nil {
@@ -208,8 +209,8 @@ func (a *Agent) reject(role, fp, version, reason string, err error) {
 	a.mu.Unlock()
 	a.met.installs.WithLabelValues(reason).Inc()
 	a.log.Warn("desired version rejected; running model stays", "role", role, "version", version, "reason", reason, "err", err)
-	a.setStatus(role, func(rs *RoleStatus) {
-		rs.State, rs.Reason, rs.LastError, rs.FailedVersion = StateRejected, reason, err.Error(), version
+	a.setStatus(role, func(rs *fleetapi.RoleStatus) {
+		rs.State, rs.Reason, rs.LastError, rs.FailedVersion = fleetapi.StateRejected, reason, err.Error(), version
 		rs.Desired, rs.BytesDone, rs.BytesTotal = version, 0, 0
 	})
 }
@@ -222,7 +223,7 @@ func (a *Agent) fail(role, version, reason string, err error, sticky bool, fp st
 	}
 	a.met.installs.WithLabelValues(reason).Inc()
 	a.log.Warn("install failed; running model stays", "role", role, "version", version, "reason", reason, "err", err)
-	a.setStatus(role, func(rs *RoleStatus) {
-		rs.State, rs.Reason, rs.LastError, rs.FailedVersion = StateFailed, reason, err.Error(), version
+	a.setStatus(role, func(rs *fleetapi.RoleStatus) {
+		rs.State, rs.Reason, rs.LastError, rs.FailedVersion = fleetapi.StateFailed, reason, err.Error(), version
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
-	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // An agent stopped in the middle of a download picks it up where its last persisted window ended
@@ -19,10 +19,10 @@ func TestAgentResumesDownloadAfterRestart(t *testing.T) {
 
 	// The bandwidth limit only makes the download slow enough to stop it in the middle.
 	first := env.RunAgent(t, "edge-k", fleettest.AgentOptions{DataDir: dir, Window: window, BandwidthLimit: 2 << 20})
-	env.SetDesired(t, sync.RoleKey(role), sync.Desired{Manifest: d})
+	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: d})
 	fleettest.Eventually(t, "half downloaded", func() bool {
 		rs := first.Status().Roles[role]
-		return rs.State == sync.StateDownloading && rs.BytesDone >= int64(len(data))/2
+		return rs.State == fleetapi.StateDownloading && rs.BytesDone >= int64(len(data))/2
 	})
 	first.Stop(t)
 	c1, _ := first.FetchCounters()

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sucursal/sucursal/internal/fleetapi"
 )
 
 // watch mirrors the desired-state keys that concern this edge. The KV watcher rides an ordered
@@ -41,7 +42,7 @@ func (a *Agent) watchOnce(ctx context.Context, js jetstream.JetStream) (watched 
 	if err != nil {
 		return false, fmt.Errorf("sync: desired bucket: %w", err)
 	}
-	w, err := kv.WatchFiltered(ctx, edgeFilters(a.cfg.EdgeID))
+	w, err := kv.WatchFiltered(ctx, fleetapi.DesiredFilters(a.cfg.EdgeID))
 	if err != nil {
 		return false, fmt.Errorf("sync: watch desired: %w", err)
 	}
@@ -79,7 +80,7 @@ func (a *Agent) applyEntry(e jetstream.KeyValueEntry) {
 		signal(a.wake)
 		return
 	}
-	d, err := ParseDesired(e.Value())
+	d, err := fleetapi.ParseDesired(e.Value())
 	if err != nil {
 		a.log.Warn("ignoring unreadable desired-state entry", "key", e.Key(), "err", err)
 		delete(a.desired, e.Key())
@@ -101,31 +102,34 @@ func hasLabels(labels, sel map[string]string) bool {
 }
 
 // effective picks, per role, the most specific desired entry for this edge.
-func (a *Agent) effective() map[string]Desired {
+func (a *Agent) effective() map[string]fleetapi.Desired {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	out := map[string]Desired{}
+	out := map[string]fleetapi.Desired{}
 	rank := map[string]int{}
 	keys := slices.Sorted(maps.Keys(a.desired))
 	for _, k := range keys {
-		parts := strings.Split(k, ".")
-		var role string
+		dk, ok := fleetapi.ParseDesiredKey(k)
+		if !ok {
+			continue
+		}
 		var r int
-		switch {
-		case len(parts) == 2 && parts[0] == "role":
-			role, r = parts[1], 1
-		case len(parts) == 3 && parts[0] == "sel":
-			sel, ok := ParseSelector(parts[1])
-			if !ok || !hasLabels(a.cfg.Labels, sel) {
+		switch dk.Scope {
+		case fleetapi.ScopeRole:
+			r = 1
+		case fleetapi.ScopeSelector:
+			if !hasLabels(a.cfg.Labels, dk.Selector) {
 				continue
 			}
 			// A selector of more labels is more specific; it can never outrank the edge's own key.
-			role, r = parts[2], 1+min(len(sel), edgeRank-2)
-		case len(parts) == 3 && parts[0] == "edge" && parts[1] == a.cfg.EdgeID:
-			role, r = parts[2], edgeRank
-		default:
-			continue
+			r = 1 + min(len(dk.Selector), edgeRank-2)
+		case fleetapi.ScopeEdge:
+			if dk.EdgeID != a.cfg.EdgeID {
+				continue
+			}
+			r = edgeRank
 		}
+		role := dk.Role
 		if r > rank[role] { // keys are sorted, so ties keep the first: deterministic
 			out[role], rank[role] = a.desired[k], r
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sucursal/sucursal/internal/fleet"
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
 	"github.com/sucursal/sucursal/internal/sync"
 )
@@ -109,7 +110,7 @@ func (e *Env) Publish(t testing.TB, role, version string, data []byte) manifest.
 }
 
 // SetDesired writes a desired-state key directly (no rollout).
-func (e *Env) SetDesired(t testing.TB, key string, d sync.Desired) {
+func (e *Env) SetDesired(t testing.TB, key string, d fleetapi.Desired) {
 	t.Helper()
 	kv, err := e.JS.KeyValue(context.Background(), e.Cfg.Buckets.Desired)
 	if err != nil {
