@@ -71,7 +71,7 @@ func ask(stdout, stderr io.Writer, url, model, prompt string, maxTokens int, str
 		fmt.Fprintf(stderr, "(answered in %s)\n", time.Since(start).Round(time.Millisecond))
 		return nil
 	}
-	sse := target.NewSSEReader(resp.Body, 8<<20)
+	sse := openaicompat.NewSSEReader(resp.Body, 8<<20)
 	var ttft time.Duration
 	chunks := 0
 	for {

@@ -67,7 +67,7 @@ Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flag
 				return err
 			}
 			log := newLogger(final.LogLevel)
-			agent.Version = version
+			final.Version = version
 			a, err := agent.New(final, log)
 			if err != nil {
 				return err

@@ -2,7 +2,7 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,36 +17,32 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sucursal/sucursal/internal/api"
-	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/dc"
 	"github.com/sucursal/sucursal/internal/egress"
 	"github.com/sucursal/sucursal/internal/failover"
+	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 	"github.com/sucursal/sucursal/internal/link"
-	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/redact/ner"
-	modelsync "github.com/sucursal/sucursal/internal/sync"
-	"github.com/sucursal/sucursal/internal/wire"
+	"github.com/sucursal/sucursal/internal/sync"
 )
-
-// Version is reported to the gateway in the hello; cmd/edge-agent sets it from ldflags.
-var Version = "dev"
 
 // Agent is a configured edge-agent.
 type Agent struct {
 	cfg    Config
 	log    *slog.Logger
 	reg    *prometheus.Registry
-	link   *link.Client   // the primary DC endpoint
-	links  []*link.Client // primary first, then the secondaries
+	links  []*link.Client // one per DC endpoint: the primary first, then the secondaries
 	router *failover.Router
 	api    *api.Server
-	sync   *modelsync.Agent // nil when model sync is off
+	sync   *sync.Agent // nil when model sync is off
 
 	ln, metricsLn net.Listener
 }
 
-// New builds the agent: it loads the edge certificate and wires the pipeline, but does not listen.
+// New builds the agent: it loads the edge certificate and wires the request path, but does not
+// listen. The path itself is composed in one place, requestPath.
 func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid configuration:\n%w", err)
@@ -66,17 +62,16 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redaction: %w", err)
 	}
-	// Every link sends through the same exit check, built from the redaction policy.
+	// Every DC client sends through the same exit check, built from the redaction policy.
 	exit, err := egress.New(redactor, reg, log.With("component", "egress"))
 	if err != nil {
 		return nil, fmt.Errorf("egress: %w", err)
 	}
-	links := dcLinks(cfg, tlsConf, exit, reg, log)
-	l := links[0]
-	for _, dl := range links {
-		dl.RegisterRTT(prometheus.WrapRegistererWith(prometheus.Labels{"dc": dl.Addr()}, reg))
+	links, dcs, err := endpoints(cfg, tlsConf, exit, reg, log)
+	if err != nil {
+		return nil, err
 	}
-	g, err := buildGuard(cfg.Guard, l, reg, log.With("component", "guard"))
+	g, err := guardsetup.Build(cfg.Guard, dcs[0], reg, log.With("component", "guard"))
 	if err != nil {
 		return nil, err
 	}
@@ -84,21 +79,17 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	// failover.local.role.
 	var localRef atomic.Pointer[string]
 	localRef.Store(&cfg.Failover.Local.Model)
-	rt := router(cfg, links, func() string { return *localRef.Load() }, reg, log)
 	// Health reports what users saw (per role, since its last switch) for the fleet's rollout
-	// gates; it observes every request from the outside of the pipeline.
+	// gates; the path's outermost stage feeds it.
 	hl := newHealth()
-	h := hl.observe(pipeline.Build(pipeline.Deps{Link: l, Terminal: rt, Redactor: redactor, Guard: g, SequentialGuard: cfg.Guard.Mode == "sequential"}))
+	path, rt := requestPath(pathParts{cfg: cfg, health: hl, guard: g, redactor: redactor, dcs: dcs,
+		localModel: func() string { return *localRef.Load() }, reg: reg, log: log})
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
-	a := &Agent{cfg: cfg, log: log, reg: reg, link: l, links: links, router: rt}
+	a := &Agent{cfg: cfg, log: log, reg: reg, links: links, router: rt}
 	if cfg.SyncEnabled() {
-		sc := cfg.Sync
-		if sc.EdgeID == "" {
-			sc.EdgeID = cfg.EdgeID
-		}
-		a.sync, err = modelsync.NewAgent(sc, modelsync.AgentDeps{Registerer: reg, Logger: log, Health: hl,
-			OnSwitch: func(m modelsync.Model) {
+		a.sync, err = sync.NewAgent(cfg.syncConfig(), sync.AgentDeps{Registerer: reg, Logger: log, Health: hl,
+			OnSwitch: func(m sync.Model) {
 				hl.switched(m.Role)
 				if role := cfg.Failover.Local.Role; role != "" && m.Role == role && m.Runtime == "ollama" {
 					ref := m.Ref
@@ -118,10 +109,60 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if cfg.MetricsListen != "" {
 		apiMetrics = nil
 	}
-	a.api = api.New(api.Config{MaxBodyBytes: cfg.MaxBodyBytes, RequestTimeout: cfg.RequestTimeout, SlowClientTimeout: cfg.SlowClientTimeout, Decode: cfg.Egress},
-		h, dcModels{l}, anyReady(links), apiMetrics, reg, log.With("component", "api"))
+	apiCfg := cfg.Config
+	apiCfg.Decode = cfg.Egress
+	a.api = api.New(apiCfg, path, dcs[0], anyReady(links), apiMetrics, reg, log.With("component", "api"))
 	a.api.SetReadyDetail(func() any { return rt.Status() })
 	return a, nil
+}
+
+// endpoints makes one QUIC link and one DC client per datacenter endpoint: the primary first,
+// then dc_secondary in order. Each checks the gateway certificate against dc_server_name or its
+// own host.
+func endpoints(cfg Config, base *tls.Config, exit dc.Exit, reg prometheus.Registerer, log *slog.Logger) ([]*link.Client, []*dc.Client, error) {
+	addrs := append([]string{cfg.DC}, cfg.DCSecondary...)
+	var links []*link.Client
+	var dcs []*dc.Client
+	for i, addr := range addrs {
+		tc := base.Clone()
+		if cfg.DCServerName != "" {
+			tc.ServerName = cfg.DCServerName
+		} else if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
+			tc.ServerName = host
+		}
+		// Every link's metrics carry its address and role, so dashboards can follow the primary.
+		role := "primary"
+		if i > 0 {
+			role = "secondary"
+		}
+		r := prometheus.WrapRegistererWith(prometheus.Labels{"dc": addr, "dc_role": role}, reg)
+		l := link.New(link.Config{Addr: addr, EdgeID: cfg.EdgeID, Software: "edge-agent/" + cfg.Version, TLS: tc, Tuning: cfg.Link},
+			r, log.With("component", "link", "dc", addr))
+		l.RegisterRTT(prometheus.WrapRegistererWith(prometheus.Labels{"dc": addr}, reg))
+		c, err := dc.New(l, exit, dc.Config{AcceptTimeout: cfg.Failover.AcceptTimeout})
+		if err != nil {
+			return nil, nil, err
+		}
+		links, dcs = append(links, l), append(dcs, c)
+	}
+	return links, dcs, nil
+}
+
+// anyReady is /readyz: ready while at least one DC endpoint is connected.
+func anyReady(links []*link.Client) func() (bool, error) {
+	return func() (bool, error) {
+		var first error
+		for _, l := range links {
+			ok, err := l.Ready()
+			if ok {
+				return true, nil
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		return false, first
+	}
 }
 
 // Listen binds the HTTP listeners, so callers (and tests) know the addresses before Run.
@@ -148,8 +189,8 @@ func (a *Agent) Addr() string { return a.ln.Addr().String() }
 // Handler is the HTTP API (for in-process tests and benchmarks).
 func (a *Agent) Handler() http.Handler { return a.api }
 
-// Link is the QUIC link (for readiness in tests).
-func (a *Agent) Link() *link.Client { return a.link }
+// Link is the primary DC endpoint's QUIC link (for readiness in tests).
+func (a *Agent) Link() *link.Client { return a.links[0] }
 
 // Run serves until ctx ends, then lets in-flight requests finish for ShutdownGrace and stops.
 func (a *Agent) Run(ctx context.Context) error {
@@ -208,35 +249,4 @@ func serve(srv *http.Server, ln net.Listener) error {
 		return err
 	}
 	return nil
-}
-
-// dcModels lists the DC target's models over the link.
-type dcModels struct{ l *link.Client }
-
-func (d dcModels) Models(ctx context.Context) (json.RawMessage, error) {
-	call, err := d.l.Open(ctx, wire.Request{Op: wire.OpModels})
-	if err != nil {
-		if errors.Is(err, link.ErrNotConnected) {
-			return nil, chat.Unavailable("dc_unavailable", "the datacenter is unreachable from this branch; try again shortly", pipeline.DCRetryAfter)
-		}
-		return nil, err
-	}
-	defer call.Close()
-	f, err := call.Next()
-	if err != nil {
-		return nil, chat.Unavailable("dc_unavailable", "the connection to the datacenter broke during the request", pipeline.DCRetryAfter)
-	}
-	switch f.Type {
-	case wire.TypeResponse:
-		var r wire.Response
-		if err := f.Decode(&r); err != nil {
-			return nil, chat.Internal("the datacenter sent an unreadable model list")
-		}
-		return r.Body, nil
-	case wire.TypeError:
-		var e wire.Error
-		_ = f.Decode(&e)
-		return nil, pipeline.FromWireError(e)
-	}
-	return nil, chat.Internal("the datacenter answered the model list with a " + f.Type.String() + " frame")
 }

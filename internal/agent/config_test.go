@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sucursal/sucursal/internal/drafter"
 )
 
 // The example shipped in packaging/ must load and validate: it is the documentation of every key.
@@ -64,23 +66,23 @@ func TestDraftConfig(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		draft DraftConfig
+		draft drafter.Config
 		want  string // "" = valid
 	}{
-		{"ollama", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d"}, ""},
-		{"ollama, token mode, no pipeline", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", Mode: "token", Pipeline: new(false)}, ""},
-		{"llamacpp", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://127.0.0.1:8081"}, ""},
-		{"llamacpp token mode with GGUF", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://127.0.0.1:8081", Mode: "token", TokenizerGGUF: "/m/d.gguf"}, ""},
-		{"disabled with nonsense", DraftConfig{Mode: "bytes"}, ""},
-		{"unknown mode", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", Mode: "bytes"}, "draft.mode"},
-		{"unknown backend", DraftConfig{Enabled: true, Backend: "vllm"}, "draft.backend"},
-		{"ollama without model", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434"}, "draft.model"},
-		{"ollama with a bad URL", DraftConfig{Enabled: true, OllamaURL: "127.0.0.1:11434", Model: "d"}, "draft.ollama_url"},
-		{"ollama with llamacpp fields", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", URL: "http://x:1"}, "draft.url"},
-		{"llamacpp without URL", DraftConfig{Enabled: true, Backend: "llamacpp"}, "draft.url"},
-		{"llamacpp with ollama_url", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://x:1", OllamaURL: "http://y:2"}, "draft.ollama_url"},
-		{"llamacpp token mode without GGUF", DraftConfig{Enabled: true, Backend: "llamacpp", URL: "http://x:1", Mode: "token"}, "tokenizer_gguf"},
-		{"gamma out of range", DraftConfig{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", GammaMax: 40}, "gamma"},
+		{"ollama", drafter.Config{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d"}, ""},
+		{"ollama, token mode, no pipeline", drafter.Config{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", Mode: "token", Pipeline: new(false)}, ""},
+		{"llamacpp", drafter.Config{Enabled: true, Backend: "llamacpp", URL: "http://127.0.0.1:8081"}, ""},
+		{"llamacpp token mode with GGUF", drafter.Config{Enabled: true, Backend: "llamacpp", URL: "http://127.0.0.1:8081", Mode: "token", TokenizerGGUF: "/m/d.gguf"}, ""},
+		{"disabled with nonsense", drafter.Config{Mode: "bytes"}, ""},
+		{"unknown mode", drafter.Config{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", Mode: "bytes"}, "draft.mode"},
+		{"unknown backend", drafter.Config{Enabled: true, Backend: "vllm"}, "draft.backend"},
+		{"ollama without model", drafter.Config{Enabled: true, OllamaURL: "http://127.0.0.1:11434"}, "draft.model"},
+		{"ollama with a bad URL", drafter.Config{Enabled: true, OllamaURL: "127.0.0.1:11434", Model: "d"}, "draft.ollama_url"},
+		{"ollama with llamacpp fields", drafter.Config{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", URL: "http://x:1"}, "draft.url"},
+		{"llamacpp without URL", drafter.Config{Enabled: true, Backend: "llamacpp"}, "draft.url"},
+		{"llamacpp with ollama_url", drafter.Config{Enabled: true, Backend: "llamacpp", URL: "http://x:1", OllamaURL: "http://y:2"}, "draft.ollama_url"},
+		{"llamacpp token mode without GGUF", drafter.Config{Enabled: true, Backend: "llamacpp", URL: "http://x:1", Mode: "token"}, "tokenizer_gguf"},
+		{"gamma out of range", drafter.Config{Enabled: true, OllamaURL: "http://127.0.0.1:11434", Model: "d", GammaMax: 40}, "gamma"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := valid()

@@ -1,13 +1,10 @@
 package agent
 
 import (
-	"context"
-	"net/http"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/pipeline"
@@ -81,42 +78,8 @@ func (h *health) record(ttft time.Duration, failed, failedOver bool) {
 	}
 }
 
-// observe is the outermost pipeline stage: it times the first byte of every answer and counts
-// server-side failures (5xx, not the client's own mistakes) and answers that did not come from
-// the primary DC.
-func (h *health) observe(next pipeline.Handler) pipeline.Handler {
-	return pipeline.HandlerFunc(func(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
-		tw := &firstByte{ResponseWriter: w, start: time.Now()}
-		err := next.ServeChat(ctx, req, tw)
-		failed := false
-		if err != nil && ctx.Err() == nil {
-			ce, ok := err.(*chat.Error)
-			failed = !ok || ce.Status >= http.StatusInternalServerError
-		}
-		backend := w.Header().Get(failover.BackendHeader)
-		h.record(tw.ttft, failed, backend != "" && backend != failover.PrimaryBackend)
-		return err
-	})
-}
-
-type firstByte struct {
-	pipeline.ResponseWriter
-	start time.Time
-	ttft  time.Duration
-}
-
-func (f *firstByte) mark() {
-	if f.ttft == 0 {
-		f.ttft = time.Since(f.start)
-	}
-}
-
-func (f *firstByte) WriteChunk(c *chat.Chunk) error {
-	f.mark()
-	return f.ResponseWriter.WriteChunk(c)
-}
-
-func (f *firstByte) WriteCompletion(c *chat.Completion) error {
-	f.mark()
-	return f.ResponseWriter.WriteCompletion(c)
+// Observe implements pipeline.Observer: the path's outermost stage reports every request's
+// outcome. An answer that did not come from the primary DC counts as a failover.
+func (h *health) Observe(o pipeline.Outcome) {
+	h.record(o.TTFT, o.Failed, o.Backend != "" && o.Backend != failover.PrimaryBackend)
 }

@@ -22,15 +22,15 @@ func TestHealthObservesRequests(t *testing.T) {
 	h := newHealth()
 	h.Health("drafter") // the role's window starts
 	serve := func(backend string, err error, delay time.Duration) {
-		term := pipeline.HandlerFunc(func(_ context.Context, _ *pipeline.Request, w pipeline.ResponseWriter) error {
-			w.Header().Set(failover.BackendHeader, backend)
+		term := pipeline.HandlerFunc(func(_ context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
+			req.Backend = backend // what the failover router records
 			if err != nil {
 				return err
 			}
 			time.Sleep(delay)
 			return w.WriteChunk(&chat.Chunk{})
 		})
-		_ = h.observe(term).ServeChat(context.Background(), &pipeline.Request{}, &hdrWriter{h: http.Header{}})
+		_ = pipeline.Observe(h)(term).ServeChat(context.Background(), &pipeline.Request{}, &hdrWriter{h: http.Header{}})
 	}
 	for range 18 {
 		serve(failover.PrimaryBackend, nil, time.Millisecond)

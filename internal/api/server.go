@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -24,16 +25,55 @@ import (
 // DefaultMaxBodyBytes is the default request body limit.
 const DefaultMaxBodyBytes = 4 << 20
 
-// Config configures the HTTP API.
+// Config is the HTTP endpoint's part of the edge-agent's configuration (top-level YAML keys).
 type Config struct {
-	MaxBodyBytes int64
+	// Listen is the address branch users call; MetricsListen serves /metrics on its own address
+	// (empty: on Listen).
+	Listen        string `yaml:"listen"`
+	MetricsListen string `yaml:"metrics_listen"`
+	// MaxBodyBytes limits a request body.
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 	// RequestTimeout bounds a whole request, streaming included (0 = no bound beyond the client's).
-	RequestTimeout time.Duration
+	RequestTimeout time.Duration `yaml:"request_timeout"`
 	// SlowClientTimeout bounds one write to a client that stopped reading; the request is then
 	// cancelled, upstream too (0 = no bound).
-	SlowClientTimeout time.Duration
-	// Decode widens the request allow-list by name (operator-allowed fields and content parts).
-	Decode chat.DecodeOptions
+	SlowClientTimeout time.Duration `yaml:"slow_client_timeout"`
+	// Decode widens the request allow-list by name (the `egress:` section).
+	Decode chat.DecodeOptions `yaml:"-"`
+}
+
+// DefaultConfig: loopback only, 4 MiB bodies, 10 min per request, 60 s for a client that
+// stopped reading.
+func DefaultConfig() Config {
+	return Config{Listen: "127.0.0.1:8080", MaxBodyBytes: DefaultMaxBodyBytes, RequestTimeout: 10 * time.Minute,
+		SlowClientTimeout: 60 * time.Second}
+}
+
+// Validate lists every problem at once.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		bad("listen: %q is not host:port", c.Listen)
+	}
+	if c.MetricsListen != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsListen); err != nil {
+			bad("metrics_listen: %q is not host:port", c.MetricsListen)
+		}
+	}
+	if c.MaxBodyBytes <= 0 {
+		bad("max_body_bytes must be positive")
+	}
+	if c.SlowClientTimeout < 0 {
+		bad("slow_client_timeout must not be negative")
+	}
+	if c.RequestTimeout < 0 {
+		bad("request_timeout must not be negative")
+	}
+	if err := c.Decode.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }
 
 // ModelLister answers GET /v1/models (the DC target's list, later with local models).

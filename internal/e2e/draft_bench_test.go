@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/drafter"
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
@@ -106,7 +107,7 @@ func BenchmarkDraftVsPlain(b *testing.B) {
 			if mode.drafting {
 				pipe := !mode.nopipe
 				opts = append(opts, func(c *agent.Config) {
-					c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: o.URL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi,
+					c.Draft = drafter.Config{Enabled: true, OllamaURL: o.URL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi,
 						Mode: mode.wire, Pipeline: &pipe}
 				})
 			}
@@ -214,7 +215,7 @@ func BenchmarkDraftPipelining(b *testing.B) {
 	}{{"adaptive/sequential", 1, 8, false}, {"adaptive/pipelined", 1, 8, true}, {"gamma4/sequential", 4, 4, false}, {"gamma4/pipelined", 4, 4, true}} {
 		pipe := mode.pipe
 		url, a := startAgent(b, fleet, wan, func(c *agent.Config) {
-			c.Draft = agent.DraftConfig{Enabled: true, OllamaURL: drafterURL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi, Pipeline: &pipe}
+			c.Draft = drafter.Config{Enabled: true, OllamaURL: drafterURL, Model: "cyc-draft", GammaMin: mode.lo, GammaMax: mode.hi, Pipeline: &pipe}
 		})
 		waitLink(b, a)
 		warmUp(b, url, "cyc")

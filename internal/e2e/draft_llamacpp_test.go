@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/drafter"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -96,7 +97,7 @@ func TestDraftingOnLlamaServer(t *testing.T) {
 		} {
 			t.Run(dc.name+"/gamma="+strconv.Itoa(gamma), func(t *testing.T) {
 				url, a := startAgent(t, fleet, wan, func(c *agent.Config) {
-					c.Draft = agent.DraftConfig{Enabled: true, Backend: "llamacpp", URL: dc.url, TokenizerGGUF: dc.gguf,
+					c.Draft = drafter.Config{Enabled: true, Backend: "llamacpp", URL: dc.url, TokenizerGGUF: dc.gguf,
 						GammaMin: gamma, GammaMax: gamma}
 				})
 				waitLink(t, a)

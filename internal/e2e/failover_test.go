@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -104,7 +105,7 @@ func TestLocalDegradedFallback(t *testing.T) {
 	o := startOllama(t)
 	pkiDir := newPKI(t)
 	url, _ := startAgent(t, pkiDir, "127.0.0.1:1", func(c *agent.Config) {
-		c.Failover.Local = agent.LocalFallbackConfig{Enabled: true, URL: o.URL + "/v1", Model: "tiny"}
+		c.Failover.Local = failover.LocalConfig{Enabled: true, URL: o.URL + "/v1", Model: "tiny"}
 	})
 	body := []byte(`{"model":"the-big-dc-model","messages":[{"role":"user","content":"a"}],"max_tokens":100}`)
 	resp, err := httpClient().Post(url+"/v1/chat/completions", "application/json", bytes.NewReader(body))

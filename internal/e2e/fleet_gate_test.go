@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
 	"github.com/sucursal/sucursal/internal/fleetapi"
@@ -127,7 +128,7 @@ func TestRolloutGateOnRealEdgeHealth(t *testing.T) {
 			c.Sync.OllamaURL = e.ollama.URL
 			c.Sync.Buckets = env.Cfg.Buckets
 			c.Sync.Heartbeat = 300 * time.Millisecond // the test hub's status entries live 2 s
-			c.Failover.Local = agent.LocalFallbackConfig{Enabled: true, URL: e.ollama.URL + "/v1", Role: gateRole}
+			c.Failover.Local = failover.LocalConfig{Enabled: true, URL: e.ollama.URL + "/v1", Role: gateRole}
 		})
 		edges = append(edges, e)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 	"github.com/sucursal/sucursal/internal/ollamatest"
 	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/testmodel"
@@ -49,8 +50,8 @@ func BenchmarkGuardTTFT(b *testing.B) {
 	policy.Timeout = time.Minute // a slow moment on 2 busy cores must not turn into a 503
 	withGuard := func(mode string) agentOpt {
 		return func(c *agent.Config) {
-			c.Guard = agent.GuardConfig{Enabled: true, Mode: mode, Policy: &agent.InlinePolicy{Policy: policy},
-				Classifiers: []agent.ClassifierConfig{{Name: "llamaguard", Kind: "safety", Stage: "input",
+			c.Guard = guardsetup.Config{Enabled: true, Mode: mode, Policy: &guardsetup.InlinePolicy{Policy: policy},
+				Classifiers: []guardsetup.ClassifierConfig{{Name: "llamaguard", Kind: "safety", Stage: "input",
 					Backend: "ollama", URL: local.URL, Model: "guard-safe"}}}
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 )
 
 // BenchmarkGuardFailover: the branch's guard model server (a real Ollama) is killed; how long
@@ -18,7 +18,7 @@ import (
 // Reported in ms, p50 and p99 over b.N kill/restart cycles.
 func BenchmarkGuardFailover(b *testing.B) {
 	e := newGuardEnv(b)
-	gc := e.localGuard(guard.DefaultPolicy(), agent.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"})
+	gc := e.localGuard(guard.DefaultPolicy(), guardsetup.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"})
 	gc.DCFallback, gc.DCFallbackKind = true, "safety"
 	url := e.start(b, gc, "guard-safe")
 	body := []byte(`{"model":"tiny","max_tokens":4,"messages":[{"role":"user","content":"Mi DNI es 12345678Z, a"}]}`)

@@ -20,9 +20,10 @@ import (
 	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 	"github.com/sucursal/sucursal/internal/ollamatest"
-	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 
@@ -100,7 +101,7 @@ func newGuardEnv(t testing.TB) *guardEnv {
 }
 
 // start runs a gateway (with dcGuardModel as its guard, "" for none) and an agent with gc.
-func (e *guardEnv) start(t testing.TB, gc agent.GuardConfig, dcGuardModel string) string {
+func (e *guardEnv) start(t testing.TB, gc guardsetup.Config, dcGuardModel string) string {
 	t.Helper()
 	tlsConf, err := pki.ServerTLS(e.pki)
 	if err != nil {
@@ -137,11 +138,11 @@ func (e *guardEnv) start(t testing.TB, gc agent.GuardConfig, dcGuardModel string
 }
 
 // localGuard is a guard section with one Llama Guard stand-in on the branch's Ollama.
-func (e *guardEnv) localGuard(p guard.Policy, classifiers ...agent.ClassifierConfig) agent.GuardConfig {
+func (e *guardEnv) localGuard(p guard.Policy, classifiers ...guardsetup.ClassifierConfig) guardsetup.Config {
 	for i := range classifiers {
 		classifiers[i].Backend, classifiers[i].URL, classifiers[i].Kind = "ollama", e.local.URL, "safety"
 	}
-	return agent.GuardConfig{Enabled: true, Policy: &agent.InlinePolicy{Policy: p}, Classifiers: classifiers}
+	return guardsetup.Config{Enabled: true, Policy: &guardsetup.InlinePolicy{Policy: p}, Classifiers: classifiers}
 }
 
 type answer struct {
@@ -242,7 +243,7 @@ func TestGuardEndToEnd(t *testing.T) {
 	syncOut.Output.Async, syncOut.Output.CheckEvery, syncOut.Output.Window = false, 4, 64
 
 	t.Run("safe prompt and answer pass", func(t *testing.T) {
-		url := e.start(t, e.localGuard(syncOut, agent.ClassifierConfig{Name: "llamaguard", Stage: "both", Model: "guard-safe"}), "")
+		url := e.start(t, e.localGuard(syncOut, guardsetup.ClassifierConfig{Name: "llamaguard", Stage: "both", Model: "guard-safe"}), "")
 		before := e.targetIn.count()
 		for _, stream := range []bool{false, true} {
 			a := ask(t, url, prompt, stream)
@@ -264,7 +265,7 @@ func TestGuardEndToEnd(t *testing.T) {
 	})
 
 	t.Run("unsafe prompt is blocked before it leaves the branch", func(t *testing.T) {
-		url := e.start(t, e.localGuard(guard.DefaultPolicy(), agent.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-unsafe-s2"}), "")
+		url := e.start(t, e.localGuard(guard.DefaultPolicy(), guardsetup.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-unsafe-s2"}), "")
 		before := e.targetIn.count()
 		for _, stream := range []bool{false, true} {
 			a := ask(t, url, prompt, stream)
@@ -284,7 +285,7 @@ func TestGuardEndToEnd(t *testing.T) {
 	t.Run("refusal mode answers as the assistant", func(t *testing.T) {
 		p := guard.DefaultPolicy()
 		p.OnBlock, p.RefusalMessage = "refusal", "Lo siento, no puedo ayudar con esa solicitud."
-		url := e.start(t, e.localGuard(p, agent.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-unsafe-s2"}), "")
+		url := e.start(t, e.localGuard(p, guardsetup.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-unsafe-s2"}), "")
 		before := e.targetIn.count()
 		for _, stream := range []bool{false, true} {
 			a := ask(t, url, prompt, stream)
@@ -302,8 +303,8 @@ func TestGuardEndToEnd(t *testing.T) {
 		// short answer once, at its finish_reason, before the last chunk goes out.
 		for _, p := range []guard.Policy{syncOut, guard.DefaultPolicy()} {
 			url := e.start(t, e.localGuard(p,
-				agent.ClassifierConfig{Name: "llamaguard-in", Stage: "input", Model: "guard-safe"},
-				agent.ClassifierConfig{Name: "llamaguard-out", Stage: "output", Model: "guard-unsafe-s2"}), "")
+				guardsetup.ClassifierConfig{Name: "llamaguard-in", Stage: "input", Model: "guard-safe"},
+				guardsetup.ClassifierConfig{Name: "llamaguard-out", Stage: "output", Model: "guard-unsafe-s2"}), "")
 			a := ask(t, url, prompt, true)
 			if a.status != 200 || a.errCode != "content_policy_violation" || a.done {
 				t.Fatalf("async=%v streamed: %d %s done=%v; want a terminal content_policy_violation event and no [DONE]",
@@ -325,7 +326,7 @@ func TestGuardEndToEnd(t *testing.T) {
 	pii := "Mi DNI es " + dni + ", a"
 
 	t.Run("guard down, fail closed", func(t *testing.T) {
-		url := e.start(t, e.localGuard(guard.DefaultPolicy(), agent.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"}), "")
+		url := e.start(t, e.localGuard(guard.DefaultPolicy(), guardsetup.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"}), "")
 		before := e.targetIn.count()
 		a := ask(t, url, prompt, true)
 		if a.status != 503 || a.errCode != "guard_unavailable" || a.header.Get("Retry-After") == "" {
@@ -339,7 +340,7 @@ func TestGuardEndToEnd(t *testing.T) {
 	t.Run("guard down, fail open", func(t *testing.T) {
 		p := guard.DefaultPolicy()
 		p.FailMode = guard.FailOpen
-		url := e.start(t, e.localGuard(p, agent.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"}), "")
+		url := e.start(t, e.localGuard(p, guardsetup.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"}), "")
 		a := ask(t, url, prompt, true)
 		if a.status != 200 || a.body != want || a.header.Get("X-Sucursal-Guard") != "degraded" {
 			t.Fatalf("got %d %q header=%q", a.status, a.body, a.header.Get("X-Sucursal-Guard"))
@@ -361,7 +362,7 @@ func TestGuardEndToEnd(t *testing.T) {
 			{"", "safety", 503, "guard_unavailable"},              // a gateway without a guard: a classifier failure, fail closed
 			{"guard-safe", "injection", 503, "guard_unavailable"}, // a guard of another kind: the same
 		} {
-			gc := e.localGuard(guard.DefaultPolicy(), agent.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"})
+			gc := e.localGuard(guard.DefaultPolicy(), guardsetup.ClassifierConfig{Name: "llamaguard", Stage: "input", Model: "guard-safe"})
 			if tc.kind == "injection" {
 				gc.Classifiers[0].Kind = "injection-label" // the local injection model fails over to the DC
 			}

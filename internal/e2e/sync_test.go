@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
 	"github.com/sucursal/sucursal/internal/fleetapi"
@@ -43,7 +44,7 @@ func TestFleetModelBecomesTheLocalFallback(t *testing.T) {
 		c.Sync.OllamaURL = o.URL
 		c.Sync.Buckets = env.Cfg.Buckets
 		c.Sync.Heartbeat = 500 * time.Millisecond // the test hub's status entries live 2 s
-		c.Failover.Local = agent.LocalFallbackConfig{Enabled: true, URL: o.URL + "/v1", Role: "fallback"}
+		c.Failover.Local = failover.LocalConfig{Enabled: true, URL: o.URL + "/v1", Role: "fallback"}
 	})
 
 	body := []byte(`{"model":"big-dc-model","messages":[{"role":"user","content":"a"}],"max_tokens":100}`)

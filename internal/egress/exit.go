@@ -3,13 +3,17 @@ package egress
 import (
 	"context"
 	"errors"
-	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
 	"log/slog"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/dc"
 	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -23,7 +27,7 @@ type Exit struct {
 	seconds prometheus.Histogram
 }
 
-var _ link.Exit = (*Exit)(nil)
+var _ dc.Exit = (*Exit)(nil)
 
 // New returns the exit check of policy r, with its metrics registered on reg (nil: none).
 func New(r *redact.Redactor, reg prometheus.Registerer, log *slog.Logger) (*Exit, error) {
@@ -49,8 +53,9 @@ func New(r *redact.Redactor, reg prometheus.Registerer, log *slog.Logger) (*Exit
 	return e, nil
 }
 
-// Check scans req's body and extra texts. A hit is an *redact.EgressBlockedError (wrapping
-// redact.ErrEgressBlocked); a scan that could not finish (a recognizer timeout) also refuses.
+// Check scans req's body and extra texts. A hit, or a scan that could not finish (a recognizer
+// timeout), refuses the request with the user's error: 422 egress_blocked naming the entity
+// types, never the values.
 func (e *Exit) Check(ctx context.Context, req wire.Request, extra ...string) error {
 	start := time.Now()
 	op := opLabel(req.Op)
@@ -69,13 +74,24 @@ func (e *Exit) Check(ctx context.Context, req wire.Request, extra ...string) err
 		}
 		e.log.Warn("egress: personal data found at the exit; request not sent", "op", op, "request_id", req.RequestID,
 			"types", be.Types, "values", n, "body_bytes", len(req.Body))
-		return err
+		return blocked(be.Types)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
 	e.blocked.WithLabelValues(op, "unscanned").Inc()
 	e.log.Warn("egress: the exit scan could not finish; request not sent", "op", op, "request_id", req.RequestID, "body_bytes", len(req.Body))
-	return fmt.Errorf("%w: the scan could not finish: %w", redact.ErrEgressBlocked, err)
+	return blocked(nil)
+}
+
+// blocked is the user's error for a request the exit refused: redaction left personal data in
+// it (a form or a field it missed), so nothing was sent.
+func blocked(types map[string]int) *chat.Error {
+	msg := "the request could not be checked for personal data at the exit, so nothing was sent; try again or tell the branch operator"
+	if len(types) > 0 {
+		msg = "the request still held personal data (" + strings.Join(slices.Sorted(maps.Keys(types)), ", ") +
+			") after redaction, so nothing was sent; rephrase it or tell the branch operator"
+	}
+	return &chat.Error{Status: http.StatusUnprocessableEntity, Type: "invalid_request_error", Code: chat.CodeEgressBlocked, Message: msg}
 }
 
 // opLabel bounds the op label to the operations that exist.

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -33,8 +34,8 @@ func TestExitBlocksCountsAndLogsWithoutTheValue(t *testing.T) {
 	}
 	dirty := wire.Request{Op: wire.OpGuard, RequestID: "r2", Body: []byte(`{"kind":"safety","text":"DNI 12345678Z, ana.garcia@example.com"}`)}
 	err = e.Check(ctx, dirty)
-	var be *redact.EgressBlockedError
-	if !errors.As(err, &be) || !errors.Is(err, redact.ErrEgressBlocked) || be.Types["DNI"] != 1 || be.Types["EMAIL"] != 1 {
+	var ce *chat.Error
+	if !errors.As(err, &ce) || ce.Status != 422 || ce.Code != chat.CodeEgressBlocked || !strings.Contains(ce.Message, "DNI, EMAIL") {
 		t.Fatalf("got %v", err)
 	}
 	if got := testutil.ToFloat64(e.blocked.WithLabelValues(wire.OpGuard, "DNI")); got != 1 {

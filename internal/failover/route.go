@@ -37,8 +37,8 @@ type Policy struct {
 // DegradedHeader is set on answers served by a local degraded model.
 const DegradedHeader = "X-Sucursal-Degraded"
 
-// BackendHeader names the backend that served an answer, for operators and the edge's own
-// health reports (failover rate).
+// BackendHeader names the backend that served an answer, for operators (stages read
+// pipeline.Request.Backend).
 const BackendHeader = "X-Sucursal-Backend"
 
 // PrimaryBackend is the name the agent gives its primary DC endpoint.
@@ -91,6 +91,7 @@ func (r *Router) ServeChat(ctx context.Context, req *pipeline.Request, w pipelin
 			w.Header().Set(DegradedHeader, "local-model")
 		}
 		w.Header().Set(BackendHeader, b.Name)
+		req.Backend = b.Name
 		err := b.Handler.ServeChat(ctx, req, tw)
 		switch {
 		case err == nil:
@@ -102,7 +103,7 @@ func (r *Router) ServeChat(ctx context.Context, req *pipeline.Request, w pipelin
 			return nil
 		case ctx.Err() != nil:
 			return err // the user went away: nobody's fault
-		case !backendFault(err):
+		case !chat.BackendFault(err):
 			r.record(b, true) // the backend worked; the request was wrong (404 model, 400…)
 			return err
 		}
@@ -125,7 +126,7 @@ func (r *Router) ServeChat(ctx context.Context, req *pipeline.Request, w pipelin
 		}
 	}
 	r.m.unavailable.Inc()
-	return chat.Unavailable("dc_unavailable",
+	return chat.Unavailable(chat.CodeDCUnavailable,
 		"no datacenter endpoint can serve this branch right now and no local fallback is allowed; try again shortly", r.p.RetryAfter)
 }
 
@@ -138,19 +139,6 @@ func (r *Router) record(b Backend, ok bool) {
 	} else {
 		b.Breaker.Failure()
 	}
-}
-
-// backendFault says whether an error means the backend (not the request) failed.
-func backendFault(err error) bool {
-	var ce *chat.Error
-	if !errors.As(err, &ce) {
-		return !errors.Is(err, context.Canceled)
-	}
-	switch ce.Code {
-	case "dc_unavailable", "dc_connection_lost", "dc_protocol_error", "target_unreachable", "upstream_timeout", "upstream_unavailable":
-		return true
-	}
-	return ce.Status >= 500
 }
 
 // tracking remembers whether anything reached the user.

@@ -29,18 +29,9 @@ type Call struct {
 // Open opens a stream, sends req, and returns the call whose frames the caller reads with Next.
 // If ctx ends before the call is closed, the gateway is told to cancel (a Cancel frame, then the
 // stream is reset), so the upstream request stops too.
+//
+// Open sends what it is given: the exit check is the caller's (package dc, the only caller).
 func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
-	return c.open(ctx, req)
-}
-
-// open is Open with texts the exit check must see besides req (see Exit).
-func (c *Client) open(ctx context.Context, req wire.Request, extra ...string) (*Call, error) {
-	if c.cfg.Exit == nil {
-		return nil, ErrNoExit
-	}
-	if err := c.cfg.Exit.Check(ctx, req, extra...); err != nil {
-		return nil, err
-	}
 	conn, err := c.current()
 	if err != nil {
 		return nil, err

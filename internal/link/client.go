@@ -30,35 +30,67 @@ func (e *RefusedError) Error() string { return "link: the gateway refused this e
 
 // Config configures the link.
 type Config struct {
-	Addr        string // host:port of the dc-gateway (UDP)
-	EdgeID      string
-	Software    string
-	TLS         *tls.Config
-	DialTimeout time.Duration
-	// KeepAlive and IdleTimeout: a keepalive every KeepAlive; a connection silent for IdleTimeout is dead.
-	KeepAlive   time.Duration
-	IdleTimeout time.Duration
-	BackoffMin  time.Duration
-	BackoffMax  time.Duration
-	// Exit checks every request before it is written; required (see Exit).
-	Exit Exit
+	Addr     string // host:port of the dc-gateway (UDP)
+	EdgeID   string
+	Software string
+	TLS      *tls.Config
+	Tuning
+}
+
+// Tuning is the edge-agent's `link:` section: how the QUIC connection is kept.
+type Tuning struct {
+	DialTimeout time.Duration `yaml:"dial_timeout"`
+	// KeepAlive and IdleTimeout: a keepalive every KeepAlive; a connection silent for
+	// IdleTimeout is dead.
+	KeepAlive   time.Duration `yaml:"keepalive"`
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	BackoffMin  time.Duration `yaml:"backoff_min"`
+	BackoffMax  time.Duration `yaml:"backoff_max"`
+}
+
+// DefaultTuning: 5 s dial and keepalive, 20 s idle timeout, re-dial backoff 100 ms to 10 s.
+func DefaultTuning() Tuning {
+	return Tuning{DialTimeout: 5 * time.Second, KeepAlive: 5 * time.Second, IdleTimeout: 20 * time.Second,
+		BackoffMin: 100 * time.Millisecond, BackoffMax: 10 * time.Second}
+}
+
+// Validate lists every problem at once.
+func (t Tuning) Validate() error {
+	var errs []error
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"link.dial_timeout", t.DialTimeout}, {"link.keepalive", t.KeepAlive}, {"link.idle_timeout", t.IdleTimeout},
+		{"link.backoff_min", t.BackoffMin}, {"link.backoff_max", t.BackoffMax}} {
+		if d.v <= 0 {
+			errs = append(errs, fmt.Errorf("%s must be positive", d.name))
+		}
+	}
+	if t.KeepAlive >= t.IdleTimeout && t.IdleTimeout > 0 {
+		errs = append(errs, fmt.Errorf("link.keepalive (%s) must be shorter than link.idle_timeout (%s)", t.KeepAlive, t.IdleTimeout))
+	}
+	if t.BackoffMin > t.BackoffMax {
+		errs = append(errs, errors.New("link.backoff_min must not exceed link.backoff_max"))
+	}
+	return errors.Join(errs...)
 }
 
 func (c *Config) defaults() {
+	d := DefaultTuning()
 	if c.DialTimeout <= 0 {
-		c.DialTimeout = 5 * time.Second
+		c.DialTimeout = d.DialTimeout
 	}
 	if c.KeepAlive <= 0 {
-		c.KeepAlive = 5 * time.Second
+		c.KeepAlive = d.KeepAlive
 	}
 	if c.IdleTimeout <= 0 {
-		c.IdleTimeout = 20 * time.Second
+		c.IdleTimeout = d.IdleTimeout
 	}
 	if c.BackoffMin <= 0 {
-		c.BackoffMin = 100 * time.Millisecond
+		c.BackoffMin = d.BackoffMin
 	}
 	if c.BackoffMax <= 0 {
-		c.BackoffMax = 10 * time.Second
+		c.BackoffMax = d.BackoffMax
 	}
 }
 

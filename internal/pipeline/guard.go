@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sucursal/sucursal/internal/chat"
@@ -33,17 +32,17 @@ const GuardRetryAfter = 5 * time.Second
 func Guard(g *guard.Guard) Stage {
 	return func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
-			req.redacted = newRedactedTexts()
+			req.Redacted = NewRedactedTexts()
 			texts := scanTexts(req)
 			in := startInputCheck(ctx, g, texts)
 			defer in.stop()
-			req.verdict = in.wait
+			req.Verdict = in.wait
 
 			octx, cancelOutput := context.WithCancel(ctx)
 			defer cancelOutput()
 			ow := &outputGuard{ResponseWriter: w, ctx: octx, cancel: cancelOutput, g: g, in: in}
 			err := next.ServeChat(ctx, req, ow)
-			req.redacted.fail(errNotRedacted) // no-op if Redact ran; else the DC fallback stops waiting
+			req.Redacted.fail(errNotRedacted) // no-op if Redact ran; else the DC fallback stops waiting
 			if err == nil {
 				err = ow.close()
 			} else {
@@ -62,8 +61,8 @@ func Guard(g *guard.Guard) Stage {
 func AwaitChecks() Stage {
 	return func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
-			if req.verdict != nil {
-				if err := req.verdict(ctx); err != nil {
+			if req.Verdict != nil {
+				if err := req.Verdict(ctx); err != nil {
 					return err
 				}
 			}
@@ -87,7 +86,7 @@ func scanTexts(req *Request) []guard.ScanText {
 		}
 		// The string is copied here, before the Redact stage rewrites the request in place.
 		out = append(out, guard.ScanText{Source: src, Text: *s, Redacted: func(ctx context.Context) (string, error) {
-			return req.redacted.get(ctx, pos)
+			return req.Redacted.get(ctx, pos)
 		}})
 		return nil
 	})
@@ -317,62 +316,4 @@ func (o *outputGuard) abandon() {
 		_, _ = sc.Close()
 		delete(o.scanners, idx)
 	}
-}
-
-// redactedTexts is a per-request promise: the Redact stage fills it with the redacted texts (in
-// chat.Request.Texts order) or fails it; the guard's DC fallback waits on it.
-type redactedTexts struct {
-	once  sync.Once
-	done  chan struct{}
-	texts []string
-	err   error
-}
-
-func newRedactedTexts() *redactedTexts { return &redactedTexts{done: make(chan struct{})} }
-
-// errNotRedacted fails the promise when the request ends before redaction finished.
-var errNotRedacted = errors.New("pipeline: the request ended before its text was redacted")
-
-// errRedactionFailed fails the promise without carrying the redactor's error, which the guard
-// would otherwise wrap into its own.
-var errRedactionFailed = errors.New("pipeline: redaction failed")
-
-func (p *redactedTexts) resolve(texts []string, err error) {
-	if p == nil {
-		return
-	}
-	p.once.Do(func() {
-		p.texts, p.err = texts, err
-		close(p.done)
-	})
-}
-
-// fill publishes the request's texts as they are now (after redaction).
-func (p *redactedTexts) fill(c *chat.Request) {
-	if p == nil {
-		return
-	}
-	var ts []string
-	_ = c.Texts(func(_ string, s *string) error {
-		ts = append(ts, *s)
-		return nil
-	})
-	p.resolve(ts, nil)
-}
-
-func (p *redactedTexts) fail(err error) { p.resolve(nil, err) }
-
-func (p *redactedTexts) get(ctx context.Context, i int) (string, error) {
-	select {
-	case <-p.done:
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-	if p.err != nil {
-		return "", p.err
-	}
-	if i >= len(p.texts) {
-		return "", errNotRedacted
-	}
-	return p.texts[i], nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/redact"
 )
 
 // fakeClassifier answers by a function of the text and records what it was asked.
@@ -150,7 +151,7 @@ func TestGuardStageInput(t *testing.T) {
 				g, _, logs := newTestGuard(t, tc.policy, []guard.Classifier{tc.classifier}, nil, nil)
 				var exit reached
 				rec := &recorder{}
-				h := Stages(Deps{Redactor: r, Guard: g, SequentialGuard: sequential})(exit.terminal(3))
+				h := guardedPath(r, g, sequential)(exit.terminal(3))
 				err := h.ServeChat(context.Background(), userRequest(stream, tc.text), rec)
 				name := tc.name
 				if tc.wantCode != "" {
@@ -253,7 +254,7 @@ func TestGuardFailoverSeesRedactedTextOnly(t *testing.T) {
 		tc.dc.name = "dc"
 		g, reg, logs := newTestGuard(t, guard.DefaultPolicy(), []guard.Classifier{failing()}, nil, tc.dc)
 		var exit reached
-		h := Stages(Deps{Redactor: newRedactor(t), Guard: g})(exit.terminal(64))
+		h := guardedPath(newRedactor(t), g, false)(exit.terminal(64))
 		text := "Mi DNI es " + dni + " y quiero robar"
 		err := h.ServeChat(context.Background(), userRequest(true, text), &recorder{})
 		if tc.wantCode == "" && err != nil {
@@ -304,7 +305,7 @@ func TestGuardStageOutput(t *testing.T) {
 			g, _, _ := newTestGuard(t, p, nil, []guard.Classifier{out}, nil)
 			var exit reached
 			rec := &recorder{}
-			err := Stages(Deps{Redactor: newRedactor(t), Guard: g})(exit.terminal(chunk)).ServeChat(context.Background(),
+			err := guardedPath(newRedactor(t), g, false)(exit.terminal(chunk)).ServeChat(context.Background(),
 				&Request{ID: "t", Chat: &chat.Request{Model: "m", Stream: stream, Messages: []chat.Message{{Role: "user", Content: chat.TextContent(text)}}}}, rec)
 			ce := asChat(t, err)
 			if ce.Code != "content_policy_violation" || !strings.Contains(ce.Message, "answer") {
@@ -342,7 +343,7 @@ func TestGuardStageOutputSafe(t *testing.T) {
 	var exit reached
 	rec := &recorder{}
 	text := "Mi DNI es 12345678Z, gracias"
-	if err := Stages(Deps{Redactor: newRedactor(t), Guard: g})(exit.terminal(2)).ServeChat(context.Background(), userRequest(true, text), rec); err != nil {
+	if err := guardedPath(newRedactor(t), g, false)(exit.terminal(2)).ServeChat(context.Background(), userRequest(true, text), rec); err != nil {
 		t.Fatal(err)
 	}
 	if want := "Eres un asistente.|" + text; rec.text() != want {
@@ -395,7 +396,17 @@ func TestGuardStageLeavesNoGoroutine(t *testing.T) {
 			ctx, c2 = context.WithTimeout(ctx, 200*time.Millisecond)
 			defer c2()
 		}
-		_ = Stages(Deps{Redactor: newRedactor(t), Guard: g})(terminal).ServeChat(ctx, userRequest(true, "Hola"), &recorder{})
+		_ = guardedPath(newRedactor(t), g, false)(terminal).ServeChat(ctx, userRequest(true, "Hola"), &recorder{})
 		cancel()
 	}
+}
+
+// guardedPath is the part of the request path these tests exercise, as agent.requestPath composes
+// it: the guard's check runs beside redaction and is awaited above the exit (or, sequential, before
+// redaction starts).
+func guardedPath(r *redact.Redactor, g *guard.Guard, sequential bool) Stage {
+	if sequential {
+		return Chain(Guard(g), AwaitChecks(), Redact(r))
+	}
+	return Chain(Guard(g), Redact(r), AwaitChecks())
 }

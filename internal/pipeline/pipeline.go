@@ -14,18 +14,26 @@ type Request struct {
 	Received time.Time
 	Chat     *chat.Request
 
-	// redacted is filled by Redact for the Guard stage's DC fallback (nil without a Guard stage);
-	// verdict is the Guard stage's pending input verdict, awaited by AwaitChecks (nil: none).
-	redacted *redactedTexts
-	verdict  func(ctx context.Context) error
+	// The fields below are how stages talk to each other through the request, the only way
+	// they do.
+
+	// Redacted is how Redact publishes the request's texts, redacted, to a stage above it that
+	// needs them (the guard's DC fallback may only ever see redacted text). The stage that needs
+	// them sets it before calling down; Redact fills it, or fails it. Nil when no stage asked.
+	Redacted *RedactedTexts
+	// Verdict is a check started above that must pass before anything leaves the branch (the
+	// guard's input verdict); AwaitChecks waits for it. Nil when there is none.
+	Verdict func(ctx context.Context) error
+	// Backend names what served the answer ("dc-primary", "dc-secondary-<addr>",
+	// "local-degraded"); the failover router sets it, and stages above read it on the way up.
+	Backend string
 }
 
 // ResponseWriter receives the answer. A streamed request gets WriteChunk calls; a non-streamed one
 // a single WriteCompletion. Header may be changed until the first write.
 type ResponseWriter interface {
 	Header() http.Header
-	WriteChunk(*chat.Chunk) error
-	WriteCompletion(*chat.Completion) error
+	chat.Writer
 }
 
 // Handler answers a request or returns an error; a *chat.Error reaches the user as it is, any
@@ -44,13 +52,24 @@ func (f HandlerFunc) ServeChat(ctx context.Context, req *Request, w ResponseWrit
 // Stage wraps the rest of the pipeline.
 type Stage func(next Handler) Handler
 
-// Chain composes stages into one: Chain(a, b)(h) is a → b → h.
+// Chain composes stages into one: Chain(a, b)(h) is a → b → h. A nil stage is left out, so a
+// composition can name a stage that configuration turns off (see When).
 func Chain(stages ...Stage) Stage {
 	return func(terminal Handler) Handler {
 		h := terminal
 		for i := len(stages) - 1; i >= 0; i-- {
-			h = stages[i](h)
+			if stages[i] != nil {
+				h = stages[i](h)
+			}
 		}
 		return h
 	}
+}
+
+// When is s if cond holds, else no stage.
+func When(cond bool, s Stage) Stage {
+	if !cond {
+		return nil
+	}
+	return s
 }

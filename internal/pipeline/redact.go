@@ -20,10 +20,10 @@ func Redact(r *redact.Redactor) Stage {
 			sess := r.NewSession(0)
 			defer sess.Close()
 			if err := redactRequest(ctx, sess, req.Chat); err != nil {
-				req.redacted.fail(errRedactionFailed)
+				req.Redacted.fail(errRedactionFailed)
 				return redactionError(err)
 			}
-			req.redacted.fill(req.Chat) // the guard's DC fallback may now see the redacted text
+			req.Redacted.fill(req.Chat) // the guard's DC fallback may now see the redacted text
 			rw := &rehydrator{ResponseWriter: w, sess: sess}
 			err := next.ServeChat(ctx, req, rw)
 			if err == nil {

@@ -167,3 +167,34 @@ func ParseVerifyResult(payload []byte, sent Verify) (VerifyResult, error) {
 	}
 	return r, nil
 }
+
+// ErrDraftRefused means the gateway answered a drafting operation with an error frame: it does
+// not verify drafts, the session expired, the request is not draftable. The edge streams plain.
+var ErrDraftRefused = errors.New("wire: the gateway refused the drafting round")
+
+// DraftRefusedError carries the gateway's status and error code — never its message, which the
+// edge does not need and must not log verbatim.
+type DraftRefusedError struct {
+	Status int
+	Code   string
+}
+
+func (e *DraftRefusedError) Error() string {
+	return fmt.Sprintf("wire: the gateway refused the drafting round: %d %s", e.Status, CodeOnly(e.Code))
+}
+
+func (e *DraftRefusedError) Unwrap() error { return ErrDraftRefused }
+
+// CodeOnly keeps a peer's error code printable and short, for the edge's errors and logs: it is
+// the only part of the gateway's error text the edge repeats.
+func CodeOnly(code string) string {
+	if len(code) > 40 {
+		code = code[:40]
+	}
+	for _, r := range code {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return "?"
+		}
+	}
+	return code
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 )
 
 func loadYAML(t *testing.T, doc string) Config {
@@ -36,7 +37,7 @@ guard:
   classifiers:
     - {name: llamaguard, kind: safety, stage: both, backend: ollama, url: "http://127.0.0.1:11434", model: llama-guard3:1b}
 `)
-	p, err := cfg.Guard.policy()
+	p, err := cfg.Guard.ResolvePolicy()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,26 +51,26 @@ guard:
 }
 
 func TestGuardConfigValidate(t *testing.T) {
-	ok := ClassifierConfig{Name: "lg", Kind: "safety", Stage: "input", Backend: "ollama", URL: "http://127.0.0.1:11434", Model: "m"}
+	ok := guardsetup.ClassifierConfig{Name: "lg", Kind: "safety", Stage: "input", Backend: "ollama", URL: "http://127.0.0.1:11434", Model: "m"}
 	for _, tc := range []struct {
 		name string
-		g    GuardConfig
+		g    guardsetup.Config
 		want []string // every problem named; nil = valid
 	}{
-		{"disabled is never checked", GuardConfig{Mode: "nonsense"}, nil},
-		{"default policy, one classifier", GuardConfig{Enabled: true, Classifiers: []ClassifierConfig{ok}}, nil},
-		{"policy file", GuardConfig{Enabled: true, PolicyFile: filepath.Join("..", "..", "testdata", "guard", "policy.yaml"), Classifiers: []ClassifierConfig{ok}}, nil},
-		{"dc fallback only", GuardConfig{Enabled: true, DCFallback: true}, nil},
-		{"nothing to ask", GuardConfig{Enabled: true}, []string{"no classifiers"}},
-		{"everything wrong at once", GuardConfig{Enabled: true, PolicyFile: "/nonexistent/p.yaml", Policy: &InlinePolicy{Policy: guard.DefaultPolicy()},
-			Mode: "fast", DCFallbackKind: "pii", Classifiers: []ClassifierConfig{
+		{"disabled is never checked", guardsetup.Config{Mode: "nonsense"}, nil},
+		{"default policy, one classifier", guardsetup.Config{Enabled: true, Classifiers: []guardsetup.ClassifierConfig{ok}}, nil},
+		{"policy file", guardsetup.Config{Enabled: true, PolicyFile: filepath.Join("..", "..", "testdata", "guard", "policy.yaml"), Classifiers: []guardsetup.ClassifierConfig{ok}}, nil},
+		{"dc fallback only", guardsetup.Config{Enabled: true, DCFallback: true}, nil},
+		{"nothing to ask", guardsetup.Config{Enabled: true}, []string{"no classifiers"}},
+		{"everything wrong at once", guardsetup.Config{Enabled: true, PolicyFile: "/nonexistent/p.yaml", Policy: &guardsetup.InlinePolicy{Policy: guard.DefaultPolicy()},
+			Mode: "fast", DCFallbackKind: "pii", Classifiers: []guardsetup.ClassifierConfig{
 				{Kind: "vibes", Stage: "sideways", URL: "ftp://x"},
 				{Name: "s", Kind: "injection-score", Stage: "input", Backend: "ollama", URL: "http://h:1", Model: "m"},
 			}},
 			[]string{"policy or policy_file", "classifiers[0].name", "classifiers[0].kind", "classifiers[0].stage", "classifiers[0].url",
 				"classifiers[0].model", "classifiers[1].backend", "classifiers[1].input", "dc_fallback_kind", "mode"}},
-		{"sequential cannot fail over", GuardConfig{Enabled: true, DCFallback: true, Mode: "sequential"}, []string{"sequential"}},
-		{"duplicate names", GuardConfig{Enabled: true, Classifiers: []ClassifierConfig{ok, ok}}, []string{"used twice"}},
+		{"sequential cannot fail over", guardsetup.Config{Enabled: true, DCFallback: true, Mode: "sequential"}, []string{"sequential"}},
+		{"duplicate names", guardsetup.Config{Enabled: true, Classifiers: []guardsetup.ClassifierConfig{ok, ok}}, []string{"used twice"}},
 	} {
 		err := tc.g.Validate()
 		if tc.want == nil {

@@ -1,4 +1,4 @@
-package link
+package dcguard
 
 import (
 	"encoding/json"

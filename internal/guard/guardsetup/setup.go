@@ -1,4 +1,10 @@
-package agent
+// Package guardsetup reads, checks and builds the guard from configuration: the `guard:` section
+// of the edge-agent (local classifiers, policy, DC fallback) and the dc-gateway's guard model. It
+// is the one place that knows every guard backend (ollamaguard, openaiguard, kserveguard,
+// dcguard): adding a backend is a package under internal/guard and a case here.
+//
+// It must never log prompts or verdict details beyond what package guard logs.
+package guardsetup
 
 import (
 	"errors"
@@ -15,12 +21,12 @@ import (
 	"github.com/sucursal/sucursal/internal/guard/kserveguard"
 	"github.com/sucursal/sucursal/internal/guard/ollamaguard"
 	"github.com/sucursal/sucursal/internal/guard/openaiguard"
-	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/guard/dcguard"
 )
 
-// GuardConfig is the `guard:` section (docs/GUARD.md). Off by default: a fresh NUC has no guard
+// Config is the `guard:` section (docs/GUARD.md). Off by default: a fresh NUC has no guard
 // models, and turning the guard on without them would refuse (fail closed) every request.
-type GuardConfig struct {
+type Config struct {
 	Enabled bool `yaml:"enabled"`
 	// Policy is an inline policy; PolicyFile a separate YAML file. At most one; neither means
 	// guard.DefaultPolicy. Keys not given keep their defaults.
@@ -76,8 +82,8 @@ func (p *InlinePolicy) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// policy resolves the configured policy.
-func (g GuardConfig) policy() (guard.Policy, error) {
+// ResolvePolicy resolves the configured policy.
+func (g Config) ResolvePolicy() (guard.Policy, error) {
 	switch {
 	case g.Policy != nil && g.PolicyFile != "":
 		return guard.Policy{}, errors.New("guard: set policy or policy_file, not both")
@@ -93,13 +99,13 @@ func (g GuardConfig) policy() (guard.Policy, error) {
 }
 
 // Validate lists every problem of an enabled guard section.
-func (g GuardConfig) Validate() error {
+func (g Config) Validate() error {
 	if !g.Enabled {
 		return nil
 	}
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("guard: "+format, a...)) }
-	if _, err := g.policy(); err != nil {
+	if _, err := g.ResolvePolicy(); err != nil {
 		errs = append(errs, err)
 	}
 	if len(g.Classifiers) == 0 && !g.DCFallback {
@@ -160,19 +166,20 @@ func (g GuardConfig) Validate() error {
 	return errors.Join(errs...)
 }
 
-// buildGuard makes the guard the pipeline runs, or nil when it is off.
-func buildGuard(g GuardConfig, l *link.Client, reg prometheus.Registerer, log *slog.Logger) (*guard.Guard, error) {
+// Build makes the guard the pipeline runs, or nil when it is off. dc answers the DC fallback
+// (nil when the section does not enable it).
+func Build(g Config, dc dcguard.Asker, reg prometheus.Registerer, log *slog.Logger) (*guard.Guard, error) {
 	if !g.Enabled {
 		return nil, nil
 	}
-	p, err := g.policy()
+	p, err := g.ResolvePolicy()
 	if err != nil {
 		return nil, err
 	}
 	hc := &http.Client{}
 	var input, output []guard.Classifier
 	for _, c := range g.Classifiers {
-		in, out, err := buildClassifier(c, hc)
+		in, out, err := BuildClassifier(c, hc)
 		if err != nil {
 			return nil, fmt.Errorf("guard: classifier %q: %w", c.Name, err)
 		}
@@ -189,14 +196,17 @@ func buildGuard(g GuardConfig, l *link.Client, reg prometheus.Registerer, log *s
 		if g.DCFallbackKind == "injection" {
 			kind = guard.KindInjection
 		}
-		fallback = link.NewDCGuard(l, kind)
+		if dc == nil {
+			return nil, errors.New("guard: dc_fallback needs a datacenter client")
+		}
+		fallback = dcguard.New(dc, kind)
 	}
 	return guard.New(p, input, output, fallback, reg, log)
 }
 
-// buildClassifier returns the classifier for prompts and the one for answers (a safety model
+// BuildClassifier returns the classifier for prompts and the one for answers (a safety model
 // judges the user's turn on the way in and the assistant's on the way out).
-func buildClassifier(c ClassifierConfig, hc *http.Client) (in, out guard.Classifier, err error) {
+func BuildClassifier(c ClassifierConfig, hc *http.Client) (in, out guard.Classifier, err error) {
 	var gen guard.Generator
 	switch c.Backend {
 	case "ollama":
