@@ -115,7 +115,7 @@ func New(cfg Config, h pipeline.Handler, models ModelLister, ready ReadyFunc, me
 	mux.HandleFunc("/v1/chat/completions", methodNotAllowed("POST"))
 	mux.HandleFunc("/v1/models", methodNotAllowed("GET"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &chat.Error{Status: http.StatusNotFound, Type: "invalid_request_error", Code: "unknown_url",
+		writeError(w, &chat.Error{Status: http.StatusNotFound, Type: "invalid_request_error", Code: chat.CodeUnknownURL,
 			Message: fmt.Sprintf("unknown URL: %s %s", r.Method, sanitizePath(r.URL.Path))})
 	})
 	s.mux = mux
@@ -130,7 +130,7 @@ func (s *Server) SetReadyDetail(f func() any) { s.detail = f }
 func methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		writeError(w, &chat.Error{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error", Code: "method_not_allowed",
+		writeError(w, &chat.Error{Status: http.StatusMethodNotAllowed, Type: "invalid_request_error", Code: chat.CodeMethodNotAllowed,
 			Message: fmt.Sprintf("%s is not allowed here; use %s", r.Method, allow)})
 	}
 }
@@ -201,7 +201,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	case r.Context().Err() != nil:
 		code = "client_gone"
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
-		ce := &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: "request_timeout",
+		ce := &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: chat.CodeRequestTimeout,
 			Message: fmt.Sprintf("the request took longer than the configured %s", s.cfg.RequestTimeout)}
 		code = ce.Code
 		rw.fail(ce)
@@ -223,18 +223,18 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request) (*chat.Requ
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, &chat.Error{Status: http.StatusRequestEntityTooLarge, Type: "invalid_request_error", Code: "request_too_large",
+			return nil, &chat.Error{Status: http.StatusRequestEntityTooLarge, Type: "invalid_request_error", Code: chat.CodeRequestTooLarge,
 				Message: fmt.Sprintf("the request body is larger than the limit of %d bytes", s.cfg.MaxBodyBytes)}
 		}
-		return nil, chat.InvalidRequest("unreadable_body", "", "could not read the request body")
+		return nil, chat.InvalidRequest(chat.CodeUnreadableBody, "", "could not read the request body")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, chat.InvalidRequest("invalid_json", "", "the request body is empty; send a JSON object")
+		return nil, chat.InvalidRequest(chat.CodeInvalidJSON, "", "the request body is empty; send a JSON object")
 	}
 	// encoding/json would silently replace invalid UTF-8 with U+FFFD and the model would see text
 	// the user did not send: refuse it instead.
 	if !utf8.Valid(body) {
-		return nil, chat.InvalidRequest("invalid_utf8", "", "the request body is not valid UTF-8")
+		return nil, chat.InvalidRequest(chat.CodeInvalidUTF8, "", "the request body is not valid UTF-8")
 	}
 	// The one place a request is read: strictly, into the allow-listed types (see package chat).
 	return chat.DecodeRequest(body, s.cfg.Decode)

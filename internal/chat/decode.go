@@ -612,14 +612,14 @@ func (r *Request) UnmarshalJSON(b []byte) error {
 // Validate reports what makes a decoded request unservable.
 func (r *Request) Validate() *Error {
 	if r.Model == "" {
-		return InvalidRequest("missing_model", "model", "you must provide a model parameter")
+		return InvalidRequest(CodeMissingModel, "model", "you must provide a model parameter")
 	}
 	if len(r.Messages) == 0 {
-		return InvalidRequest("missing_messages", "messages", "messages must be a non-empty array")
+		return InvalidRequest(CodeMissingMessages, "messages", "messages must be a non-empty array")
 	}
 	for i, m := range r.Messages {
 		if m.Role == "" {
-			return InvalidRequest("invalid_message", fmt.Sprintf("messages[%d].role", i), fmt.Sprintf("messages[%d] has no role", i))
+			return InvalidRequest(CodeInvalidMessage, fmt.Sprintf("messages[%d].role", i), fmt.Sprintf("messages[%d] has no role", i))
 		}
 	}
 	return nil

@@ -129,5 +129,5 @@ func Unavailable(code, msg string, retryAfter time.Duration) *Error {
 
 // Internal is a 500 for a bug or an unexpected state; msg must be safe to show.
 func Internal(msg string) *Error {
-	return &Error{Status: http.StatusInternalServerError, Type: "api_error", Code: "internal_error", Message: msg}
+	return &Error{Status: http.StatusInternalServerError, Type: "api_error", Code: CodeInternal, Message: msg}
 }

@@ -20,7 +20,7 @@ func LocalModel(c *openaicompat.Client, model func() string) pipeline.Handler {
 		local := *req.Chat
 		local.Model = model()
 		if local.Model == "" {
-			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "local_model_failed",
+			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: chat.CodeLocalModelFailed,
 				Message: "the datacenter is unreachable and no local model is installed yet"}
 		}
 		body, err := local.Encode()
@@ -60,9 +60,9 @@ func localError(err error) error {
 	if errors.As(err, &ce) {
 		// The local runtime's own 4xx (e.g. its model is missing) is still a failure of the
 		// fallback, not of the user's request.
-		return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "local_model_failed",
+		return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: chat.CodeLocalModelFailed,
 			Message: "the datacenter is unreachable and the branch's local model failed: " + ce.Message}
 	}
-	return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "local_model_failed",
+	return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: chat.CodeLocalModelFailed,
 		Message: "the datacenter is unreachable and the branch's local model failed"}
 }

@@ -169,9 +169,9 @@ func guardError(err error, what string) error {
 		if len(names) > 0 {
 			msg += " (" + strings.Join(names, ", ") + ")"
 		}
-		return &chat.Error{Status: http.StatusBadRequest, Type: "invalid_request_error", Code: "content_policy_violation", Message: msg}
+		return &chat.Error{Status: http.StatusBadRequest, Type: "invalid_request_error", Code: chat.CodeContentPolicy, Message: msg}
 	case errors.Is(err, guard.ErrGuardUnavailable):
-		return chat.Unavailable("guard_unavailable",
+		return chat.Unavailable(chat.CodeGuardUnavailable,
 			"this branch's content guard is unavailable and policy requires it; the "+what+" was not let through", GuardRetryAfter)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err

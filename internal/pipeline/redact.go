@@ -52,10 +52,10 @@ func redactionError(err error) error {
 	switch {
 	case errors.Is(err, redact.ErrMatchTimeout):
 		// Fail closed: text we could not finish checking is not sent anywhere.
-		return &chat.Error{Status: http.StatusUnprocessableEntity, Type: "invalid_request_error", Code: "redaction_timeout",
+		return &chat.Error{Status: http.StatusUnprocessableEntity, Type: "invalid_request_error", Code: chat.CodeRedactionTimeout,
 			Message: "the request could not be checked for personal data in time, so it was not sent; shorten or simplify it"}
 	case errors.Is(err, redact.ErrNERUnavailable):
-		return chat.Unavailable("ner_unavailable",
+		return chat.Unavailable(chat.CodeNERUnavailable,
 			"the branch's personal-data detector is unavailable and policy requires it; the request was not sent", 5*time.Second)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
