@@ -26,6 +26,7 @@ import (
 	"github.com/sucursal/sucursal/internal/envflag"
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/openaicompat"
 )
@@ -166,7 +167,7 @@ func run(ctx context.Context, o options) error {
 				key = o.targetAPIKey
 			}
 		}
-		if dcGuard, err = gateway.NewGuardClassifier(gateway.GuardOptions{URL: gu, Model: o.guardModel, APIKey: key, Kind: o.guardKind}); err != nil {
+		if dcGuard, err = guardsetup.DCClassifier(gu, o.guardModel, key, o.guardKind, nil); err != nil {
 			return err
 		}
 	}

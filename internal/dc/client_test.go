@@ -75,7 +75,7 @@ func TestNotConnected(t *testing.T) {
 	if _, err := c.Models(ctx); !errors.As(err, &ce) || ce.Code != chat.CodeDCUnavailable {
 		t.Fatalf("Models: %v", err)
 	}
-	if _, err := c.DraftHello(ctx, wire.DraftHello{Model: "m"}); !errors.Is(err, link.ErrNotConnected) {
+	if _, err := c.DraftHello(ctx, wire.DraftHello{Model: "m"}); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("DraftHello: %v", err)
 	}
 }

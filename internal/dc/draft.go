@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -56,8 +57,8 @@ func (c *Client) Verify(ctx context.Context, requestID string, v wire.Verify) (w
 }
 
 // draftCall is do for drafting operations: the gateway's error frame is a
-// *wire.DraftRefusedError (the drafter goes plain), an unexpected frame wire.ErrBadVerifyResult;
-// link errors and the exit's refusal pass as they are.
+// *wire.DraftRefusedError (the drafter goes plain), an unexpected frame wire.ErrBadVerifyResult,
+// no connection ErrUnavailable; other link errors and the exit's refusal pass as they are.
 func (c *Client) draftCall(ctx context.Context, req wire.Request, want wire.Type, extra ...string) (wire.Frame, error) {
 	f, err := c.do(ctx, req, want, extra...)
 	var fe *frameError
@@ -70,6 +71,12 @@ func (c *Client) draftCall(ctx context.Context, req wire.Request, want wire.Type
 		return wire.Frame{}, &wire.DraftRefusedError{Status: fe.e.Status, Code: fe.e.Code}
 	case errors.Is(err, errUnexpectedFrame):
 		return wire.Frame{}, fmt.Errorf("%w: %w", wire.ErrBadVerifyResult, err)
+	case errors.Is(err, link.ErrNotConnected):
+		return wire.Frame{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return wire.Frame{}, err
 }
+
+// ErrUnavailable means there is no connection to this DC endpoint right now (drafting
+// operations return it wrapped; chat and models return the user's dc_unavailable error).
+var ErrUnavailable = errors.New("dc: the datacenter is unreachable")

@@ -12,7 +12,6 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/sucursal/sucursal/internal/chat"
-	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -94,16 +93,16 @@ func TestModeFallbacks(t *testing.T) {
 			hello:  wire.DraftHelloResult{Reason: wire.HelloTokenizerMismatch, Fingerprint: "theirs"},
 			reason: "tokenizer_mismatch", reasons: 2, pending: 1, helloOutcomes: map[string]float64{"tokenizer_mismatch": 1}},
 		{name: "DC does not draft", mode: ModeAuto, model: echoModel{fp: "mine"},
-			helloErr: &link.DraftRefusedError{Status: 400, Code: "unsupported_operation"},
+			helloErr: &wire.DraftRefusedError{Status: 400, Code: "unsupported_operation"},
 			reason:   "dc_does_not_draft", reasons: 2, pending: 1, helloOutcomes: map[string]float64{"dc_does_not_draft": 1}},
 		{name: "DC without a verifier", mode: ModeText,
-			helloErr: &link.DraftRefusedError{Status: 501, Code: "drafting_not_configured"},
+			helloErr: &wire.DraftRefusedError{Status: 501, Code: "drafting_not_configured"},
 			reason:   "dc_does_not_draft", reasons: 2, pending: 1, helloOutcomes: map[string]float64{"dc_does_not_draft": 1}},
 		{name: "garbage hello", mode: ModeAuto, helloErr: wire.ErrBadVerifyResult,
 			reason: "bad_verify_result", reasons: 0, pending: 3, helloOutcomes: map[string]float64{"bad_verify_result": 3}},
 		{name: "target changed since the hello", mode: ModeToken, model: echoModel{answer: "abc", fp: "mine"},
 			hello:  wire.DraftHelloResult{Mode: wire.DraftModeToken, Fingerprint: "mine"},
-			errs:   []error{&link.DraftRefusedError{Status: 409, Code: "draft_tokenizer_mismatch"}},
+			errs:   []error{&wire.DraftRefusedError{Status: 409, Code: "draft_tokenizer_mismatch"}},
 			reason: "tokenizer_mismatch", reasons: 1, pending: 2, helloOutcomes: map[string]float64{"token": 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,8 +153,8 @@ func TestVerifierFailsMidAnswerResumesPlain(t *testing.T) {
 	const answer = "abcdeXYZ"
 	for _, failure := range []error{
 		wire.ErrBadVerifyResult,
-		&link.DraftRefusedError{Status: 404, Code: "draft_session_expired"},
-		&link.DraftRefusedError{Status: 502, Code: "draft_target_failed"},
+		&wire.DraftRefusedError{Status: 404, Code: "draft_session_expired"},
+		&wire.DraftRefusedError{Status: 502, Code: "draft_target_failed"},
 	} {
 		t.Run(failure.Error(), func(t *testing.T) {
 			v := &scriptVerifier{results: []wire.VerifyResult{{Accepted: 3, AcceptedTokens: 3, Next: "d", Bonus: true}},

@@ -105,9 +105,8 @@ func (t *Terminal) roundFailed(err error, model string, started bool, sent strin
 		t.forget(model) // the DC's model changed since the hello; ask again next time
 	}
 	if !started {
-		if reason == "dc_unavailable" {
-			return &chat.Error{Status: http.StatusServiceUnavailable, Type: "api_error", Code: "dc_unavailable",
-				Message: "the datacenter is unreachable from this branch; try again shortly", RetryAfter: pipeline.DCRetryAfter}
+		if reason == reasonDCUnavailable {
+			return chat.Unavailable(chat.CodeDCUnavailable, "the datacenter is unreachable from this branch; try again shortly", chat.DCRetryAfter)
 		}
 		return &errPlain{reason}
 	}

@@ -7,16 +7,15 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/dc"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
-// Verifier is the datacenter as the drafter needs it (*link.Client is one).
+// Verifier is the datacenter as the drafter needs it (*dc.Client is one).
 type Verifier interface {
 	DraftHello(ctx context.Context, h wire.DraftHello) (wire.DraftHelloResult, error)
 	Verify(ctx context.Context, requestID string, v wire.Verify) (wire.VerifyResult, error)
@@ -272,9 +271,13 @@ func (t *Terminal) observePass(d time.Duration) {
 	t.mu.Unlock()
 }
 
+// reasonDCUnavailable is the fallback reason for a DC endpoint that is not connected: the failover
+// router, not the plain path of the same endpoint, has to handle it.
+const reasonDCUnavailable = "dc_unavailable"
+
 // failureReason names why a hello or a round failed, for the plain fallback's reason label.
 func failureReason(err error) string {
-	var refused *link.DraftRefusedError
+	var refused *wire.DraftRefusedError
 	switch {
 	case errors.As(err, &refused):
 		switch refused.Code {
@@ -288,19 +291,8 @@ func failureReason(err error) string {
 		return "dc_refused"
 	case errors.Is(err, wire.ErrBadVerifyResult):
 		return "bad_verify_result"
-	case errors.Is(err, link.ErrNotConnected):
-		return "dc_unavailable"
+	case errors.Is(err, dc.ErrUnavailable):
+		return reasonDCUnavailable
 	}
 	return "verify_failed"
-}
-
-// validPrefix cuts s to at most n bytes ending on a whole UTF-8 character.
-func validPrefix(s string, n int) string {
-	if len(s) > n {
-		s = s[:n]
-	}
-	for len(s) > 0 && !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
 }

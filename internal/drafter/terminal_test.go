@@ -16,7 +16,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/sucursal/sucursal/internal/chat"
-	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -178,16 +177,16 @@ func TestTerminalDraftsAndFallsBack(t *testing.T) {
 		}, wantText: plainAnswer, wantPlain: 1, wantReason: "not_greedy_stream"},
 		{name: "drafter down", model: echoModel{fail: true}, wantText: plainAnswer, wantPlain: 1, wantReason: "drafter_unavailable"},
 		{name: "gateway does not draft", model: echoModel{answer: "abc"},
-			errs:     []error{&link.DraftRefusedError{Status: 400, Code: "unsupported_operation"}},
+			errs:     []error{&wire.DraftRefusedError{Status: 400, Code: "unsupported_operation"}},
 			wantText: plainAnswer, wantPlain: 1, wantReason: "dc_does_not_draft"},
 		{name: "garbage result", model: echoModel{answer: "abc"},
 			errs:     []error{wire.ErrBadVerifyResult},
 			wantText: plainAnswer, wantPlain: 1, wantReason: "bad_verify_result"},
 		{name: "session expired first round", model: echoModel{answer: "abc"},
-			errs:     []error{&link.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
+			errs:     []error{&wire.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
 			wantText: plainAnswer, wantPlain: 1, wantReason: "session_expired"},
 		{name: "session expired mid-answer, plain disagrees", model: echoModel{answer: "abcdeX"},
-			errs:     []error{nil, &link.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
+			errs:     []error{nil, &wire.DraftRefusedError{Status: 404, Code: "draft_session_expired"}},
 			wantText: "abcd", wantPlain: 1, wantReason: "resume_diverged", wantErr: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -109,7 +109,7 @@ func (e *guardEnv) start(t testing.TB, gc guardsetup.Config, dcGuardModel string
 	}
 	cfg := gateway.Config{Target: openaicompat.New(e.targetIn.URL+"/v1", "")}
 	if dcGuardModel != "" {
-		if cfg.Guard, err = gateway.NewGuardClassifier(gateway.GuardOptions{URL: e.dcIn.URL + "/v1", Model: dcGuardModel}); err != nil {
+		if cfg.Guard, err = guardsetup.DCClassifier(e.dcIn.URL+"/v1", dcGuardModel, "", "safety", nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -12,39 +12,8 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/guard"
-	"github.com/sucursal/sucursal/internal/guard/openaiguard"
 	"github.com/sucursal/sucursal/internal/wire"
 )
-
-// GuardOptions configure the DC guard: a guard model on an OpenAI-compatible server (usually the
-// gateway's own target), asked by edges whose local guard failed. Edges send redacted text only.
-type GuardOptions struct {
-	URL    string // OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1
-	Model  string
-	APIKey string
-	// Kind is "safety" (Llama Guard: safe / unsafe + categories, the default) or "injection"
-	// (a model answering BENIGN / MALICIOUS).
-	Kind string
-	// MaxTokens caps the answer (default: openaiguard's).
-	MaxTokens int
-	Client    *http.Client
-}
-
-// NewGuardClassifier builds the classifier the gateway serves OpGuard with.
-func NewGuardClassifier(o GuardOptions) (guard.Classifier, error) {
-	gen, err := openaiguard.New(openaiguard.Options{BaseURL: o.URL, Model: o.Model, APIKey: o.APIKey, MaxTokens: o.MaxTokens, Client: o.Client})
-	if err != nil {
-		return nil, fmt.Errorf("gateway guard: %w", err)
-	}
-	name := "dc-" + o.Model
-	switch guard.Kind(o.Kind) {
-	case "", guard.KindSafety:
-		return guard.NewSafetyClassifier(name, gen, guard.RoleUser), nil
-	case guard.KindInjection:
-		return guard.NewLabelInjectionClassifier(name, gen), nil
-	}
-	return nil, fmt.Errorf("gateway guard: kind %q: want safety or injection", o.Kind)
-}
 
 // serveGuard answers an OpGuard request with the guard model's verdict: categories by code, never
 // the model's raw answer, and nothing of the text in logs or errors.

@@ -31,7 +31,7 @@ type Config struct {
 	MaxStreamsPerEdge int64
 	// IdleTimeout closes a connection that has been silent this long (edges keep it alive).
 	IdleTimeout time.Duration
-	// Guard serves OpGuard (see NewGuardClassifier); nil answers guard_not_configured.
+	// Guard serves OpGuard (built by guardsetup.DCClassifier); nil answers guard_not_configured.
 	Guard guard.Classifier
 	// Drafting verifies edge drafts (OpDraftHello, OpDraft; drafting.NewService); nil (an untyped
 	// nil: leave it unset) answers drafting_not_configured.

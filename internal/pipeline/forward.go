@@ -19,8 +19,3 @@ func ForwardToDC(dc DC) Handler {
 		return dc.Chat(ctx, req.ID, req.Chat, w)
 	})
 }
-
-// DCRetryAfter is chat.DCRetryAfter.
-//
-// Deprecated: use chat.DCRetryAfter (kept while internal/drafter still names it here).
-const DCRetryAfter = chat.DCRetryAfter

@@ -238,3 +238,26 @@ func BuildClassifier(c ClassifierConfig, hc *http.Client) (in, out guard.Classif
 	}
 	return nil, nil, fmt.Errorf("kind %q with backend %q", c.Kind, c.Backend)
 }
+
+// DCClassifier is the dc-gateway's guard model: a model on an OpenAI-compatible server (usually
+// the gateway's own target) that edges ask when their local guard fails. kind is safety (Llama
+// Guard: safe / unsafe + categories, the default) or injection (a model answering BENIGN /
+// MALICIOUS). Edges send redacted text only.
+func DCClassifier(url, model, apiKey, kind string, hc *http.Client) (guard.Classifier, error) {
+	c := ClassifierConfig{Name: "dc-" + model, Kind: "safety", Stage: "input", Backend: "openai", URL: url, Model: model, APIKey: apiKey}
+	switch kind {
+	case "", "safety":
+	case "injection":
+		c.Kind = "injection-label"
+	default:
+		return nil, fmt.Errorf("gateway guard: kind %q: want safety or injection", kind)
+	}
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	in, _, err := BuildClassifier(c, hc)
+	if err != nil {
+		return nil, fmt.Errorf("gateway guard: %w", err)
+	}
+	return in, nil
+}
