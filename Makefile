@@ -3,6 +3,11 @@ SHELL := /bin/bash
 GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
+# What --version and `version` print (internal/buildinfo): the commit, and the build time in UTC
+# (SOURCE_DATE_EPOCH, when set, makes it reproducible).
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+BUILD_DATE ?= $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS += -X github.com/sucursal/sucursal/internal/buildinfo.version=$(VERSION) -X github.com/sucursal/sucursal/internal/buildinfo.commit=$(COMMIT) -X github.com/sucursal/sucursal/internal/buildinfo.date=$(BUILD_DATE)
 OLLAMA_VERSION ?= 0.17.4
 export OLLAMA_VERSION
 

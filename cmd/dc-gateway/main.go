@@ -31,8 +31,6 @@ import (
 	"github.com/sucursal/sucursal/internal/openaicompat"
 )
 
-var version = "dev"
-
 type options struct {
 	listen, pkiDir, targetURL, targetAPIKey, metricsListen, name, logLevel string
 	guardModel, guardURL, guardAPIKey, guardKind                           string
@@ -83,6 +81,7 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	f.StringVar(&o.draftVerifierURL, "draft-verifier-url", o.draftVerifierURL, "base URL of the verifying server: Ollama's native API or vLLM's server (default: --target-url; /v1 is dropped)")
 	f.StringVar(&o.draftVerifierTokenizer, "draft-verifier-tokenizer", o.draftVerifierTokenizer, "vllm: the served model's tokenizer.json, or the folder with it and tokenizer_config.json, config.json, generation_config.json")
 	f.DurationVar(&o.draftPassCost, "draft-pass-cost", 0, "sleep this long per verification pass, to emulate a costlier target (experiments only)")
+	withVersion(cmd)
 	envflag.Cobra(cmd, "DC_GATEWAY")
 	return cmd
 }

@@ -17,8 +17,6 @@ import (
 	"github.com/sucursal/sucursal/internal/envflag"
 )
 
-var version = "dev"
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -34,6 +32,7 @@ func newRootCmd() *cobra.Command {
 		newRedactCmd(),
 		newAskCmd(),
 	)
+	withVersion(root)
 	envflag.Cobra(root, "EDGE_AGENT")
 	return root
 }

@@ -15,9 +15,6 @@ import (
 	"github.com/sucursal/sucursal/internal/envflag"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := newRootCommand().ExecuteContext(ctx)
@@ -41,6 +38,7 @@ func newRootCommand() *cobra.Command {
 		newRolloutCommand(), newRollbackCommand(), newStatusCommand(), newControllerCommand(),
 		newEdgePermissionsCommand(), newSizeCommand(),
 	)
+	withVersion(root)
 	// Last, so every flag above gets its FLEETCTL_* twin.
 	envflag.Cobra(root, "FLEETCTL")
 	return root
