@@ -26,6 +26,11 @@ deps:
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/edge-agent ./cmd/dc-gateway ./cmd/fleetctl
 
+## packages: .deb and .rpm of sucursal-edge, sucursal-gateway and sucursal-fleet into dist/ (docs/PACKAGING.md)
+.PHONY: packages
+packages: build
+	VERSION=$(VERSION) ./scripts/packages.sh
+
 ## test: everything, against real Ollama, real NATS and real QUIC (installs what is missing first)
 test: deps
 	$(GO) mod tidy -diff # go.mod and go.sum must say exactly what the code imports
