@@ -37,6 +37,8 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 40m ./...
 	./scripts/egress-ablation.sh # the egress property test must fail without the allow-list or the normalisation
+	./scripts/check-units.sh # systemd-analyze verify and security (exposure <= 2.0) on every unit in packaging/systemd
+	./scripts/test-packages.sh # install, upgrade and remove the .deb packages on clean Debian 12 roots (docs/PACKAGING.md)
 
 ## bench: the benchmarks whose figures are in docs/PERFORMANCE.md
 bench: deps
