@@ -1,19 +1,17 @@
 package kserveguard
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/kserve"
 )
 
+// maxBody bounds an answer: one row of a few class scores.
 const maxBody = 1 << 20
 
 // Options configure a Scorer.
@@ -34,8 +32,8 @@ type Options struct {
 
 // Scorer implements guard.Scorer on POST /v2/models/{model}[/versions/{v}]/infer.
 type Scorer struct {
-	o   Options
-	url string
+	o Options
+	c *kserve.Client
 }
 
 // New checks the options and returns a scorer.
@@ -50,59 +48,26 @@ func New(o Options) (*Scorer, error) {
 	if o.MaliciousIndex < 0 {
 		return nil, errors.New("kserveguard: malicious index must not be negative")
 	}
-	if o.Client == nil {
-		o.Client = http.DefaultClient
-	}
-	path := "/v2/models/" + url.PathEscape(o.Model)
-	if o.Version != "" {
-		path += "/versions/" + url.PathEscape(o.Version)
-	}
-	return &Scorer{o: o, url: strings.TrimSuffix(o.BaseURL, "/") + path + "/infer"}, nil
-}
-
-type tensor struct {
-	Name     string `json:"name"`
-	Shape    []int  `json:"shape"`
-	Datatype string `json:"datatype"`
-	Data     any    `json:"data"`
-}
-
-type inferRequest struct {
-	Inputs  []tensor            `json:"inputs"`
-	Outputs []map[string]string `json:"outputs,omitempty"`
+	return &Scorer{o: o, c: kserve.NewClient(u, o.Client, maxBody)}, nil
 }
 
 // Score returns P(malicious) for text.
 func (s *Scorer) Score(ctx context.Context, text string) (float64, error) {
-	req := inferRequest{Inputs: []tensor{{Name: s.o.Input, Shape: []int{1}, Datatype: "BYTES", Data: []string{text}}}}
+	req := &kserve.InferRequest{Inputs: []kserve.Tensor{kserve.BytesTensor(s.o.Input, text)}}
 	if s.o.Output != "" {
-		req.Outputs = []map[string]string{{"name": s.o.Output}}
+		req.Outputs = []kserve.RequestedOutput{{Name: s.o.Output}}
 	}
-	body, err := json.Marshal(req)
-	if err != nil {
-		return 0, fmt.Errorf("kserveguard: encode request: %w", err)
-	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, bytes.NewReader(body))
-	if err != nil {
-		return 0, fmt.Errorf("kserveguard: %w", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	resp, err := s.o.Client.Do(hreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return 0, fmt.Errorf("kserveguard: %w", ctx.Err())
-		}
+	r, err := s.c.Infer(ctx, s.o.Model, s.o.Version, req)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return 0, fmt.Errorf("kserveguard: %w", ctx.Err())
+	case errors.Is(err, kserve.ErrBadResponse):
+		return 0, fmt.Errorf("%w: kserveguard: %w", guard.ErrMalformedOutput, err)
+	default:
 		return 0, fmt.Errorf("%w: kserveguard: %w", guard.ErrBackend, err)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return 0, fmt.Errorf("%w: kserveguard: read response: %w", guard.ErrBackend, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("%w: kserveguard: status %d", guard.ErrBackend, resp.StatusCode)
-	}
-	probs, err := ParseResponse(b, s.o.Output, s.o.Probabilities)
+	probs, err := ClassProbabilities(r, s.o.Output, s.o.Probabilities)
 	if err != nil {
 		return 0, err
 	}

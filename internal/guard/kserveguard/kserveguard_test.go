@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/kserve"
 )
 
 func resp(name, dtype string, shape []int, data string) string {
@@ -19,7 +20,17 @@ func resp(name, dtype string, shape []int, data string) string {
 	return fmt.Sprintf(`{"model_name":"pg","outputs":[{"name":%q,"shape":%s,"datatype":%q,"data":%s}]}`, name, s, dtype, data)
 }
 
-func TestParseResponse(t *testing.T) {
+// decode reads a body as the client does; the protocol's own failures are internal/kserve's tests.
+func decode(t testing.TB, body string) *kserve.InferResponse {
+	t.Helper()
+	var r kserve.InferResponse
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("test body is not KServe v2 JSON: %v", err)
+	}
+	return &r
+}
+
+func TestClassProbabilities(t *testing.T) {
 	// Expected probabilities computed by hand: softmax(0, ln 3) = (1/4, 3/4).
 	ln3 := math.Log(3)
 	tests := []struct {
@@ -36,7 +47,7 @@ func TestParseResponse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseResponse([]byte(tt.body), tt.output, tt.probs)
+			got, err := ClassProbabilities(decode(t, tt.body), tt.output, tt.probs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,9 +63,8 @@ func TestParseResponse(t *testing.T) {
 	}
 }
 
-func TestParseResponseMalformed(t *testing.T) {
+func TestClassProbabilitiesMalformed(t *testing.T) {
 	tests := map[string]struct{ body, output string }{
-		"not JSON":          {`{"outputs":`, ""},
 		"no outputs":        {`{"outputs":[]}`, ""},
 		"wrong name":        {resp("other", "FP32", []int{1, 2}, "[0,1]"), "logits"},
 		"ambiguous outputs": {`{"outputs":[{"name":"a","shape":[2],"datatype":"FP32","data":[0,1]},{"name":"b","shape":[2],"datatype":"FP32","data":[0,1]}]}`, ""},
@@ -68,24 +78,28 @@ func TestParseResponseMalformed(t *testing.T) {
 		"too deep":          {resp("logits", "FP32", []int{1, 2}, "[[[[0]]],1]"), "logits"},
 	}
 	for name, tt := range tests {
-		if _, err := ParseResponse([]byte(tt.body), tt.output, false); !errors.Is(err, guard.ErrMalformedOutput) {
+		if _, err := ClassProbabilities(decode(t, tt.body), tt.output, false); !errors.Is(err, guard.ErrMalformedOutput) {
 			t.Errorf("%s: err = %v, want ErrMalformedOutput", name, err)
 		}
 	}
-	if _, err := ParseResponse([]byte(resp("p", "FP32", []int{2}, "[0.3, 0.3]")), "p", true); !errors.Is(err, guard.ErrMalformedOutput) {
+	if _, err := ClassProbabilities(decode(t, resp("p", "FP32", []int{2}, "[0.3, 0.3]")), "p", true); !errors.Is(err, guard.ErrMalformedOutput) {
 		t.Errorf("probabilities not summing to 1 accepted: %v", err)
 	}
 }
 
-// FuzzParseResponse: never panics; a parsed response is a probability distribution of 2..64
+// FuzzClassProbabilities: never panics; a read response is a probability distribution of 2..64
 // classes; errors are ErrMalformedOutput and never quote the body.
-func FuzzParseResponse(f *testing.F) {
+func FuzzClassProbabilities(f *testing.F) {
 	f.Add([]byte(resp("logits", "FP32", []int{1, 2}, "[0.5, -1.5]")), "logits", false)
 	f.Add([]byte(resp("logits", "FP32", []int{2}, "[[1],[2]]")), "", false)
 	f.Add([]byte(resp("p", "FP32", []int{1, 2}, "[0.25, 0.75]")), "p", true)
 	f.Add([]byte(`{"outputs":[{"name":"SECRET","datatype":"SECRET"}]}`), "", false)
 	f.Fuzz(func(t *testing.T, body []byte, output string, probs bool) {
-		p, err := ParseResponse(body, output, probs)
+		var r kserve.InferResponse
+		if json.Unmarshal(body, &r) != nil {
+			return // not the protocol: internal/kserve's fuzz target covers that
+		}
+		p, err := ClassProbabilities(&r, output, probs)
 		if err != nil {
 			if !errors.Is(err, guard.ErrMalformedOutput) {
 				t.Fatalf("error %v is not ErrMalformedOutput", err)
@@ -159,6 +173,12 @@ func TestScorer(t *testing.T) {
 	bad, _ := New(Options{BaseURL: srv.URL, Model: "nope", Input: "text"})
 	if _, err := bad.Score(context.Background(), "SECRET text"); !errors.Is(err, guard.ErrBackend) || strings.Contains(err.Error(), "SECRET") {
 		t.Errorf("404: %v", err)
+	}
+	notJSON := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `{"outputs":`) }))
+	defer notJSON.Close()
+	garbled, _ := New(Options{BaseURL: notJSON.URL, Model: "prompt-guard", Input: "text"})
+	if _, err := garbled.Score(context.Background(), "x"); !errors.Is(err, guard.ErrMalformedOutput) {
+		t.Errorf("not JSON: %v", err)
 	}
 	wrongIdx, _ := New(Options{BaseURL: srv.URL, Model: "prompt-guard", Version: "2", Input: "text", MaliciousIndex: 5})
 	if _, err := wrongIdx.Score(context.Background(), "x"); !errors.Is(err, guard.ErrMalformedOutput) {

@@ -1,33 +1,21 @@
 package kserveguard
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/kserve"
 )
-
-type inferResponse struct {
-	Outputs []struct {
-		Name     string          `json:"name"`
-		Shape    []int           `json:"shape"`
-		Datatype string          `json:"datatype"`
-		Data     json.RawMessage `json:"data"`
-	} `json:"outputs"`
-}
 
 // maxClasses bounds the class count: a guard has two or three.
 const maxClasses = 64
 
-// ParseResponse reads one row of class scores from a KServe v2 infer response and returns class
+// ClassProbabilities reads one row of class scores from an infer response and returns class
 // probabilities (softmax of logits, unless probabilities says they already are). output names the
-// tensor; empty takes the only one. Anything unexpected is guard.ErrMalformedOutput.
-func ParseResponse(b []byte, output string, probabilities bool) ([]float64, error) {
-	var r inferResponse
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%w: infer response of %d bytes is not KServe v2 JSON", guard.ErrMalformedOutput, len(b))
-	}
+// tensor; empty takes the only one. Anything unexpected is guard.ErrMalformedOutput, and no error
+// quotes the response.
+func ClassProbabilities(r *kserve.InferResponse, output string, probabilities bool) ([]float64, error) {
 	i := -1
 	for j, o := range r.Outputs {
 		if o.Name == output || (output == "" && len(r.Outputs) == 1) {
@@ -39,14 +27,8 @@ func ParseResponse(b []byte, output string, probabilities bool) ([]float64, erro
 		return nil, fmt.Errorf("%w: %d outputs, none is the logits tensor", guard.ErrMalformedOutput, len(r.Outputs))
 	}
 	o := r.Outputs[i]
-	data, err := flatten(o.Data, 0, nil)
-	if err != nil {
-		return nil, err
-	}
-	switch o.Datatype {
-	case "FP32", "FP64", "FP16", "BF16":
-	default:
-		return nil, fmt.Errorf("%w: output datatype %q is not floating point", guard.ErrMalformedOutput, o.Datatype)
+	if !o.Datatype.IsFloat() {
+		return nil, fmt.Errorf("%w: output datatype is not floating point", guard.ErrMalformedOutput)
 	}
 	n := 1
 	for _, d := range o.Shape {
@@ -56,8 +38,12 @@ func ParseResponse(b []byte, output string, probabilities bool) ([]float64, erro
 		n *= d
 	}
 	// One text in, so one row out: [classes] or [1, classes].
-	if len(o.Shape) == 0 || len(o.Shape) > 2 || (len(o.Shape) == 2 && o.Shape[0] != 1) || n < 2 || n > maxClasses || len(data) != n {
-		return nil, fmt.Errorf("%w: output shape %v with %d values, want one row of classes", guard.ErrMalformedOutput, o.Shape, len(data))
+	if len(o.Shape) == 0 || len(o.Shape) > 2 || (len(o.Shape) == 2 && o.Shape[0] != 1) || n < 2 || n > maxClasses {
+		return nil, fmt.Errorf("%w: output shape %v, want one row of classes", guard.ErrMalformedOutput, o.Shape)
+	}
+	data, err := o.Float64s()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", guard.ErrMalformedOutput, err)
 	}
 	for _, x := range data {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -96,30 +82,4 @@ func Softmax(logits []float64) []float64 {
 		out[i] /= sum
 	}
 	return out
-}
-
-// flatten reads data as KServe allows it: a flat array in row-major order, or nested arrays.
-func flatten(raw json.RawMessage, depth int, out []float64) ([]float64, error) {
-	if depth > 2 {
-		return nil, fmt.Errorf("%w: data nested deeper than the shape", guard.ErrMalformedOutput)
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("%w: output data is not an array", guard.ErrMalformedOutput)
-	}
-	for _, it := range items {
-		if len(out) > maxClasses {
-			return nil, fmt.Errorf("%w: more than %d values", guard.ErrMalformedOutput, maxClasses)
-		}
-		var x float64
-		if err := json.Unmarshal(it, &x); err == nil {
-			out = append(out, x)
-			continue
-		}
-		var err error
-		if out, err = flatten(it, depth+1, out); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }

@@ -1,6 +1,7 @@
 // Package ner holds the NER backends behind redact.NER: Ollama (a generative model asked for a
 // JSON-schema-constrained list of entities) and OpenVINO Model Server's KServe v2 REST (a
-// token-classification model whose BIO labels are merged into spans).
+// token-classification model whose BIO labels are merged into spans; the protocol is package
+// kserve, this package only reads the labels).
 //
 // Both talk only to a model server on the branch's own machine. They must never send text
 // anywhere else, never log it, and never put it in an error: errors carry status codes, shapes

@@ -1,18 +1,16 @@
 package ner
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sucursal/sucursal/internal/kserve"
 	"github.com/sucursal/sucursal/internal/redact"
 )
 
@@ -35,24 +33,6 @@ type KServe struct {
 // ErrBadResponse means the server's answer does not have the shape the model is expected to give.
 var ErrBadResponse = errors.New("ner: unexpected KServe v2 response")
 
-type v2Tensor struct {
-	Name     string          `json:"name"`
-	Shape    []int           `json:"shape"`
-	Datatype string          `json:"datatype"`
-	Data     json.RawMessage `json:"data"`
-}
-
-type v2Request struct {
-	Inputs  []v2Tensor          `json:"inputs"`
-	Outputs []map[string]string `json:"outputs,omitempty"`
-}
-
-type v2Response struct {
-	ModelName string     `json:"model_name"`
-	Outputs   []v2Tensor `json:"outputs"`
-	Error     string     `json:"error"`
-}
-
 func (k *KServe) names() (in, logits, offsets string) {
 	in, logits, offsets = k.Input, k.Logits, k.Offsets
 	if in == "" {
@@ -70,63 +50,29 @@ func (k *KServe) names() (in, logits, offsets string) {
 // Entities implements redact.NER.
 func (k *KServe) Entities(ctx context.Context, text string) ([]redact.Span, error) {
 	in, logitsName, offsetsName := k.names()
-	data, _ := json.Marshal([]string{text})
-	body, err := json.Marshal(v2Request{
-		Inputs:  []v2Tensor{{Name: in, Shape: []int{1}, Datatype: "BYTES", Data: data}},
-		Outputs: []map[string]string{{"name": logitsName}, {"name": offsetsName}},
+	base, err := url.Parse(k.URL)
+	if err != nil {
+		return nil, fmt.Errorf("ner: kserve url: %w", err)
+	}
+	r, err := kserve.NewClient(base, k.HTTP, k.MaxAnswer).Infer(ctx, k.Model, "", &kserve.InferRequest{
+		Inputs:  []kserve.Tensor{kserve.BytesTensor(in, text)},
+		Outputs: []kserve.RequestedOutput{{Name: logitsName}, {Name: offsetsName}},
 	})
+	if errors.Is(err, kserve.ErrBadResponse) {
+		return nil, fmt.Errorf("%w: %w", ErrBadResponse, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("ner: kserve request: %w", err)
+		return nil, fmt.Errorf("ner: %w", err)
 	}
-	u := strings.TrimRight(k.URL, "/") + "/v2/models/" + url.PathEscape(k.Model) + "/infer"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("ner: kserve request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	hc := k.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("ner: kserve infer: %w", ctx.Err())
-		}
-		return nil, fmt.Errorf("ner: kserve infer: %T", err)
-	}
-	defer resp.Body.Close()
-	limit := k.MaxAnswer
-	if limit <= 0 {
-		limit = 16 << 20
-	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, limit))
-	if err != nil {
-		return nil, fmt.Errorf("ner: kserve read: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("ner: kserve infer: status %d", resp.StatusCode)
-	}
-	return DecodeKServe(raw, text, k.Labels, logitsName, offsetsName, k.MinScore)
+	return DecodeKServe(r, text, k.Labels, logitsName, offsetsName, k.MinScore)
 }
 
 // DecodeKServe turns a v2 inference response into spans of text: the arg-max label of each
 // token, BIO runs merged, the score of a span the mean probability of its tokens' labels.
-func DecodeKServe(raw []byte, text string, labels []string, logitsName, offsetsName string, minScore float64) ([]redact.Span, error) {
-	var r v2Response
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("%w: not JSON (%d bytes)", ErrBadResponse, len(raw))
-	}
-	var logits, offsets *v2Tensor
-	for i := range r.Outputs {
-		switch r.Outputs[i].Name {
-		case logitsName:
-			logits = &r.Outputs[i]
-		case offsetsName:
-			offsets = &r.Outputs[i]
-		}
-	}
-	if logits == nil || offsets == nil {
+func DecodeKServe(r *kserve.InferResponse, text string, labels []string, logitsName, offsetsName string, minScore float64) ([]redact.Span, error) {
+	logits, okL := r.Output(logitsName)
+	offsets, okO := r.Output(offsetsName)
+	if !okL || !okO {
 		return nil, fmt.Errorf("%w: outputs %q and %q are required", ErrBadResponse, logitsName, offsetsName)
 	}
 	if len(logits.Shape) != 3 || logits.Shape[0] != 1 || logits.Shape[2] != len(labels) || len(labels) == 0 {
@@ -139,12 +85,12 @@ func DecodeKServe(raw []byte, text string, labels []string, logitsName, offsetsN
 	if T < 0 || T > 1<<16 || L > 1<<10 {
 		return nil, fmt.Errorf("%w: tensor too large", ErrBadResponse)
 	}
-	var lv []float64
-	var ov []int64
-	if err := json.Unmarshal(logits.Data, &lv); err != nil || len(lv) != T*L {
+	lv, err := logits.Float64s()
+	if err != nil {
 		return nil, fmt.Errorf("%w: logits data does not match shape", ErrBadResponse)
 	}
-	if err := json.Unmarshal(offsets.Data, &ov); err != nil || len(ov) != T*2 {
+	ov, err := offsets.Int64s()
+	if err != nil {
 		return nil, fmt.Errorf("%w: offsets data does not match shape", ErrBadResponse)
 	}
 	byteAt := charToByte(text)

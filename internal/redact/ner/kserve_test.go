@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sucursal/sucursal/internal/kserve"
 	"github.com/sucursal/sucursal/internal/redact"
 )
 
@@ -25,7 +26,7 @@ func fakeOVMS(t *testing.T, persons, orgs map[string]bool) *httptest.Server {
 			http.Error(w, "bad request line", http.StatusNotFound)
 			return
 		}
-		var req v2Request
+		var req kserve.InferRequest
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Inputs) != 1 {
 			http.Error(w, "bad body", http.StatusBadRequest)
 			return
@@ -81,7 +82,7 @@ func fakeOVMS(t *testing.T, persons, orgs map[string]bool) *httptest.Server {
 		}
 		ld, _ := json.Marshal(logits)
 		od, _ := json.Marshal(offs)
-		_ = json.NewEncoder(w).Encode(v2Response{ModelName: "ner-bert", Outputs: []v2Tensor{
+		_ = json.NewEncoder(w).Encode(kserve.InferResponse{ModelName: "ner-bert", Outputs: []kserve.Tensor{
 			{Name: "logits", Shape: []int{1, len(toks), len(bio)}, Datatype: "FP32", Data: ld},
 			{Name: "offsets", Shape: []int{1, len(toks), 2}, Datatype: "INT64", Data: od},
 		}})
@@ -145,7 +146,11 @@ func FuzzDecodeKServe(f *testing.F) {
 	f.Add([]byte(`{"outputs":[{"name":"logits","shape":[1,2,7],"datatype":"FP32","data":[0,9,0,0,0,0,0,0,0,9,0,0,0,0]},{"name":"offsets","shape":[1,2,2],"datatype":"INT64","data":[0,4,5,10]}]}`), "Juan Perez")
 	f.Add([]byte(`{"outputs":[]}`), "x")
 	f.Fuzz(func(t *testing.T, raw []byte, text string) {
-		spans, err := DecodeKServe(raw, text, bio, "logits", "offsets", 0)
+		var r kserve.InferResponse
+		if json.Unmarshal(raw, &r) != nil {
+			return // not the protocol: internal/kserve's fuzz target covers that
+		}
+		spans, err := DecodeKServe(&r, text, bio, "logits", "offsets", 0)
 		if err != nil {
 			return
 		}
