@@ -27,8 +27,9 @@ import (
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/guard/guardsetup"
-	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/sdnotify"
 )
 
 type options struct {
@@ -191,6 +192,13 @@ func run(ctx context.Context, o options) error {
 	g.Go(func() error {
 		defer ln.Close()
 		return srv.Serve(gctx, ln)
+	})
+	_ = sdnotify.Ready() // the QUIC listener is bound (the metrics listener binds below)
+	g.Go(func() error { return sdnotify.Watchdog(gctx) })
+	g.Go(func() error {
+		<-gctx.Done()
+		_ = sdnotify.Stopping()
+		return nil
 	})
 	if o.metricsListen != "" {
 		mux := http.NewServeMux()

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/fleet"
+	"github.com/sucursal/sucursal/internal/sdnotify"
 )
 
 // controllerFlags are shared by `controller` and `hub`.
@@ -44,7 +45,8 @@ func newControllerCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return c.Run(cmd.Context())
+			_ = sdnotify.Ready() // connected to NATS; the lease decides whether it acts
+			return runNotified(cmd.Context(), c.Run)
 		},
 	}
 	nf.register(cmd)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/fleet"
+	"github.com/sucursal/sucursal/internal/sdnotify"
 )
 
 func newHubCommand() *cobra.Command {
@@ -21,7 +23,8 @@ func newHubCommand() *cobra.Command {
 			log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
 			cfg := cf.config()
 			cfg.Fleet.StatusTTL = statusTTL
-			return fleet.RunHub(cmd.Context(), hc, cfg, log)
+			hc.OnReady = func() { _ = sdnotify.Ready() }
+			return runNotified(cmd.Context(), func(ctx context.Context) error { return fleet.RunHub(ctx, hc, cfg, log) })
 		},
 	}
 	cmd.Flags().StringVar(&hc.StoreDir, "store", "", "JetStream storage directory (required)")

@@ -25,6 +25,7 @@ import (
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/redact/ner"
+	"github.com/sucursal/sucursal/internal/sdnotify"
 	"github.com/sucursal/sucursal/internal/sync"
 )
 
@@ -225,8 +226,13 @@ func (a *Agent) Run(ctx context.Context) error {
 		g.Go(func() error { return serve(msrv, a.metricsLn) })
 	}
 	a.log.Info("edge-agent serving", "listen", a.ln.Addr().String(), "dc", a.cfg.DC, "edge_id", a.cfg.EdgeID)
+	// Ready once the listeners are bound, not when the QUIC link is up: a branch whose WAN is
+	// down still starts and serves what it can (the local model, clear errors).
+	_ = sdnotify.Ready()
+	g.Go(func() error { return sdnotify.Watchdog(gctx) })
 	g.Go(func() error {
 		<-gctx.Done()
+		_ = sdnotify.Stopping()
 		sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownGrace)
 		defer cancel()
 		err := srv.Shutdown(sctx)

@@ -20,6 +20,9 @@ type HubConfig struct {
 	Listen   string // host:port for clients; "127.0.0.1:-1" picks a free port
 	// MaxPayload bounds a NATS message; the object store's 128 KiB chunks fit the 1 MiB default.
 	MaxPayload int32
+	// OnReady, if set, is called once JetStream serves and the fleet's buckets exist (the
+	// binary tells systemd there).
+	OnReady func()
 }
 
 // Hub is an embedded nats-server for development and small fleets.
@@ -99,6 +102,9 @@ func RunHub(ctx context.Context, hcfg HubConfig, cfg ControllerConfig, log *slog
 	}
 	if log != nil {
 		log.Info("hub ready", "url", hub.URL(), "store", hcfg.StoreDir)
+	}
+	if hcfg.OnReady != nil {
+		hcfg.OnReady()
 	}
 	return ctl.Run(ctx)
 }
