@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+LDFLAGS := -s -w
 # What --version and `version` print (internal/buildinfo): the commit, and the build time in UTC
 # (SOURCE_DATE_EPOCH, when set, makes it reproducible).
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
