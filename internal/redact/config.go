@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"regexp"
 	"time"
@@ -92,9 +93,10 @@ type CustomRecognizer struct {
 type NERConfig struct {
 	Mode    string        `yaml:"mode"`
 	Timeout time.Duration `yaml:"timeout"`
-	Backend string        `yaml:"backend"` // ollama | kserve
-	URL     string        `yaml:"url"`
+	Backend string        `yaml:"backend"` // ollama | kserve | openai
+	URL     string        `yaml:"url"`     // openai: the API root, e.g. http://127.0.0.1:8080/v1
 	Model   string        `yaml:"model"`
+	APIKey  string        `yaml:"api_key"` // openai: sent as a bearer token when set
 	// Labels are the token-classification labels of a KServe model, in logit order (BIO).
 	Labels []string `yaml:"labels"`
 }
@@ -214,11 +216,14 @@ func (c Config) Validate() error {
 		if c.NER.Timeout <= 0 {
 			bad("ner.timeout must be positive when ner.mode is %s", c.NER.Mode)
 		}
-		if c.NER.Backend != "ollama" && c.NER.Backend != "kserve" {
-			bad("ner.backend must be ollama or kserve when ner.mode is %s, got %q", c.NER.Mode, c.NER.Backend)
+		if c.NER.Backend != "ollama" && c.NER.Backend != "kserve" && c.NER.Backend != "openai" {
+			bad("ner.backend must be ollama, kserve or openai when ner.mode is %s, got %q", c.NER.Mode, c.NER.Backend)
 		}
 		if c.NER.URL == "" || c.NER.Model == "" {
 			bad("ner.url and ner.model are required when ner.mode is %s", c.NER.Mode)
+		}
+		if u, err := url.Parse(c.NER.URL); c.NER.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			bad("ner.url %q must be an absolute http(s) URL, e.g. http://127.0.0.1:8080/v1", c.NER.URL)
 		}
 		if c.NER.Backend == "kserve" && len(c.NER.Labels) == 0 {
 			bad("ner.labels (the model's BIO labels in logit order) are required for ner.backend kserve")

@@ -193,6 +193,9 @@ func TestNewFromConfig(t *testing.T) {
 		{redact.NERConfig{Mode: redact.NERRequired, Backend: "kserve", URL: "http://127.0.0.1:9000", Model: "m"}, false},
 		{redact.NERConfig{Mode: redact.NERRequired, Backend: "spacy", URL: "http://127.0.0.1:9000", Model: "m"}, false},
 		{redact.NERConfig{Mode: redact.NERRequired, Backend: "ollama", URL: "127.0.0.1", Model: "m"}, false},
+		{redact.NERConfig{Mode: redact.NERFallbackDegraded, Backend: "openai", URL: "http://127.0.0.1:8080/v1", Model: "m"}, true},
+		{redact.NERConfig{Mode: redact.NERFallbackDegraded, Backend: "openai", URL: "http://127.0.0.1:8080/v1"}, false},
+		{redact.NERConfig{Mode: redact.NERFallbackDegraded, Backend: "llamacpp", URL: "http://127.0.0.1:8080/v1", Model: "m"}, false},
 	}
 	for i, tt := range tests {
 		_, err := New(tt.cfg, nil)

@@ -6,11 +6,12 @@ import (
 	"net/url"
 
 	"github.com/ollama/ollama/api"
+	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/redact"
 )
 
-// New builds the backend cfg names (ollama or kserve). It returns nil and no error when the
-// NER mode is off.
+// New builds the backend cfg names (ollama, kserve or openai). It returns nil and no error when
+// the NER mode is off.
 func New(cfg redact.NERConfig, hc *http.Client) (redact.NER, error) {
 	if cfg.Mode == redact.NEROff || cfg.Mode == "" {
 		return nil, nil
@@ -33,6 +34,10 @@ func New(cfg redact.NERConfig, hc *http.Client) (redact.NER, error) {
 			return nil, fmt.Errorf("ner: kserve needs labels (the model's BIO labels in logit order)")
 		}
 		return &KServe{URL: cfg.URL, Model: cfg.Model, Labels: cfg.Labels, HTTP: hc}, nil
+	case "openai":
+		c := openaicompat.New(cfg.URL, cfg.APIKey)
+		c.HTTP = hc
+		return &OpenAI{Client: c, Model: cfg.Model}, nil
 	}
-	return nil, fmt.Errorf("ner: backend %q is not ollama or kserve", cfg.Backend)
+	return nil, fmt.Errorf("ner: backend %q is not ollama, kserve or openai", cfg.Backend)
 }

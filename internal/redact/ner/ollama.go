@@ -62,8 +62,9 @@ func (o *Ollama) Entities(ctx context.Context, text string) ([]redact.Span, erro
 	return ParseOllamaAnswer(answer.String())
 }
 
-// ParseOllamaAnswer reads {"entities":[{"text":…,"type":…}]}. Types are normalised to the
-// redact entity types; entities of any other type are dropped.
+// ParseOllamaAnswer reads {"entities":[{"text":…,"type":…}]} (Schema: what the Ollama and the
+// OpenAI backends both ask for). Types are normalised to the redact entity types; entities of any
+// other type are dropped.
 func ParseOllamaAnswer(answer string) ([]redact.Span, error) {
 	var out struct {
 		Entities []struct {
