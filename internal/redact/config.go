@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"reflect"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/dlclark/regexp2"
@@ -91,6 +93,8 @@ type CustomRecognizer struct {
 // NERConfig selects and bounds the NER backend. Backend-specific fields are read by package
 // redact/ner; this package only uses Mode and Timeout.
 type NERConfig struct {
+	// Mode left out of a YAML ner section that names a url and a model is fallback-degraded
+	// (see UnmarshalYAML); left out otherwise, it keeps its default, off.
 	Mode    string        `yaml:"mode"`
 	Timeout time.Duration `yaml:"timeout"`
 	Backend string        `yaml:"backend"` // ollama | kserve | openai
@@ -99,6 +103,42 @@ type NERConfig struct {
 	APIKey  string        `yaml:"api_key"` // openai: sent as a bearer token when set
 	// Labels are the token-classification labels of a KServe model, in logit order (BIO).
 	Labels []string `yaml:"labels"`
+}
+
+// UnmarshalYAML reads a ner section. The model is a second layer, on by default where the branch
+// has one: a section with a url and a model and no mode gets fallback-degraded — rules always
+// run, the model adds spans, a dead model degrades the session and is never replaced by anything
+// off the NUC. An explicit mode (off, required) is kept. Unknown keys are errors, as elsewhere.
+func (n *NERConfig) UnmarshalYAML(node *yaml.Node) error {
+	type fields NERConfig // without this method
+	if node.Kind == yaml.MappingNode {
+		known := map[string]bool{}
+		for _, f := range reflect.VisibleFields(reflect.TypeFor[fields]()) {
+			known[strings.Split(f.Tag.Get("yaml"), ",")[0]] = true
+		}
+		var unknown []string
+		for i := 0; i+1 < len(node.Content); i += 2 {
+			if k := node.Content[i]; !known[k.Value] {
+				unknown = append(unknown, fmt.Sprintf("line %d: field %s not found in type redact.NERConfig", k.Line, k.Value))
+			}
+		}
+		if len(unknown) > 0 {
+			return &yaml.TypeError{Errors: unknown}
+		}
+	}
+	f := fields(*n)
+	f.Mode = ""
+	if err := node.Decode(&f); err != nil {
+		return err
+	}
+	if f.Mode == "" {
+		f.Mode = n.Mode
+		if f.URL != "" && f.Model != "" {
+			f.Mode = NERFallbackDegraded
+		}
+	}
+	*n = NERConfig(f)
+	return nil
 }
 
 // DefaultConfig is a policy suitable for a Spanish branch with no NER backend.
