@@ -28,9 +28,9 @@ type scanText struct {
 	p        profile
 	prepared bool // runes, offs, runs and dig are filled (only when a recognizer runs)
 	runes    []rune
-	offs     []int // rune index -> byte offset; offs[len(runes)] = len(text)
+	offs     []int32 // rune index -> byte offset; offs[len(runes)] = len(text)
 	runs     []digitRun
-	dig      []int32 // dig[i]: digits from rune i to the end of its cluster; 0 if runes[i] is not a digit
+	dig      []uint8 // dig[i]: digits from rune i to the end of its cluster (saturating at 255); 0 if runes[i] is not a digit
 	heads    []int32 // the runes a built-in match can start at: no word rune before, not a space
 	cands    []int
 	occ      [][2]int // context word occurrences (nearContext)
@@ -39,9 +39,15 @@ type scanText struct {
 	spans    []Span   // candidates, then what Redact replaces
 	norm     normalizer
 	view     view // the text the recognizers read (see normalize.go)
+	// limit bounds the candidate spans of one text (0: none): a text with more is refused with
+	// ErrTooManyEntities before its candidates fill memory.
+	limit int
 }
 
 // getText prepares text for detection: t.view is its normalised view, profiled.
+// maxPooledRunes bounds the scratch kept in the pool: 64 Ki runes covers a long prompt.
+const maxPooledRunes = 64 << 10
+
 func (r *Redactor) getText(text string) *scanText {
 	t, _ := r.texts.Get().(*scanText)
 	if t == nil {
@@ -68,6 +74,11 @@ func (r *Redactor) putText(t *scanText) {
 	t.norm.wipe()
 	t.view = view{}
 	t.prepared = false
+	t.limit = 0
+	// A text far larger than a prompt leaves its buffers to the collector instead of the pool.
+	if cap(t.runes) > maxPooledRunes {
+		return
+	}
 	r.texts.Put(t)
 }
 
@@ -80,9 +91,9 @@ func (t *scanText) prepare(text string) {
 	t.runes, t.offs = t.runes[:0], t.offs[:0]
 	for i, r := range text {
 		t.runes = append(t.runes, r)
-		t.offs = append(t.offs, i)
+		t.offs = append(t.offs, int32(i))
 	}
-	t.offs = append(t.offs, len(text))
+	t.offs = append(t.offs, int32(len(text)))
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
 	n := len(t.runes)
 	t.heads = t.heads[:0]
@@ -98,13 +109,22 @@ func (t *scanText) prepare(text string) {
 		case !isDigit(t.runes[i]):
 			t.dig[i] = 0
 		case i+1 < n && isDigit(t.runes[i+1]):
-			t.dig[i] = 1 + t.dig[i+1]
+			t.dig[i] = satInc(t.dig[i+1])
 		case i+2 < n && isSep(t.runes[i+1]) && isDigit(t.runes[i+2]): // the rule of digitRunsInto
-			t.dig[i] = 1 + t.dig[i+2]
+			t.dig[i] = satInc(t.dig[i+2])
 		default:
 			t.dig[i] = 1
 		}
 	}
+}
+
+// satInc is n+1, saturating: no pattern needs to know of more than a few dozen digits in a row,
+// and a byte per rune keeps the scratch of a long text small.
+func satInc(n uint8) uint8 {
+	if n == 255 {
+		return n
+	}
+	return n + 1
 }
 
 // rune returns the rune at i, or -1 outside the text.
@@ -247,8 +267,8 @@ func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
 	occ := t.occ[:0] // occurrences [start, end) of gate words, by start
 	searched, p := 0, 0
 	for _, i := range c {
-		lo := max(0, t.offs[i]-ctxWindow)
-		hi := min(len(lower), t.offs[min(i+rec.maxLen, len(t.runes))]+ctxWindow/2)
+		lo := max(0, int(t.offs[i])-ctxWindow)
+		hi := min(len(lower), int(t.offs[min(i+rec.maxLen, len(t.runes))])+ctxWindow/2)
 		// Occurrences starting in [from, hi); one that ends after hi may be in the reach of
 		// a later start.
 		for a := max(lo, searched); a < hi; a++ {

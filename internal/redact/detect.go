@@ -34,7 +34,7 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		}
 		t.prepare(text)
 		emit := func(m *regexp2.Match) {
-			start, end := t.offs[m.Index], t.offs[m.Index+m.Length]
+			start, end := int(t.offs[m.Index]), int(t.offs[m.Index+m.Length])
 			if s, ok := r.score(rec, text, p, start, &end); ok {
 				t.spans = append(t.spans, s)
 			}
@@ -45,6 +45,9 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 			m, err = rec.re.FindRunesMatch(t.runes)
 			for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
 				emit(m)
+				if t.limit > 0 && len(t.spans) > t.limit {
+					break
+				}
 			}
 		} else {
 			gated := rec.score < r.threshold(rec.typ)
@@ -60,8 +63,14 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 				if m != nil {
 					emit(m)
 					next = m.Index + max(m.Length, 1)
+					if t.limit > 0 && len(t.spans) > t.limit {
+						break
+					}
 				}
 			}
+		}
+		if t.limit > 0 && len(t.spans) > t.limit {
+			return fmt.Errorf("%w (more than %d candidates in one text)", ErrTooManyEntities, t.limit)
 		}
 		if err != nil {
 			// regexp2's error quotes the input; never let it out.

@@ -3,6 +3,8 @@ package redact
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -22,6 +24,8 @@ type Session struct {
 	degraded    bool
 	rehydrated  bool
 	redacted    map[string]int // occurrences replaced, by type
+	maxEntities int            // SetLimits; 0: none
+	maxBytes    int
 	invented    map[string]int // by known type or OTHER
 	nerRejected int
 }
@@ -88,7 +92,29 @@ func (s *Session) closeLocked() {
 	v := s.v
 	s.v = &vault{}
 	v.wipe()
-	s.r.vaults.Put(v)
+	// An oversized vault is dropped, not pooled: one request full of values must not keep its
+	// memory live for the requests after it.
+	if cap(v.arena) <= maxPooledVaultBytes && cap(v.entries) <= maxPooledVaultEntries {
+		s.r.vaults.Put(v)
+	}
+}
+
+// Pool bounds: vaults bigger than this are left to the garbage collector.
+const (
+	maxPooledVaultBytes   = 64 << 10
+	maxPooledVaultEntries = 1024
+)
+
+// ErrTooManyEntities means a request holds more distinct values, or more bytes of them, than
+// its session allows (SetLimits): it is refused rather than held in memory.
+var ErrTooManyEntities = errors.New("redact: too many personal values in one request")
+
+// SetLimits bounds what this session's vault may hold: distinct values and their bytes (0: no
+// bound). A Redact that would pass a bound fails with ErrTooManyEntities.
+func (s *Session) SetLimits(maxEntities, maxBytes int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.maxEntities, s.maxBytes = maxEntities, maxBytes
 }
 
 // Redact returns text with every detected value replaced by its placeholder. On any error the
@@ -104,6 +130,12 @@ func (s *Session) redact(ctx context.Context, text string, extra []Span) (string
 	start := time.Now()
 	t := s.r.getText(text)
 	defer s.r.putText(t)
+	s.mu.Lock()
+	if s.maxEntities > 0 {
+		// Candidates come from several recognizers and repeat values: allow a few per value.
+		t.limit = 4 * s.maxEntities
+	}
+	s.mu.Unlock()
 	d, err := s.r.detect(ctx, t.view.text, t)
 	if err != nil {
 		return "", err
@@ -125,6 +157,10 @@ func (s *Session) redact(ctx context.Context, text string, extra []Span) (string
 	for _, sp := range spans {
 		size += sp.End - sp.Start
 	}
+	if s.maxEntities > 0 && len(s.v.entries)+len(spans) > s.maxEntities && s.newValues(text, spans) > s.maxEntities ||
+		s.maxBytes > 0 && len(s.v.arena)+size > s.maxBytes {
+		return "", fmt.Errorf("%w (more than %d values or %d bytes)", ErrTooManyEntities, s.maxEntities, s.maxBytes)
+	}
 	s.v.reserve(len(spans), size)
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/4) // placeholders are a little longer than most values
@@ -139,6 +175,20 @@ func (s *Session) redact(ctx context.Context, text string, extra []Span) (string
 	s.r.m.countRedactions(spans)
 	s.r.m.seconds.Observe(time.Since(start).Seconds())
 	return b.String(), nil
+}
+
+// newValues counts the distinct values the vault would hold after spans are added.
+func (s *Session) newValues(text string, spans []Span) int {
+	n := len(s.v.entries)
+	seen := map[string]bool{}
+	for _, sp := range spans {
+		v := text[sp.Start:sp.End]
+		if !seen[v] && s.v.lookup(v) < 0 {
+			seen[v] = true
+			n++
+		}
+	}
+	return n
 }
 
 // sweep adds every occurrence of a value the vault already holds: a name detected in one
