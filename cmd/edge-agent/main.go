@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -31,6 +32,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		newRedactCmd(),
 		newAskCmd(),
+		newKeysCmd(),
 	)
 	withVersion(root)
 	envflag.Cobra(root, "EDGE_AGENT")
@@ -66,6 +68,11 @@ Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flag
 				return err
 			}
 			log := newLogger(final.LogLevel)
+			if final.MemoryLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+				// Process-wide, so set by the binary, not by the agent library (tests build
+				// agents in-process).
+				debug.SetMemoryLimit(final.MemoryLimit)
+			}
 			final.Version = version
 			a, err := agent.New(final, log)
 			if err != nil {
@@ -93,6 +100,9 @@ Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flag
 	f.StringVar(&cfg.Sync.DataDir, "data-dir", cfg.Sync.DataDir, "where model sync keeps downloads and installed versions")
 	f.StringVar(&cfg.Sync.OllamaURL, "ollama-url", cfg.Sync.OllamaURL, "local Ollama that synced models are installed into, e.g. http://127.0.0.1:11434")
 	f.Int64Var(&cfg.Sync.BandwidthLimit, "sync-bandwidth-limit", cfg.Sync.BandwidthLimit, "model download limit in bytes per second (0 = unlimited)")
+	f.StringVar(&cfg.Auth.KeysFile, "keys-file", cfg.Auth.KeysFile, "API key file (hashes) written by 'edge-agent keys add'; required on a non-loopback --listen")
+	f.BoolVar(&cfg.Auth.InsecureNoAuth, "insecure-no-auth", false, "serve a non-loopback --listen without API keys: anyone on the network can send prompts (closed lab networks only; no environment twin)")
+	envflag.NoEnv(f, "insecure-no-auth")
 	return cmd, o
 }
 
@@ -128,6 +138,10 @@ func resolveConfig(cmd *cobra.Command, file string, flagged agent.Config) (agent
 	set("data-dir", func() { cfg.Sync.DataDir = flagged.Sync.DataDir })
 	set("ollama-url", func() { cfg.Sync.OllamaURL = flagged.Sync.OllamaURL })
 	set("sync-bandwidth-limit", func() { cfg.Sync.BandwidthLimit = flagged.Sync.BandwidthLimit })
+	set("keys-file", func() { cfg.Auth.KeysFile = flagged.Auth.KeysFile })
+	if fs.Changed("insecure-no-auth") {
+		cfg.Auth.InsecureNoAuth = flagged.Auth.InsecureNoAuth
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, fmt.Errorf("invalid configuration:\n%w", err)
 	}

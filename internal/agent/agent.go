@@ -8,15 +8,19 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/net/netutil"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/sucursal/sucursal/internal/admission"
 	"github.com/sucursal/sucursal/internal/api"
+	"github.com/sucursal/sucursal/internal/apikey"
 	"github.com/sucursal/sucursal/internal/dc"
 	"github.com/sucursal/sucursal/internal/egress"
 	"github.com/sucursal/sucursal/internal/failover"
@@ -37,7 +41,11 @@ type Agent struct {
 	links  []*link.Client // one per DC endpoint: the primary first, then the secondaries
 	router *failover.Router
 	api    *api.Server
-	sync   *sync.Agent // nil when model sync is off
+	keys   *apikey.Store // nil without auth.keys_file
+	// admission decides what enters; its held request bytes tell the memory janitor when a burst
+	// of large requests is over.
+	admission *admission.Controller
+	sync      *sync.Agent // nil when model sync is off
 
 	ln, metricsLn net.Listener
 }
@@ -110,9 +118,16 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if cfg.MetricsListen != "" {
 		apiMetrics = nil
 	}
+	if cfg.Auth.KeysFile != "" {
+		if a.keys, err = apikey.Open(cfg.Auth.KeysFile); err != nil {
+			return nil, fmt.Errorf("auth: %w", err)
+		}
+	}
+	a.admission = admission.New(cfg.Admission, reg)
 	apiCfg := cfg.Config
 	apiCfg.Decode = cfg.Egress
-	a.api = api.New(apiCfg, path, dcs[0], anyReady(links), apiMetrics, reg, log.With("component", "api"))
+	a.api = api.New(apiCfg, api.Deps{Chat: path, Models: dcs[0], Ready: anyReady(links), Metrics: apiMetrics,
+		Keys: a.keys, Admission: a.admission, Registerer: reg, Log: log.With("component", "api")})
 	a.api.SetReadyDetail(func() any { return rt.Status() })
 	return a, nil
 }
@@ -172,6 +187,19 @@ func (a *Agent) Listen() error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Listen, err)
 	}
+	if a.cfg.MaxConnections > 0 {
+		// Connections past the bound wait in the kernel's backlog instead of costing goroutines
+		// and buffers here.
+		ln = netutil.LimitListener(ln, a.cfg.MaxConnections)
+	}
+	if a.cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(a.cfg.TLSCert, a.cfg.TLSKey)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("tls_cert/tls_key: %w", err)
+		}
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	}
 	a.ln = ln
 	if a.cfg.MetricsListen != "" {
 		mln, err := net.Listen("tcp", a.cfg.MetricsListen)
@@ -207,7 +235,13 @@ func (a *Agent) Run(ctx context.Context) error {
 	srv := &http.Server{
 		Handler:           a.api,
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return reqCtx },
+		// ReadTimeout bounds reading headers and body (a body sent a byte a second is cut); it does
+		// not bound a streamed answer. IdleTimeout closes keep-alive connections left idle.
+		ReadTimeout:    a.cfg.BodyReadTimeout,
+		IdleTimeout:    a.cfg.IdleTimeout,
+		MaxHeaderBytes: 64 << 10,
+		BaseContext:    func(net.Listener) context.Context { return reqCtx },
+		ErrorLog:       slog.NewLogLogger(a.log.Handler(), slog.LevelDebug),
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	linkCtx, stopLink := context.WithCancel(context.WithoutCancel(ctx))
@@ -220,6 +254,20 @@ func (a *Agent) Run(ctx context.Context) error {
 		g.Go(func() error { return a.sync.Run(gctx) })
 	}
 	g.Go(func() error { return serve(srv, a.ln) })
+	if a.keys != nil {
+		// Keys added or revoked with `edge-agent keys` take effect within two seconds.
+		g.Go(func() error {
+			a.keys.Watch(gctx, 2*time.Second, func(n int, err error) {
+				if err != nil {
+					a.log.Error("API key file not reloaded; the keys in force stay", "file", a.cfg.Auth.KeysFile, "error", err.Error())
+					return
+				}
+				a.log.Info("API keys reloaded", "file", a.cfg.Auth.KeysFile, "keys", n)
+			})
+			return nil
+		})
+	}
+	g.Go(func() error { a.releaseMemory(gctx); return nil })
 	var msrv *http.Server
 	if a.metricsLn != nil {
 		msrv = &http.Server{Handler: promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 10 * time.Second}
@@ -255,4 +303,32 @@ func serve(srv *http.Server, ln net.Listener) error {
 		return err
 	}
 	return nil
+}
+
+// releaseMemory gives memory back to the system after a burst of large requests: once no
+// request body has been held for a few seconds after more than 32 MiB was, the heap is collected
+// and its free pages returned at once, instead of over the minutes Go's background scavenger
+// takes. A NUC shares its memory with the model servers.
+func (a *Agent) releaseMemory(ctx context.Context) {
+	t := time.NewTicker(2 * time.Second)
+	defer t.Stop()
+	var peak int64
+	quiet := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		held := a.admission.BodiesHeld()
+		peak = max(peak, a.admission.TakeBodiesPeak())
+		if held > 0 {
+			quiet = 0
+			continue
+		}
+		if quiet++; quiet >= 2 && peak > 32<<20 {
+			debug.FreeOSMemory()
+			peak = 0
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/sucursal/sucursal/internal/admission"
 	"github.com/sucursal/sucursal/internal/api"
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/drafter"
@@ -48,7 +49,12 @@ type Config struct {
 	ShutdownGrace time.Duration `yaml:"shutdown_grace"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `yaml:"log_level"`
+	// MemoryLimit is a soft bound on the agent's memory in bytes (Go's GOMEMLIMIT): near it the
+	// garbage collector works harder instead of letting the heap grow. The NUC's model servers
+	// share its memory. 0: no limit.
+	MemoryLimit int64 `yaml:"memory_limit"`
 
+	Admission admission.Config   `yaml:"admission"` // what enters, waits or is refused, and what one request may cost
 	Link      link.Tuning        `yaml:"link"`      // the QUIC connection (package link)
 	Failover  failover.Config    `yaml:"failover"`  // routing between DC endpoints and a local model
 	Redaction redact.Config      `yaml:"redaction"` // the personal-data policy; always on
@@ -67,8 +73,10 @@ func DefaultConfig() Config {
 		Version:       "dev",
 		Config:        api.DefaultConfig(),
 		ShutdownGrace: 15 * time.Second,
+		MemoryLimit:   192 << 20,
 		LogLevel:      "info",
 		Link:          link.DefaultTuning(),
+		Admission:     admission.DefaultConfig(),
 		Redaction:     redact.DefaultConfig(),
 		Failover:      failover.DefaultConfig(),
 	}
@@ -110,12 +118,18 @@ func (c Config) Validate() error {
 	if c.PKI == "" {
 		bad("pki is required (the folder written by `fleetctl pki init`)")
 	}
+	if c.MemoryLimit < 0 || c.MemoryLimit > 0 && c.MemoryLimit < 64<<20 {
+		bad("memory_limit: %d bytes; want 0 (none) or at least 64 MiB", c.MemoryLimit)
+	}
 	switch strings.ToLower(c.LogLevel) {
 	case "debug", "info", "warn", "error":
 	default:
 		bad("log_level: %q is not one of debug, info, warn, error", c.LogLevel)
 	}
 	if err := c.Config.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.Admission.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := c.Link.Validate(); err != nil {

@@ -64,11 +64,16 @@ func requestPath(p pathParts) (pipeline.Handler, *failover.Router) {
 		pipeline.Observe(p.health),                             // what users saw (first byte, failures, failovers), for the fleet's rollout gates
 		pipeline.When(p.guard != nil, pipeline.Guard(p.guard)), // the prompt check starts on the raw text beside redaction; the answer is checked on its way up
 		pipeline.When(sequential, pipeline.AwaitChecks()),      // guard.mode sequential: the verdict before redaction (only to measure what concurrency buys)
-		pipeline.Redact(p.redactor),                            // personal data → placeholders; the answer is rehydrated on its way up
+		pipeline.Redact(p.redactor, p.redactLimits()),          // personal data → placeholders; the answer is rehydrated on its way up
 		pipeline.AwaitChecks(),                                 // nothing leaves the branch before the guard's verdict
 	)(router), router // the primary DC, then the secondaries, then the local model if allowed
 }
 
 func (p pathParts) breakerChanged(name string, from, to failover.State) {
 	p.log.Warn("circuit breaker changed state", "backend", name, "from", from.String(), "to", to.String())
+}
+
+// redactLimits is what one request's vault may hold (admission's per-request cost bounds).
+func (p pathParts) redactLimits() pipeline.RedactLimits {
+	return pipeline.RedactLimits{MaxEntities: p.cfg.Admission.MaxEntities, MaxVaultBytes: p.cfg.Admission.MaxVaultBytes}
 }

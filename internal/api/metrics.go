@@ -13,8 +13,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "sucursal", Subsystem: "api", Name: "chat_requests_total",
-			Help: "Chat completion requests by result code (ok, or the OpenAI error code the user received).",
-		}, []string{"code"}),
+			Help: "Chat completion requests by tenant (the API key's, bounded by the key file; local without keys) and result code (ok, or the OpenAI error code the user received).",
+		}, []string{"tenant", "code"}),
 		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: "sucursal", Subsystem: "api", Name: "chat_requests_in_flight",
 			Help: "Chat completion requests being served.",

@@ -12,12 +12,16 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sucursal/sucursal/internal/admission"
+	"github.com/sucursal/sucursal/internal/apikey"
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/pipeline"
 )
@@ -25,7 +29,8 @@ import (
 // DefaultMaxBodyBytes is the default request body limit.
 const DefaultMaxBodyBytes = 4 << 20
 
-// Config is the HTTP endpoint's part of the edge-agent's configuration (top-level YAML keys).
+// Config is the HTTP endpoint's part of the edge-agent's configuration (top-level YAML keys and
+// the auth: section).
 type Config struct {
 	// Listen is the address branch users call; MetricsListen serves /metrics on its own address
 	// (empty: on Listen).
@@ -38,15 +43,56 @@ type Config struct {
 	// SlowClientTimeout bounds one write to a client that stopped reading; the request is then
 	// cancelled, upstream too (0 = no bound).
 	SlowClientTimeout time.Duration `yaml:"slow_client_timeout"`
+	// BodyReadTimeout bounds reading a request's headers and body (a client sending a byte a
+	// second is cut); IdleTimeout closes a keep-alive connection left idle; MaxConnections bounds
+	// the connections open at once (further ones wait in the kernel's backlog).
+	BodyReadTimeout time.Duration `yaml:"body_read_timeout"`
+	IdleTimeout     time.Duration `yaml:"idle_timeout"`
+	MaxConnections  int           `yaml:"max_connections"`
+	// AllowedHosts are the Host headers the endpoint answers (DNS rebinding): the listen address,
+	// localhost and 127.0.0.1 always; add the NUC's LAN names when it serves the LAN.
+	AllowedHosts []string `yaml:"allowed_hosts"`
+	// CORSOrigins are the web origins allowed to call the endpoint from a browser (default none:
+	// branch pages cannot submit prompts or read answers).
+	CORSOrigins []string `yaml:"cors_origins"`
+	// TLSCert and TLSKey serve the endpoint over HTTPS (a branch CA's or the fleet PKI's
+	// certificate); empty: plain HTTP.
+	TLSCert string `yaml:"tls_cert"`
+	TLSKey  string `yaml:"tls_key"`
+	// Auth configures API keys.
+	Auth AuthConfig `yaml:"auth"`
 	// Decode widens the request allow-list by name (the `egress:` section).
 	Decode chat.DecodeOptions `yaml:"-"`
 }
 
+// AuthConfig is the `auth:` section.
+type AuthConfig struct {
+	// KeysFile holds the API keys (hashes only), written by `edge-agent keys`; re-read when it
+	// changes. Empty: no keys, which is allowed only on a loopback listen address.
+	KeysFile string `yaml:"keys_file"`
+	// InsecureNoAuth serves a non-loopback address without keys: anyone on the LAN may send
+	// prompts and read answers. Only for a closed lab network.
+	InsecureNoAuth bool `yaml:"insecure_no_auth"`
+}
+
 // DefaultConfig: loopback only, 4 MiB bodies, 10 min per request, 60 s for a client that
-// stopped reading.
+// stopped reading, 30 s to send a request, 2 min idle keep-alive, 256 connections.
 func DefaultConfig() Config {
 	return Config{Listen: "127.0.0.1:8080", MaxBodyBytes: DefaultMaxBodyBytes, RequestTimeout: 10 * time.Minute,
-		SlowClientTimeout: 60 * time.Second}
+		SlowClientTimeout: 60 * time.Second, BodyReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxConnections: 256}
+}
+
+// Loopback reports whether addr (host:port) only listens on the loopback interface.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Validate lists every problem at once.
@@ -64,11 +110,25 @@ func (c Config) Validate() error {
 	if c.MaxBodyBytes <= 0 {
 		bad("max_body_bytes must be positive")
 	}
-	if c.SlowClientTimeout < 0 {
-		bad("slow_client_timeout must not be negative")
+	for name, d := range map[string]time.Duration{"slow_client_timeout": c.SlowClientTimeout, "request_timeout": c.RequestTimeout,
+		"body_read_timeout": c.BodyReadTimeout, "idle_timeout": c.IdleTimeout} {
+		if d < 0 {
+			bad("%s must not be negative", name)
+		}
 	}
-	if c.RequestTimeout < 0 {
-		bad("request_timeout must not be negative")
+	if c.MaxConnections < 0 {
+		bad("max_connections must not be negative (0: no bound)")
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		bad("tls_cert and tls_key go together")
+	}
+	for i, o := range c.CORSOrigins {
+		if u, err := url.Parse(o); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" {
+			bad("cors_origins[%d]: %q is not an origin such as https://intranet.branch.example", i, o)
+		}
+	}
+	if c.Auth.KeysFile == "" && !c.Auth.InsecureNoAuth && !Loopback(c.Listen) {
+		bad("listen %s is not a loopback address: set auth.keys_file (edge-agent keys add) so only branch apps with a key can call it, or --insecure-no-auth for a closed lab network", c.Listen)
 	}
 	if err := c.Decode.Validate(); err != nil {
 		errs = append(errs, err)
@@ -84,33 +144,56 @@ type ModelLister interface {
 // ReadyFunc reports readiness and, when not ready, why.
 type ReadyFunc func() (bool, error)
 
-// Server is the HTTP handler.
-type Server struct {
-	cfg     Config
-	chat    pipeline.Handler
-	models  ModelLister
-	ready   ReadyFunc
-	detail  func() any
-	metrics http.Handler
-	log     *slog.Logger
-	m       *metrics
-	mux     *http.ServeMux
+// Deps are what the endpoint serves and checks with.
+type Deps struct {
+	Chat   pipeline.Handler
+	Models ModelLister
+	Ready  ReadyFunc
+	// Metrics serves /metrics on this listener (nil: served elsewhere, metrics_listen).
+	Metrics http.Handler
+	// Keys checks API keys (nil: no keys — loopback only, or auth.insecure_no_auth).
+	Keys *apikey.Store
+	// Admission decides whether a request enters (nil: every request enters at once).
+	Admission  *admission.Controller
+	Registerer prometheus.Registerer
+	Log        *slog.Logger
 }
 
-// New builds the handler. metricsHandler may be nil when metrics are served elsewhere.
-func New(cfg Config, h pipeline.Handler, models ModelLister, ready ReadyFunc, metricsHandler http.Handler,
-	reg prometheus.Registerer, log *slog.Logger) *Server {
+// Server is the HTTP handler.
+type Server struct {
+	cfg    Config
+	d      Deps
+	detail func() any
+	m      *metrics
+	mux    *http.ServeMux
+	hosts  map[string]bool
+	anyIP  bool // a non-loopback listen address with no allowed_hosts: IP-literal Host headers pass
+}
+
+// New builds the handler.
+func New(cfg Config, d Deps) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	s := &Server{cfg: cfg, chat: h, models: models, ready: ready, metrics: metricsHandler, log: log, m: newMetrics(reg)}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, d: d, m: newMetrics(d.Registerer)}
+	s.hosts = map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}
+	if host, _, err := net.SplitHostPort(cfg.Listen); err == nil && host != "" && host != "0.0.0.0" && host != "::" {
+		s.hosts[strings.ToLower(host)] = true
+	}
+	for _, h := range cfg.AllowedHosts {
+		s.hosts[strings.ToLower(h)] = true
+	}
+	s.anyIP = !Loopback(cfg.Listen) && len(cfg.AllowedHosts) == 0
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	mux.HandleFunc("GET /v1/models", s.handleModels)
 	mux.HandleFunc("GET /healthz", s.handleHealthz)
 	mux.HandleFunc("GET /readyz", s.handleReadyz)
-	if metricsHandler != nil {
-		mux.Handle("GET /metrics", metricsHandler)
+	if d.Metrics != nil {
+		mux.HandleFunc("GET /metrics", s.handleMetrics)
 	}
 	mux.HandleFunc("/v1/chat/completions", methodNotAllowed("POST"))
 	mux.HandleFunc("/v1/models", methodNotAllowed("GET"))
@@ -122,9 +205,19 @@ func New(cfg Config, h pipeline.Handler, models ModelLister, ready ReadyFunc, me
 	return s
 }
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP applies the browser-safety rules to every request, then routes it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if e := s.checkBrowser(w, r); e != nil {
+		if e.Status != 0 {
+			writeError(w, e)
+		}
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
-// SetReadyDetail adds a "backends" field to /readyz (the state of every route and breaker).
+// SetReadyDetail adds a "backends" field to /readyz (the state of every route and breaker) for
+// callers allowed to see it.
 func (s *Server) SetReadyDetail(f func() any) { s.detail = f }
 
 func methodNotAllowed(allow string) http.HandlerFunc {
@@ -140,19 +233,31 @@ func (s *Server) handleHealthz(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
 }
 
-func (s *Server) handleReadyz(w http.ResponseWriter, _ *http.Request) {
+// operator reports whether the caller may see operator details (/metrics, the routes in
+// /readyz) on the API listener: anyone on a loopback endpoint, a key with the metrics scope on a
+// LAN one.
+func (s *Server) operator(r *http.Request) bool {
+	if s.d.Keys == nil {
+		return Loopback(s.cfg.Listen)
+	}
+	k, err := s.d.Keys.Verify(r.Context(), bearer(r))
+	return err == nil && k.Has(apikey.ScopeMetrics)
+}
+
+func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
-	ok, err := s.ready()
+	ok, err := s.d.Ready()
 	body := map[string]any{"status": "ready", "dc_link": "up"}
 	if !ok {
-		reason := "down"
-		if err != nil {
-			reason = err.Error()
-		}
-		body = map[string]any{"status": "not_ready", "dc_link": "down", "reason": reason}
+		body = map[string]any{"status": "not_ready", "dc_link": "down"}
 	}
-	if s.detail != nil {
-		body["backends"] = s.detail()
+	if s.operator(r) {
+		if !ok && err != nil {
+			body["reason"] = err.Error()
+		}
+		if s.detail != nil {
+			body["backends"] = s.detail()
+		}
 	}
 	b, _ := json.Marshal(body)
 	if !ok {
@@ -161,8 +266,21 @@ func (s *Server) handleReadyz(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	if !s.operator(r) {
+		writeError(w, &chat.Error{Status: http.StatusForbidden, Type: "authentication_error", Code: CodePermissionDenied,
+			Message: "metrics on the branch endpoint need a key with the metrics scope (or use metrics_listen)"})
+		return
+	}
+	s.d.Metrics.ServeHTTP(w, r)
+}
+
 func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
-	body, err := s.models.Models(r.Context())
+	if _, e := s.authorize(r, apikey.ScopeChat); e != nil {
+		writeError(w, e)
+		return
+	}
+	body, err := s.d.Models.Models(r.Context())
 	if err != nil {
 		writeError(w, asChatError(err))
 		return
@@ -171,55 +289,9 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
-func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	id := newRequestID()
-	w.Header().Set("X-Request-Id", id)
-	s.m.inflight.Inc()
-	defer s.m.inflight.Dec()
-
-	req, cerr := s.readRequest(w, r)
-	if cerr != nil {
-		s.m.requests.WithLabelValues(cerr.Code).Inc()
-		s.log.Info("request refused", "request_id", id, "status", cerr.Status, "code", cerr.Code)
-		writeError(w, cerr)
-		return
-	}
-	ctx := r.Context()
-	if s.cfg.RequestTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
-		defer cancel()
-	}
-	rw := newResponseWriter(w, req.Stream, start, s.m)
-	rw.writeTimeout = s.cfg.SlowClientTimeout
-	err := s.chat.ServeChat(ctx, &pipeline.Request{ID: id, Received: start, Chat: req}, rw)
-	code := "ok"
-	switch {
-	case err == nil:
-		err = rw.finish()
-	case r.Context().Err() != nil:
-		code = "client_gone"
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
-		ce := &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: chat.CodeRequestTimeout,
-			Message: fmt.Sprintf("the request took longer than the configured %s", s.cfg.RequestTimeout)}
-		code = ce.Code
-		rw.fail(ce)
-	default:
-		ce := asChatError(err)
-		code = ce.Code
-		rw.fail(ce)
-	}
-	s.m.requests.WithLabelValues(code).Inc()
-	s.m.duration.Observe(time.Since(start).Seconds())
-	s.log.Info("request served", "request_id", id, "model", req.Model, "stream", req.Stream,
-		"messages", len(req.Messages), "body_bytes", r.ContentLength, "code", code, "chunks", rw.chunks,
-		"ttft_ms", ms(rw.ttft), "duration_ms", ms(time.Since(start)))
-}
-
 // readRequest applies every input check, each with its own error code.
 func (s *Server) readRequest(w http.ResponseWriter, r *http.Request) (*chat.Request, *chat.Error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	body, err := readBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes), r.ContentLength, s.cfg.MaxBodyBytes)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -238,6 +310,23 @@ func (s *Server) readRequest(w http.ResponseWriter, r *http.Request) (*chat.Requ
 	}
 	// The one place a request is read: strictly, into the allow-listed types (see package chat).
 	return chat.DecodeRequest(body, s.cfg.Decode)
+}
+
+// readBody reads a body into one buffer of its declared size (io.ReadAll would grow through
+// copies twice its size: memory a large request does not need to cost).
+func readBody(r io.Reader, contentLength, limit int64) ([]byte, error) {
+	if contentLength < 0 || contentLength > limit {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, contentLength)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	var one [1]byte
+	if n, _ := r.Read(one[:]); n > 0 { // more than declared: the server would have cut it anyway
+		return nil, errors.New("api: body longer than its Content-Length")
+	}
+	return b, nil
 }
 
 func asChatError(err error) *chat.Error {

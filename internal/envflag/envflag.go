@@ -21,6 +21,20 @@ func Name(prefix, flag string) string {
 	return prefix + "_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
 }
 
+// noEnv marks a flag that has no environment twin (see NoEnv).
+const noEnv = "envflag/no-env"
+
+// NoEnv gives the flag no environment twin: a destructive or per-run switch (--force,
+// --insecure-no-auth) must be typed each time, never left behind in a unit's Environment= lines.
+func NoEnv(fs *pflag.FlagSet, name string) {
+	if f := fs.Lookup(name); f != nil {
+		if f.Annotations == nil {
+			f.Annotations = map[string][]string{}
+		}
+		f.Annotations[noEnv] = []string{"true"}
+	}
+}
+
 // Annotate appends "[env PREFIX_NAME]" to the usage of every flag in fs, so --help lists the twin.
 func Annotate(fs *pflag.FlagSet, prefix string) {
 	fs.VisitAll(func(f *pflag.Flag) {
@@ -58,7 +72,7 @@ func Apply(fs *pflag.FlagSet, prefix string) error {
 // FLEETCTL_VERSION in the environment must not turn a command into a version print). A
 // command's own --version (a string, such as a model version) does get one.
 func builtin(f *pflag.Flag) bool {
-	return f.Name == "help" || (f.Name == "version" && f.Value.Type() == "bool")
+	return f.Name == "help" || (f.Name == "version" && f.Value.Type() == "bool") || f.Annotations[noEnv] != nil
 }
 
 // Cobra annotates the flags of root and of every subcommand below it, and installs a persistent

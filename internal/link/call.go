@@ -12,6 +12,9 @@ import (
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
+// ErrBusy means the gateway's limit of concurrent streams for this edge is reached.
+var ErrBusy = errors.New("link: the datacenter gateway's stream limit for this branch is reached")
+
 // ErrStreamLost means the stream or the connection under it broke before the answer ended.
 var ErrStreamLost = errors.New("link: the connection to the datacenter broke during the request")
 
@@ -36,10 +39,17 @@ func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	str, err := conn.OpenStreamSync(ctx)
+	// OpenStream, not OpenStreamSync: when the gateway's per-edge stream limit is reached, the
+	// request is refused at once (ErrBusy) instead of waiting silently for a stream to free.
+	str, err := conn.OpenStream()
 	if err != nil {
-		if ctx.Err() != nil {
+		var limit *quic.StreamLimitReachedError
+		switch {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case errors.As(err, &limit):
+			c.m.busy.Inc()
+			return nil, ErrBusy
 		}
 		return nil, fmt.Errorf("%w: %w", ErrNotConnected, err)
 	}

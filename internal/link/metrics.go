@@ -8,6 +8,7 @@ type metrics struct {
 	disconnects  prometheus.Counter
 	openStreams  prometheus.Gauge
 	cancels      prometheus.Counter
+	busy         prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -32,9 +33,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Namespace: "sucursal", Subsystem: "link", Name: "cancels_total",
 			Help: "Requests cancelled towards the datacenter because the branch client went away.",
 		}),
+		busy: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "stream_limit_refusals_total",
+			Help: "Requests refused at once because the gateway's stream limit for this edge was reached.",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.up, m.dialFailures, m.disconnects, m.openStreams, m.cancels)
+		reg.MustRegister(m.up, m.dialFailures, m.disconnects, m.openStreams, m.cancels, m.busy)
 	}
 	return m
 }

@@ -14,11 +14,16 @@ import (
 // the pipeline runs, and puts the values back into the answer on its way up, streamed or not.
 // The vault lives in a per-request session that is wiped when the request ends (or its TTL runs
 // out). Anything below this stage only ever sees redacted text.
-func Redact(r *redact.Redactor) Stage {
+func Redact(r *redact.Redactor, limits ...RedactLimits) Stage {
+	var lim RedactLimits
+	if len(limits) > 0 {
+		lim = limits[0]
+	}
 	return func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, req *Request, w ResponseWriter) error {
 			sess := r.NewSession(0)
 			defer sess.Close()
+			sess.SetLimits(lim.MaxEntities, lim.MaxVaultBytes)
 			if err := redactRequest(ctx, sess, req.Chat); err != nil {
 				req.Redacted.fail(errRedactionFailed)
 				return redactionError(err)
@@ -32,6 +37,13 @@ func Redact(r *redact.Redactor) Stage {
 			return err
 		})
 	}
+}
+
+// RedactLimits bound one request's vault: distinct personal values and their bytes (0: none). A
+// request past them is refused with 422 too_many_entities instead of being held in memory.
+type RedactLimits struct {
+	MaxEntities   int
+	MaxVaultBytes int
 }
 
 // redactRequest redacts every text of the request (chat.Request.Walk: message contents, names,
@@ -54,6 +66,9 @@ func redactionError(err error) error {
 		// Fail closed: text we could not finish checking is not sent anywhere.
 		return &chat.Error{Status: http.StatusUnprocessableEntity, Type: "invalid_request_error", Code: chat.CodeRedactionTimeout,
 			Message: "the request could not be checked for personal data in time, so it was not sent; shorten or simplify it"}
+	case errors.Is(err, redact.ErrTooManyEntities):
+		return &chat.Error{Status: http.StatusUnprocessableEntity, Type: "invalid_request_error", Code: chat.CodeTooManyEntities,
+			Message: "the request holds more personal values than this branch redacts in one request; split it"}
 	case errors.Is(err, redact.ErrNERUnavailable):
 		return chat.Unavailable(chat.CodeNERUnavailable,
 			"the branch's personal-data detector is unavailable and policy requires it; the request was not sent", 5*time.Second)

@@ -1,0 +1,156 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/sucursal/sucursal/internal/admission"
+	"github.com/sucursal/sucursal/internal/apikey"
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/pipeline"
+)
+
+// handleChat is POST /v1/chat/completions. Each check comes before what it protects: the key
+// before the body is read, the body's memory before it is read, admission before any work.
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := newRequestID()
+	w.Header().Set("X-Request-Id", id)
+	s.m.inflight.Inc()
+	defer s.m.inflight.Dec()
+	tenant := anonymous.Tenant
+	refuse := func(e *chat.Error) {
+		s.m.requests.WithLabelValues(tenant, e.Code).Inc()
+		s.d.Log.Info("request refused", "request_id", id, "tenant", tenant, "status", e.Status, "code", e.Code)
+		writeError(w, e)
+	}
+	if e := jsonBody(r); e != nil {
+		refuse(e)
+		return
+	}
+	key, e := s.authorize(r, apikey.ScopeChat)
+	if e != nil {
+		refuse(e)
+		return
+	}
+	tenant = key.Tenant
+	if s.d.Admission != nil {
+		size := s.cfg.MaxBodyBytes
+		if r.ContentLength >= 0 && r.ContentLength < size {
+			size = r.ContentLength
+		}
+		release, err := s.d.Admission.HoldBody(size)
+		if err != nil {
+			refuse(asChatError(err))
+			return
+		}
+		defer release()
+	}
+	req, cerr := s.readRequest(w, r)
+	if cerr != nil {
+		refuse(cerr)
+		return
+	}
+	ctx := r.Context()
+	if s.d.Admission != nil {
+		g, err := s.d.Admission.Admit(ctx, admission.Ticket{Tenant: key.Tenant, Class: key.Class,
+			InputTokens: estimateTokens(req), MaxTokens: askedTokens(req)})
+		if err != nil {
+			if ctx.Err() != nil {
+				s.m.requests.WithLabelValues(tenant, "client_gone").Inc()
+				return
+			}
+			refuse(asChatError(err))
+			return
+		}
+		defer g.Release()
+		limitTokens(req, g.MaxTokens)
+	}
+	if s.cfg.RequestTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.RequestTimeout)
+		defer cancel()
+	}
+	rw := newResponseWriter(w, req.Stream, start, s.m)
+	rw.writeTimeout = s.cfg.SlowClientTimeout
+	err := s.d.Chat.ServeChat(ctx, &pipeline.Request{ID: id, Received: start, Chat: req}, rw)
+	code := "ok"
+	switch {
+	case err == nil:
+		err = rw.finish()
+	case r.Context().Err() != nil:
+		code = "client_gone"
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
+		ce := &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: chat.CodeRequestTimeout,
+			Message: fmt.Sprintf("the request took longer than the configured %s", s.cfg.RequestTimeout)}
+		code = ce.Code
+		rw.fail(ce)
+	default:
+		ce := asChatError(err)
+		code = ce.Code
+		rw.fail(ce)
+	}
+	s.m.requests.WithLabelValues(tenant, boundedCode(code)).Inc()
+	s.m.duration.Observe(time.Since(start).Seconds())
+	s.d.Log.Info("request served", "request_id", id, "tenant", tenant, "model", req.Model, "stream", req.Stream,
+		"messages", len(req.Messages), "body_bytes", r.ContentLength, "code", code, "chunks", rw.chunks,
+		"ttft_ms", ms(rw.ttft), "duration_ms", ms(time.Since(start)))
+}
+
+// estimateTokens is the prompt's size in tokens, roughly: four bytes of text a token.
+func estimateTokens(r *chat.Request) int {
+	n := 0
+	_ = r.Walk(func(t chat.Text) error {
+		n += len(*t.S)
+		return nil
+	})
+	return (n + 3) / 4
+}
+
+// askedTokens is the output bound the request asks for (0: none).
+func askedTokens(r *chat.Request) int {
+	for _, p := range []*int64{r.MaxCompletionTokens, r.MaxTokens} {
+		if p != nil {
+			return int(*p)
+		}
+	}
+	return 0
+}
+
+// limitTokens gives the request the output bound admission granted (a smaller limit, never a
+// larger one).
+func limitTokens(r *chat.Request, n int) {
+	if n <= 0 {
+		return
+	}
+	v := int64(n)
+	switch {
+	case r.MaxCompletionTokens != nil:
+		if *r.MaxCompletionTokens > v {
+			r.MaxCompletionTokens = &v
+		}
+	case r.MaxTokens != nil:
+		if *r.MaxTokens > v {
+			r.MaxTokens = &v
+		}
+	default:
+		r.MaxTokens = &v
+	}
+}
+
+// boundedCode keeps the metric's code label to codes this project defines: a target's own error
+// codes (passed through to the user) would make the label unbounded.
+func boundedCode(code string) string {
+	if len(code) > 40 {
+		return "other"
+	}
+	for i := 0; i < len(code); i++ {
+		if c := code[i]; !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return "other"
+		}
+	}
+	return code
+}
