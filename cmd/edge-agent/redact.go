@@ -144,7 +144,7 @@ func runEval(cmd *cobra.Command, r *redact.Redactor, path string) error {
 		spans, err := r.Detect(ctx, text)
 		found := make([]corpus.Found, len(spans))
 		for i, s := range spans {
-			found[i] = corpus.Found{Type: s.Type, Start: s.Start, End: s.End}
+			found[i] = corpus.Found{Type: redact.LabelType(s.Type), Start: s.Start, End: s.End}
 		}
 		return found, err
 	})

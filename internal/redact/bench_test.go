@@ -173,6 +173,13 @@ var adversarialFragments = map[string]string{
 	"dob_month_first": "born May 12th, 19 May 1",
 	"es_address":      "Calle De La Mayor Real Nueva Vieja ",
 	"es_passport":     "ABC12345 ",
+	"es_dni7":         "1.234.567-",
+	"es_nif_vat":      "ES1234567 ES-",
+	"es_ccc":          "2100 0418 45 0200 ",
+	"es_plate":        "1234 BC 1234-",
+	"es_plate_old":    "M-1234-ABC GR 1234 ",
+	"uk_phone":        "07700 900 12 020 7946 ",
+	"nanp_phone":      "+1 (415) 555-01 (212) ",
 }
 
 func adversarial(frag string) string {

@@ -11,14 +11,16 @@ import (
 type validator func(s string) bool
 
 var validators = map[string]validator{
-	"dni":  validDNI,
-	"nie":  validNIE,
-	"cif":  validCIF,
-	"nss":  validNSS,
-	"iban": validIBAN,
-	"luhn": validLuhn,
-	"ipv4": validIPv4,
-	"ipv6": validIPv6,
+	"dni":   validDNI,
+	"esnif": validNIFVAT,
+	"ccc":   validCCCText,
+	"nie":   validNIE,
+	"cif":   validCIF,
+	"nss":   validNSS,
+	"iban":  validIBAN,
+	"luhn":  validLuhn,
+	"ipv4":  validIPv4,
+	"ipv6":  validIPv6,
 }
 
 // Validators lists the names a custom recognizer may use.
@@ -66,9 +68,17 @@ func atoi[S ~string | ~[]byte](s S) int {
 
 const dniLetters = "TRWAGMYFPDXBNJZSQVHLCKE"
 
+// validDNI checks the letter of a DNI: eight digits, or seven (the number without its leading
+// zero, as people write it), and the mod-23 letter.
 func validDNI(s string) bool {
 	var buf [32]byte
 	a := alnum(buf[:0], s)
+	if len(a) == 8 {
+		var padded [9]byte
+		padded[0] = '0'
+		copy(padded[1:], a)
+		a = padded[:]
+	}
 	if len(a) != 9 || !allDigits(a[:8]) {
 		return false
 	}

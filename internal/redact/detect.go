@@ -91,10 +91,17 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 			return d, err
 		}
 	}
+	if r.rules || r.cfg.Names {
+		t.fold.lower = p.lower
+		t.words = splitWords(t.words[:0], text)
+	}
+	if r.rules {
+		n := len(t.spans)
+		t.spans = r.appendRules(t.spans, text, t.words, &t.fold, n)
+	}
 	if r.cfg.Names {
 		n := len(t.spans)
-		t.fold.lower = p.lower
-		t.spans = appendNames(t.spans, &t.words, &t.fold, text)
+		t.spans = appendNames(t.spans, t.words, &t.fold, text)
 		for i := n; i < len(t.spans); i++ {
 			s := &t.spans[i]
 			s.Score = r.boost(s.Score, TypePerson, personContext, p.lower, s.Start, s.End)
@@ -190,6 +197,9 @@ func (r *Redactor) score(rec *recognizer, text string, p *profile, start int, en
 		}
 		*end = start + n
 		s = s[:n]
+	}
+	if rec.veto != nil && rec.veto(text, start, *end) {
+		return Span{}, false
 	}
 	score := rec.score
 	if rec.validate != nil && !rec.validate(s) {
@@ -289,5 +299,13 @@ func (r *Redactor) Detect(ctx context.Context, text string) ([]Span, error) {
 		return nil, err
 	}
 	spans := r.filter(d.spans, t.p.lower)
-	return slices.Clone(merge(text, t.view.toOriginal(text, spans))), nil
+	spans = t.view.toOriginal(text, spans)
+	// What the request path's join pass adds for this text alone: values wrapped at a line
+	// break (Session.RedactTexts does it for every text of a request).
+	cuts, err := r.cutSpans(ctx, []TextRef{{S: &text}})
+	if err != nil {
+		return nil, err
+	}
+	spans = append(spans, cuts[0]...)
+	return slices.Clone(merge(text, spans)), nil
 }

@@ -20,6 +20,11 @@ const (
 	TypeAddress  = "ADDRESS"  // Spanish postal address
 	TypePassport = "PASSPORT" // Spanish passport
 	TypePerson   = "PERSON"   // names (gazetteer, NER)
+	TypeCCC      = "CCC"      // old Spanish 20-digit account (código cuenta cliente), both control digits
+	TypePlate    = "PLATE"    // Spanish number plate, current (1234 BCD) or provincial (M-1234-AB)
+	TypeMRN      = "MRN"      // medical record number (NHC, nº historia, NHS number, CIP/TIS)
+	TypeCardExp  = "CARDEXP"  // a card's expiry date, next to a card or an expiry word (CARD_EXP in the corpora)
+	TypeCVV      = "CVV"      // a card's security code, after its cue word
 	TypeOrg      = "ORG"      // organisations (NER, deny list)
 	TypeLocation = "LOCATION" // places (NER)
 	// TypeLiteral holds text the user typed that looks like a placeholder, so that it travels
@@ -53,3 +58,12 @@ var (
 	// ErrSessionClosed means the session's vault was already wiped (closed or expired).
 	ErrSessionClosed = errors.New("redact: session closed or expired")
 )
+
+// LabelType is the name the labelled corpora (testdata/redact) give an entity type: the same,
+// but for CARD_EXP, which a placeholder cannot spell (placeholder types are letters and digits).
+func LabelType(typ string) string {
+	if typ == TypeCardExp {
+		return "CARD_EXP"
+	}
+	return typ
+}

@@ -70,9 +70,17 @@ func firstCard(t *scanText, i int) bool {
 	return t.digitsFrom(i) >= 13 && t.rune(i) != '0' && !isWordRune(t.rune(i-1))
 }
 
-// firstIBAN: wb + two ASCII letters + two digits.
+// firstIBAN: wb + two ASCII letters + two digits, or two capitals, a space and two digits
+// ("ES 91 2100 …").
 func firstIBAN(t *scanText, i int) bool {
-	return t.digitsFrom(i+2) >= 2 && isASCIILetter(t.rune(i)) && isASCIILetter(t.rune(i+1)) && !isWordRune(t.rune(i-1))
+	if !isASCIILetter(t.rune(i)) || !isASCIILetter(t.rune(i+1)) || isWordRune(t.rune(i-1)) {
+		return false
+	}
+	if t.digitsFrom(i+2) >= 2 {
+		return true
+	}
+	r0, r1 := t.rune(i), t.rune(i+1)
+	return t.rune(i+2) == ' ' && t.digitsFrom(i+3) >= 2 && r0 >= 'A' && r0 <= 'Z' && r1 >= 'A' && r1 <= 'Z'
 }
 
 // firstSpanishPhone: (?<![\w+]), then "+" [space] "34" and nine digits (eleven digits in one

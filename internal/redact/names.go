@@ -134,15 +134,12 @@ func gap(text string, a, b word, afterCue bool) bool {
 // findNames is the gazetteer detector. It reports runs of capitalised words that either follow
 // an honorific or role word, or start with a known given name, or are two known surnames.
 func findNames(text string) []Span {
-	var ws []word
-	return appendNames(nil, &ws, &folder{lower: appendLowerSameLength(nil, text)}, text)
+	return appendNames(nil, splitWords(nil, text), &folder{lower: appendLowerSameLength(nil, text)}, text)
 }
 
-// appendNames appends findNames(text) to out; words is scratch space, fc.lower is
+// appendNames appends findNames(text) to out; ws are splitWords(text), fc.lower is
 // appendLowerSameLength(text).
-func appendNames(out []Span, words *[]word, fc *folder, text string) []Span {
-	*words = splitWords((*words)[:0], text)
-	ws := *words
+func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if !capitalised(w.text) && !nameCueStart[w.text[0]] && !introStart[w.text[0]] {

@@ -27,6 +27,7 @@ type recognizer struct {
 	gateByFirst [256][]int
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
 	need func(p *profile) bool
+	veto func(text string, start, end int) bool // see builtin.veto
 	// first holds wherever the pattern can start a match (see candidates.go); anchored is
 	// the pattern tried at those positions only. Recognizers without first (custom, deny)
 	// scan the whole text.
@@ -110,6 +111,13 @@ type builtin struct {
 	lead               int
 	cluster            cluster
 	maxLen             int // longest match in runes, 0 if unbounded
+	// veto drops a match that the text around it shows is something else (a version number
+	// read as an IP). It sees the text and the match's offsets and is deterministic, so the
+	// exit scan applies it too.
+	veto func(text string, start, end int) bool
+	// loose: no check digit and a shape other data can have (plates, national phone formats
+	// of other countries): left out of the strict redactor, whose hits block a request.
+	loose bool
 }
 
 // appendLowerSameLength appends text lower-cased in ASCII and the Latin-1 capitals (À–Þ,
@@ -157,13 +165,13 @@ func builtins() []builtin {
 		{name: "es_nss", first: firstNSS, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
 			pattern: wb + `\d{2}[ /-]?\d{8}[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
-		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 2, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
-			pattern: wb + `[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
+		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 3, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
+			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
 		{name: "card", first: firstCard, starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, need: minDigits(13),
 			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit"}},
-		{name: "es_phone", first: firstSpanishPhone, starts: startPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9),
+		{name: "es_phone", first: firstSpanishPhone, starts: startPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9), refine: refineSpanishPhone,
 			pattern: `(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto", "phone", "mobile", "call", "contact"}},
 		{name: "e164", first: firstE164, starts: "+", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 0}, typ: TypePhone, score: 0.6, need: minDigits(7),
@@ -172,7 +180,7 @@ func builtins() []builtin {
 		{name: "email", first: firstEmail, starts: startEmail, high: true, lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
 			pattern: `(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`,
 			context: []string{"email", "e-mail", "correo", "mail"}},
-		{name: "ipv4", first: firstIPv4, starts: startDigits, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", need: func(p *profile) bool { return p.dots >= 3 },
+		{name: "ipv4", first: firstIPv4, starts: startDigits, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", veto: versionBefore, need: func(p *profile) bool { return p.dots >= 3 },
 			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
 			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
 		{name: "ipv6", first: firstIPv6, starts: startIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
@@ -195,7 +203,9 @@ func builtins() []builtin {
 	}
 }
 
-func compileRecognizers(cfg Config) ([]*recognizer, error) {
+// compileRecognizers compiles the built-in recognizers that cfg does not disable (for the strict
+// redactor, only those that decide on their own: see builtin.loose) and cfg's custom ones.
+func compileRecognizers(cfg Config, strict bool) ([]*recognizer, error) {
 	disabled := map[string]bool{}
 	for _, t := range cfg.Disable {
 		disabled[t] = true
@@ -221,7 +231,7 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 			words[i] = strings.ToLower(words[i])
 		}
 		rec := &recognizer{name: b.name, typ: b.typ, re: re, anchored: anchored, first: b.first, high: b.high,
-			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need,
+			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need, veto: b.veto,
 			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen}
 		for _, c := range b.starts {
 			rec.starts[c] = true
@@ -249,8 +259,8 @@ func compileRecognizers(cfg Config) ([]*recognizer, error) {
 		out = append(out, rec)
 		return nil
 	}
-	for _, b := range builtins() {
-		if disabled[b.typ] {
+	for _, b := range append(builtins(), moreBuiltins()...) {
+		if disabled[b.typ] || b.loose && strict {
 			continue
 		}
 		b.pattern = asciiClasses.Replace(b.pattern)

@@ -29,6 +29,10 @@ type Redactor struct {
 	// strict is the deterministic part of this policy (see newStrict): the join pass and the
 	// exit scan use it. Nil inside the strict redactor itself.
 	strict *Redactor
+	// rules runs the context rules (rules.go: names, addresses, dates of birth, cue-led
+	// identifiers, table columns). The strict redactor has none: its hits must not depend on
+	// the words around them.
+	rules bool
 	// skipNormalize makes the recognizers read the raw text (tests prove the view is needed).
 	skipNormalize bool
 	// texts recycles the prepared texts of detect (*scanText): ~50 KiB of slices per 4 KiB
@@ -50,11 +54,11 @@ func New(cfg Config, ner NER, reg prometheus.Registerer, log *slog.Logger) (*Red
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	recs, err := compileRecognizers(cfg)
+	recs, err := compileRecognizers(cfg, false)
 	if err != nil {
 		return nil, err
 	}
-	r := &Redactor{cfg: cfg, recs: recs, ner: ner, log: log}
+	r := &Redactor{cfg: cfg, recs: recs, ner: ner, log: log, rules: true}
 	if err := r.compileLists(); err != nil {
 		return nil, err
 	}
@@ -83,8 +87,8 @@ func newStrict(cfg Config, log *slog.Logger) (*Redactor, error) {
 	cfg.NER = NERConfig{Mode: NEROff}
 	cfg.ChecksumFailure = ChecksumIgnore
 	cfg.ContextBoost = 0
-	cfg.Disable = append(slices.Clip(cfg.Disable), TypeDOB, TypeAddress, TypePassport)
-	recs, err := compileRecognizers(cfg)
+	cfg.Disable = append(slices.Clip(cfg.Disable), TypeDOB, TypeAddress, TypePassport, TypePlate, TypeMRN, TypeCardExp, TypeCVV)
+	recs, err := compileRecognizers(cfg, true)
 	if err != nil {
 		return nil, err
 	}

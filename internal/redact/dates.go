@@ -1,0 +1,530 @@
+package redact
+
+import "strings"
+
+// Dates as people write them, for dates of birth (rules.go finds the cue words): numeric
+// (12/04/1958, 12.09.1954, 1941-05-30, 1977/05/12, 3/5/48), with a Roman-numeral month
+// (12-IV-1985), written (5 de octubre de 1980, 11 de novembre de 1947, 3rd of May 1980,
+// May 3, 1980, 17 March), with the day and year in words (doce de agosto de mil novecientos
+// sesenta y uno, veintitrés de octubre del sesenta y ocho), "1 del 4 del 52", and the Basque
+// 1984ko martxoaren 9an. A date is never a date of birth on its own (appointments, deeds and
+// payments have dates too): only after a birth cue, or in a column headed as one.
+
+// monthNames maps folded month names and abbreviations (ES, EN, CA, GL, EU, FR, DE, PT, IT) to
+// their number.
+var monthNames = func() map[string]int {
+	m := map[string]int{}
+	for n, names := range [12]string{
+		"enero ene january jan gener xaneiro urtarrila urtarril janvier januar janeiro gennaio",
+		"febrero feb february febrer febreiro otsaila otsail fevrier februar fevereiro febbraio",
+		"marzo mar march marc martxoa martxo mars marz maerz marco",
+		"abril abr april apr apirila apiril avril aprile",
+		"mayo may maig maio maiatza maiatz mai maggio",
+		"junio jun june juny xuno ekaina ekain juin juni junho giugno",
+		"julio jul july juliol xullo uztaila uztail juillet juli julho luglio",
+		"agosto ago august aug agost abuztua abuztu aout",
+		"septiembre setiembre sep sept september setembre setembro iraila irail septembre setembro settembre",
+		"octubre oct october outubro urria urri octobre oktober ottobre",
+		"noviembre nov november novembre novembro azaroa azaro",
+		"diciembre dic december dec desembre decembro abendua abendu decembre dezember dezembro dicembre",
+	} {
+		for _, w := range strings.Fields(names) {
+			m[w] = n + 1
+		}
+	}
+	return m
+}()
+
+// romanMonths are the months in Roman numerals, as Spanish forms write them (12-IV-1985).
+var romanMonths = map[string]int{"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10, "xi": 11, "xii": 12}
+
+// numberWords are the Spanish (and Catalan and Galician) number words of days and years.
+var numberWords = func() map[string]int {
+	m := map[string]int{}
+	add := func(s string, base int) {
+		for i, w := range strings.Fields(s) {
+			if w != "_" {
+				m[w] = base + i
+			}
+		}
+	}
+	add("cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciseis diecisiete dieciocho diecinueve veinte veintiuno veintidos veintitres veinticuatro veinticinco veintiseis veintisiete veintiocho veintinueve treinta", 0)
+	add("_ un _ _ _ _ _ _ _ _ deu onze dotze tretze catorze quinze setze disset divuit dinou vint", 0)
+	add("_ una dous", 0)
+	add("_ primero", 0)
+	m["primer"], m["u"], m["veintiun"], m["primero"] = 1, 1, 21, 1
+	for w, n := range map[string]int{"cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80, "noventa": 90,
+		"cien": 100, "ciento": 100, "doscientos": 200, "trescientos": 300, "cuatrocientos": 400, "quinientos": 500,
+		"seiscientos": 600, "setecientos": 700, "ochocientos": 800, "novecientos": 900, "mil": 1000,
+		"trenta": 30, "quaranta": 40, "cinquanta": 50, "seixanta": 60, "setanta": 70, "vuitanta": 80, "noranta": 90,
+		"noucents": 900, "corenta": 40, "cincuenta_": 50, "sesenta_": 60, "oitenta": 80, "novecentos": 900} {
+		m[strings.TrimSuffix(w, "_")] = n
+	}
+	return m
+}()
+
+// dateParser reads a date at a byte offset of text; ws are text's words, fc folds them.
+type dateParser struct {
+	text string
+	ws   []word
+	fc   *folder
+}
+
+// wordAt returns the index of the word starting at i, or -1.
+func (p *dateParser) wordAt(i int) int {
+	lo, hi := 0, len(p.ws)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if p.ws[m].start < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(p.ws) && p.ws[lo].start == i {
+		return lo
+	}
+	return -1
+}
+
+func (p *dateParser) foldAt(i int) (string, int) {
+	k := p.wordAt(i)
+	if k < 0 {
+		return "", -1
+	}
+	return string(p.ws[k].fold(p.fc)), p.ws[k].end
+}
+
+// digitsAt returns the number made of the digits at i and where they end (n digits at most).
+func (p *dateParser) digitsAt(i, n int) (int, int, int) {
+	v, j := 0, i
+	for j < len(p.text) && j-i < n+1 && isDigitByte(p.text[j]) {
+		v = v*10 + int(p.text[j]-'0')
+		j++
+	}
+	return v, j, j - i
+}
+
+// spaces skips spaces and returns the new offset.
+func (p *dateParser) spaces(i int) int {
+	for i < len(p.text) && p.text[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// lit skips one of the words in ws (folded) followed by spaces, if there.
+func (p *dateParser) lit(i int, ws ...string) (int, bool) {
+	f, end := p.foldAt(i)
+	if end < 0 {
+		return i, false
+	}
+	for _, w := range ws {
+		if f == w {
+			return p.spaces(end), true
+		}
+	}
+	return i, false
+}
+
+// parse returns the end of a date starting at i (0 if none). yearless allows a written day
+// and month without a year ("17 March"). Days and months are checked against the calendar.
+func (p *dateParser) parse(i int, yearless bool) int {
+	if i >= len(p.text) {
+		return 0
+	}
+	if isDigitByte(p.text[i]) {
+		if e := p.numeric(i); e > 0 {
+			return e
+		}
+		if e := p.basque(i); e > 0 {
+			return e
+		}
+		return p.written(i, yearless)
+	}
+	if e := p.written(i, yearless); e > 0 {
+		return e
+	}
+	return p.monthFirst(i)
+}
+
+func validDay(d, m int) bool { return d >= 1 && d <= 31 && m >= 1 && m <= 12 }
+
+// numeric: d/m/y (/ . - separators, one kind), y-m-d, y/m/d, d-ROMAN-y.
+func (p *dateParser) numeric(i int) int {
+	t := p.text
+	a, j, na := p.digitsAt(i, 4)
+	if j >= len(t) || na == 3 || na > 4 {
+		return 0
+	}
+	sep := t[j]
+	if sep != '/' && sep != '.' && sep != '-' && sep != ' ' {
+		return 0
+	}
+	if na <= 2 && j+1 < len(t) && !isDigitByte(t[j+1]) && sep != ' ' {
+		// Roman month: 12-IV-1985, 22-III-2021
+		k := j + 1
+		for k < len(t) && k-j <= 5 && strings.IndexByte("IVXivx", t[k]) >= 0 {
+			k++
+		}
+		m, ok := romanMonths[strings.ToLower(t[j+1:k])]
+		if !ok || k >= len(t) || t[k] != sep && !(t[k] == ' ' || t[k] == '.' || t[k] == '-' || t[k] == '/') {
+			return 0
+		}
+		y, e, ny := p.digitsAt(k+1, 4)
+		if (ny != 4 && ny != 2) || !validDay(a, m) || !p.ends(e) {
+			return 0
+		}
+		_ = y
+		return e
+	}
+	if sep == ' ' {
+		return 0
+	}
+	b, k, nb := p.digitsAt(j+1, 2)
+	if nb == 0 || nb > 2 || k >= len(t) || t[k] != sep {
+		return 0
+	}
+	c, e, nc := p.digitsAt(k+1, 4)
+	switch {
+	case na == 4 && nc <= 2 && nc > 0: // y-m-d, y/m/d
+		if !validDay(c, b) || a < 1900 || a > 2100 || !p.ends(e) {
+			return 0
+		}
+		return e
+	case na <= 2 && (nc == 4 || nc == 2):
+		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) || !p.ends(e) {
+			return 0
+		}
+		return e
+	}
+	return 0
+}
+
+// ends: no digit, letter or more date after e.
+func (p *dateParser) ends(e int) bool {
+	t := p.text
+	if e < len(t) && isWordByte(t[e]) {
+		return false
+	}
+	if e+1 < len(t) && (t[e] == '/' || t[e] == '.' || t[e] == '-' || t[e] == ':') && isDigitByte(t[e+1]) {
+		return false
+	}
+	return true
+}
+
+// day reads a day at i: digits (with º/st/nd/rd/th/er/a) or number words. It returns the day
+// and the offset after it and the spaces that follow.
+func (p *dateParser) day(i int) (int, int) {
+	t := p.text
+	if isDigitByte(t[i]) {
+		d, j, n := p.digitsAt(i, 2)
+		if n > 2 {
+			return 0, 0
+		}
+		switch {
+		case strings.HasPrefix(t[j:], "º"), strings.HasPrefix(t[j:], "°"), strings.HasPrefix(t[j:], "ª"):
+			j += 2
+		case j+2 <= len(t) && isOrdinalSuffix(strings.ToLower(t[j:j+2])) && (j+2 == len(t) || !isWordByte(t[j+2])):
+			j += 2
+		case j < len(t) && (t[j] == 'r' || t[j] == 'a') && (j+1 == len(t) || !isWordByte(t[j+1])):
+			j++
+		}
+		if j < len(t) && isWordByte(t[j]) {
+			return 0, 0
+		}
+		return d, p.spaces(j)
+	}
+	return p.numberWords(i, 31)
+}
+
+func isOrdinalSuffix(s string) bool { return s == "st" || s == "nd" || s == "rd" || s == "th" || s == "er" }
+
+// numberWords reads a number written in words ("veintitrés", "treinta y uno", "mil novecientos
+// sesenta y uno", "sesenta y ocho") up to max.
+func (p *dateParser) numberWords(i, max int) (int, int) {
+	total, cur, end, n := 0, 0, 0, 0
+	j := i
+	for {
+		f, e := p.foldAt(j)
+		if e < 0 {
+			break
+		}
+		if f == "y" || f == "i" || f == "e" {
+			if n == 0 {
+				break
+			}
+			f2, e2 := p.foldAt(p.spaces(e))
+			if _, ok := numberWords[f2]; !ok || e2 < 0 {
+				break
+			}
+			j = p.spaces(e)
+			continue
+		}
+		v, ok := numberWords[f]
+		if !ok {
+			// "dieciséis" folds to dieciseis; "veintiún" to veintiun
+			break
+		}
+		switch {
+		case v == 1000:
+			if cur == 0 {
+				cur = 1
+			}
+			total += cur * 1000
+			cur = 0
+		default:
+			cur += v
+		}
+		n++
+		end = e
+		j = p.spaces(e)
+	}
+	if n == 0 || total+cur > max && max != 0 {
+		return 0, 0
+	}
+	return total + cur, p.spaces(end)
+}
+
+// year reads a year after a written day and month: 4 digits, 2 digits ('76 or 76 after "del"),
+// or words. It returns the offset after it, or 0.
+func (p *dateParser) year(i int) int {
+	t := p.text
+	if i >= len(t) {
+		return 0
+	}
+	if t[i] == '\'' || strings.HasPrefix(t[i:], "’") {
+		if t[i] == '\'' {
+			i++
+		} else {
+			i += len("’")
+		}
+	}
+	if i < len(t) && isDigitByte(t[i]) {
+		y, e, n := p.digitsAt(i, 4)
+		if (n == 4 && y >= 1900 && y <= 2100 || n == 2) && p.ends(e) {
+			return e
+		}
+		return 0
+	}
+	v, e := p.numberWords(i, 2100)
+	if e == 0 || !(v >= 1900 || v >= 10 && v <= 99) {
+		return 0
+	}
+	return p.trimSpaces(e)
+}
+
+func (p *dateParser) trimSpaces(e int) int {
+	for e > 0 && p.text[e-1] == ' ' {
+		e--
+	}
+	return e
+}
+
+// written: DAY [de|of|del] MONTH [,] [de|del|of|,] YEAR — or without a year if yearless.
+// MONTH may also be a number after "del" ("1 del 4 del 52", "catorce del dos del dieciséis").
+func (p *dateParser) written(i int, yearless bool) int {
+	d, j := p.day(i)
+	if j == 0 || j == i {
+		return 0
+	}
+	j, _ = p.lit(j, "de", "of", "d")
+	if j < len(p.text) && p.text[j] == '\'' { // d'abril
+		j++
+	}
+	m, mEnd := 0, 0
+	if f, e := p.foldAt(j); e > 0 {
+		if v, ok := monthNames[f]; ok {
+			m, mEnd = v, e
+			if mEnd < len(p.text) && p.text[mEnd] == '.' {
+				mEnd++
+			}
+		}
+	}
+	if m == 0 {
+		// "1 del 4 del 52"
+		dl, ok2 := p.lit(p.afterDay(i), "del")
+		if !ok2 {
+			return 0
+		}
+		if isDigitByte(p.text[dl]) {
+			v, e, n := p.digitsAt(dl, 2)
+			if n == 0 || n > 2 {
+				return 0
+			}
+			m, mEnd = v, e
+		} else {
+			v, e := p.numberWords(dl, 12)
+			if e == 0 {
+				return 0
+			}
+			m, mEnd = v, p.trimSpaces(e)
+		}
+		if !validDay(d, m) {
+			return 0
+		}
+		y, ok3 := p.lit(p.spaces(mEnd), "del", "de")
+		if !ok3 {
+			return 0
+		}
+		return p.year(y)
+	}
+	if !validDay(d, m) {
+		return 0
+	}
+	k := mEnd
+	if k < len(p.text) && p.text[k] == ',' {
+		k++
+	}
+	k = p.spaces(k)
+	k2, ok := p.lit(k, "de", "del", "of", "do")
+	if e := p.year(k2); e > 0 && (ok || k2 > mEnd) {
+		return e
+	}
+	if yearless && p.ends(mEnd) {
+		return mEnd
+	}
+	return 0
+}
+
+// afterDay returns the offset after the day at i and its spaces.
+func (p *dateParser) afterDay(i int) int {
+	_, j := p.day(i)
+	return j
+}
+
+// monthFirst: MONTH DAY[st][,] YEAR ("May 3, 1980", "March 17th 1980").
+func (p *dateParser) monthFirst(i int) int {
+	f, e := p.foldAt(i)
+	m, ok := monthNames[f]
+	if !ok {
+		return 0
+	}
+	if e < len(p.text) && p.text[e] == '.' {
+		e++
+	}
+	j := p.spaces(e)
+	if j >= len(p.text) || !isDigitByte(p.text[j]) {
+		return 0
+	}
+	d, k := p.day(j)
+	if k == 0 || !validDay(d, m) {
+		return 0
+	}
+	k = p.trimSpaces(k)
+	if k < len(p.text) && p.text[k] == ',' {
+		k++
+	}
+	return p.year(p.spaces(k))
+}
+
+// basque: 1984ko martxoaren 9an / 9(e)an.
+func (p *dateParser) basque(i int) int {
+	t := p.text
+	_, j, n := p.digitsAt(i, 4)
+	if n != 4 || !strings.HasPrefix(t[j:], "ko ") {
+		return 0
+	}
+	k := p.spaces(j + 3)
+	f, e := p.foldAt(k)
+	if e < 0 || !strings.HasSuffix(f, "aren") {
+		return 0
+	}
+	m, ok := monthNames[strings.TrimSuffix(f, "aren")]
+	if !ok {
+		m, ok = monthNames[strings.TrimSuffix(f, "ren")]
+	}
+	if !ok {
+		return 0
+	}
+	k = p.spaces(e)
+	d, e2, nd := p.digitsAt(k, 2)
+	if nd == 0 || nd > 2 || !validDay(d, m) {
+		return 0
+	}
+	for _, suf := range []string{"ean", "an", "a"} {
+		if strings.HasPrefix(t[e2:], suf) {
+			return e2 + len(suf)
+		}
+	}
+	return e2
+}
+
+// appendDOB: the first date within reach after a birth cue.
+func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	p := dateParser{text: text, ws: ws, fc: fc}
+	limit := min(len(text), h.end+48)
+	for i := h.end; i < limit; i++ {
+		c := text[i]
+		if c == '\n' {
+			// A question on one line, its answer on the next ("fecha de nacimiento" /
+			// "usuario: 19 de abril del 84"): only if nothing else followed the cue.
+			if strings.TrimLeft(text[h.end:i], " \t\r:?.") != "" {
+				break
+			}
+			limit = min(len(text), i+48)
+			continue
+		}
+		if i > 0 && isWordByte(text[i-1]) && isWordByte(c) {
+			continue
+		}
+		if !isWordByte(c) {
+			continue
+		}
+		if e := p.parse(i, true); e > i {
+			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.85, Source: "cue"})
+		}
+	}
+	return out
+}
+
+// appendBirthYear: a year alone after a birth cue ("nacida en el 63", "es del '49", "born in
+// 1949").
+func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	i := h.end
+	for n := 0; n < 3; n++ {
+		j := i
+		for j < len(text) && text[j] == ' ' {
+			j++
+		}
+		f := ""
+		k := j
+		for k < len(text) && isASCIILetterByte(text[k]) {
+			k++
+		}
+		f = strings.ToLower(text[j:k])
+		if f == "el" || f == "en" || f == "del" || f == "in" || f == "the" || f == "l" {
+			i = k
+			continue
+		}
+		i = j
+		break
+	}
+	start := i
+	if i < len(text) && text[i] == '\'' {
+		i++
+	} else if strings.HasPrefix(text[i:], "’") {
+		i += len("’")
+	}
+	if start == h.end || i >= len(text) || !isDigitByte(text[i]) {
+		return out
+	}
+	p := dateParser{text: text, ws: ws, fc: fc}
+	v, e, n := p.digitsAt(i, 4)
+	if !(n == 2 || n == 4 && v >= 1900 && v <= 2030) || !p.ends(e) {
+		return out
+	}
+	// not a day: "el 12 de marzo", "del 3 al 5"
+	rest := strings.ToLower(strings.TrimLeft(text[e:min(len(text), e+12)], " "))
+	for _, w := range []string{"de ", "del ", "of ", "al ", "años", "anos", "º", "°", "/", "-", ":", "h "} {
+		if strings.HasPrefix(rest, w) {
+			return out
+		}
+	}
+	if f, e2 := p.foldAt(p.spaces(e)); e2 > 0 {
+		if _, ok := monthNames[f]; ok {
+			return out
+		}
+	}
+	return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
+}

@@ -1,0 +1,189 @@
+package redact
+
+import "strings"
+
+// Identifier forms added for issue #13 (recall on realistic branch text). Each is a built-in
+// recognizer like those in recognizers.go — a regexp2 pattern tried at candidate starts (first
+// functions below, written from the pattern), validated in Go — so the candidate tests and the
+// fuzzers cover them with the rest. The checksummed ones (7-digit DNI, ES-prefixed NIF, CCC)
+// are read by the exit scan too; the others are loose (see builtin.loose).
+
+// plateProvinces are the province codes of the old plates (M-1234-AB), before 2000.
+const plateProvinces = `(?:A|AB|AL|AV|B|BA|BI|BU|C|CA|CC|CE|CO|CR|CS|CU|GC|GE|GI|GR|GU|H|HU|IB|J|L|LE|LO|LU|M|MA|ML|MU|NA|O|OR|OU|P|PM|PO|S|SA|SE|SG|SO|SS|T|TE|TF|TO|V|VA|VI|Z|ZA)`
+
+var plateContext = []string{"matrícula", "matricula", "coche", "vehículo", "vehiculo", "moto", "furgoneta", "turismo",
+	"plate", "car ", "vehicle", "registration", "cotxe", "matrícola", "auto"}
+
+var phoneContext = []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto",
+	"phone", "mobile", "call", "contact", "number", "número", "numero", "telèfon", "mòbil"}
+
+func moreBuiltins() []builtin {
+	return []builtin{
+		// A DNI written without its leading zero: 7 digits, compact or dotted, and the letter of
+		// the zero-padded number. A space before the letter only for a capital ("1234567 A",
+		// not "1 234 567 a" in an amount).
+		{name: "es_dni7", first: firstDNI7, starts: startDigits, maxLen: 11, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(7),
+			pattern: wb + `\d(?:\.\d{3}\.\d{3}|\d{6})(?:-?[A-Za-z]|[ ][A-Z])` + we,
+			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
+		// A NIF as VAT number: ES + DNI (ES12345678Z).
+		{name: "es_nif_vat", first: firstNIFVAT, starts: "Ee", maxLen: 14, lead: leadDigits, cluster: cluster{8, 3, 0}, typ: TypeDNI, score: 0.7, validator: "esnif", need: minDigits(8),
+			pattern: wb + `(?:ES-?|[Ee][Ss])\d{8}-?[A-Za-z]` + we,
+			context: []string{"nif", "vat", "iva", "dni", "fiscal"}},
+		// The old 20-digit account (entity, office, 2 control digits, account), in any grouping.
+		{name: "es_ccc", first: digitLed(20), starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{20, 1, 0}, typ: TypeCCC, score: 0.8, validator: "ccc", need: minDigits(20), veto: ibanHeadBefore,
+			pattern: wb + `\d(?:[ -]?\d){19}` + we,
+			context: []string{"cuenta", "ccc", "libreta", "account", "conta", "compte"}},
+		{name: "es_plate", first: firstPlate, starts: startDigits, maxLen: 8, lead: leadDigits, cluster: cluster{4, 1, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
+			pattern: wb + `\d{4}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}` + we,
+			context: plateContext},
+		{name: "es_plate_old", first: firstOldPlate, starts: "ABCGHIJLMNOPSTVZ", maxLen: 11, lead: leadDigits, cluster: cluster{4, 3, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
+			pattern: wb + plateProvinces + `[ -]?\d{4}[ -]?[A-Z]{1,2}` + we,
+			context: plateContext},
+		// UK national numbers: mobiles 07xxx xxxxxx, London 020 xxxx xxxx, other areas 01xxx.
+		{name: "uk_phone", first: firstUKPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
+			pattern: `(?<![\w+])0(?:7\d{3} ?\d{3} ?\d{3}|20 ?\d{4} ?\d{4}|1\d{3} ?\d{6}|1\d{2} ?\d{3} ?\d{4})` + we,
+			context: phoneContext},
+		// North American numbers with the area code in brackets: +1 (415) 555-0198.
+		{name: "nanp_phone", first: firstNANP, starts: "+(", maxLen: 20, lead: leadDigits, cluster: cluster{7, 12, 0}, typ: TypePhone, score: 0.6, loose: true, need: minDigits(10),
+			pattern: `(?<![\w+])(?:\+1[ .-]?)?\(\d{3}\)[ .-]?\d{3}[ .-]\d{4}` + we,
+			context: phoneContext},
+	}
+}
+
+// firstDNI7: wb + a digit, then six digits or ".ddd.ddd".
+func firstDNI7(t *scanText, i int) bool {
+	if t.digitsFrom(i) < 7 || isWordRune(t.rune(i-1)) {
+		return false
+	}
+	return t.digitsAt(i, 7) || t.rune(i+1) == '.' && t.digitsAt(i+2, 3) && t.rune(i+5) == '.' && t.digitsAt(i+6, 3)
+}
+
+// firstNIFVAT: wb + "ES", "ES-" or "es", then eight digits.
+func firstNIFVAT(t *scanText, i int) bool {
+	r0, r1 := t.rune(i), t.rune(i+1)
+	if (r0 != 'E' && r0 != 'e') || (r1 != 'S' && r1 != 's') || isWordRune(t.rune(i-1)) {
+		return false
+	}
+	j := i + 2
+	if t.rune(j) == '-' {
+		j++
+	}
+	return t.digitsAt(j, 8)
+}
+
+// firstPlate: wb + four digits, an optional space or dash, and a consonant of the plates.
+func firstPlate(t *scanText, i int) bool {
+	if !t.digitsAt(i, 4) || isWordRune(t.rune(i-1)) {
+		return false
+	}
+	r := t.rune(t.skip(i+4, ' ', '-'))
+	return r >= 'B' && r <= 'Z' && strings.ContainsRune("BCDFGHJKLMNPRSTVWXYZ", r)
+}
+
+// firstOldPlate: wb + one or two capitals, an optional space or dash, and four digits.
+func firstOldPlate(t *scanText, i int) bool {
+	if isWordRune(t.rune(i - 1)) {
+		return false
+	}
+	j := i + 1
+	if r := t.rune(j); r >= 'A' && r <= 'Z' {
+		j++
+	}
+	return t.digitsAt(t.skip(j, ' ', '-'), 4)
+}
+
+// firstUKPhone: (?<![\w+]) + "07", "020" or "01".
+func firstUKPhone(t *scanText, i int) bool {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) != '0' {
+		return false
+	}
+	r := t.rune(i + 1)
+	return r == '7' || r == '1' || r == '2' && t.rune(i+2) == '0'
+}
+
+// firstNANP: (?<![\w+]) + "+1" or "(" and three digits.
+func firstNANP(t *scanText, i int) bool {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' {
+		return false
+	}
+	switch t.rune(i) {
+	case '+':
+		return t.rune(i+1) == '1'
+	case '(':
+		return t.digitsAt(i+1, 3)
+	}
+	return false
+}
+
+// validNIFVAT checks "ES" + a DNI.
+func validNIFVAT(s string) bool {
+	var buf [32]byte
+	a := alnum(buf[:0], s)
+	return len(a) == 11 && string(a[:2]) == "ES" && validDNI(string(a[2:]))
+}
+
+// validCCCText checks a 20-digit account written with any separators.
+func validCCCText(s string) bool {
+	var buf [48]byte
+	a := alnum(buf[:0], s)
+	return len(a) == 20 && allDigits(a) && validCCC(a)
+}
+
+// refineSpanishPhone drops the numbers of businesses (900, 800, 901, 902… freephone and shared
+// cost): never a person's.
+func refineSpanishPhone(s string) int {
+	var buf [32]byte
+	a := alnum(buf[:0], s)
+	switch {
+	case len(a) == 11 && string(a[:2]) == "34":
+		a = a[2:]
+	case len(a) == 13 && string(a[:4]) == "0034":
+		a = a[4:]
+	}
+	if len(a) == 9 && (a[0] == '8' || a[0] == '9') && a[1] == '0' {
+		switch a[2] {
+		case '0', '1', '2', '3', '5', '6', '7':
+			return 0
+		}
+	}
+	return len(s)
+}
+
+// versionBefore: an IPv4-shaped match right after a version word ("version=4.12.0.3",
+// "ver":"3.18.2.7", "actualización 2.14.3.0") is a software version.
+func versionBefore(text string, start, _ int) bool {
+	i := start
+	for k := 0; k < 3 && i > 0 && strings.IndexByte(` =:"'`, text[i-1]) >= 0; k++ {
+		i--
+	}
+	if i == start {
+		return false
+	}
+	before := strings.ToLower(text[max(0, i-14):i])
+	for _, w := range []string{"version", "versión", "ver", "release", "build", "actualización", "actualizacion", "update", "versió", "bertsioa"} {
+		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// ibanHeadBefore: the 20 digits follow an IBAN's country code and check digits ("ES91 2100…"):
+// they are that IBAN's account, for the IBAN recognizer to judge (also when its check digits
+// are mistyped).
+func ibanHeadBefore(text string, start, _ int) bool {
+	i := start
+	if i > 0 && (text[i-1] == ' ' || text[i-1] == '-') {
+		i--
+	}
+	if i < 4 || !isDigitByte(text[i-1]) || !isDigitByte(text[i-2]) {
+		return false
+	}
+	j := i - 2
+	if j >= 1 && text[j-1] == ' ' {
+		j--
+	}
+	return j >= 2 && isASCIILetterByte(text[j-1]) && isASCIILetterByte(text[j-2]) && (j == 2 || !isWordByte(text[j-3]))
+}
+
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }

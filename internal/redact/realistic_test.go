@@ -1,0 +1,62 @@
+package redact
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sucursal/sucursal/internal/redact/corpus"
+)
+
+// realisticDevFloor is what the default policy (rules only, no NER) must keep on the dev half
+// of the realistic corpus (issue #13): covered share per type, items fully covered, decoys
+// redacted at most. The held-out half is never read here (testdata/redact/REALISTIC.md).
+var realisticDevFloor = struct {
+	covered     map[string]float64
+	fullyItems  int
+	maxDecoyHit int
+}{
+	covered:     map[string]float64{},
+	fullyItems:  0,
+	maxDecoyHit: 292,
+}
+
+func evaluate(t testing.TB, r *Redactor, items []corpus.Item) corpus.Report {
+	t.Helper()
+	rep, err := corpus.Evaluate(context.Background(), items, func(ctx context.Context, text string) ([]corpus.Found, error) {
+		spans, err := r.Detect(ctx, text)
+		out := make([]corpus.Found, len(spans))
+		for i, s := range spans {
+			out[i] = corpus.Found{Type: LabelType(s.Type), Start: s.Start, End: s.End}
+		}
+		return out, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestRealisticDev scores the default policy on realistic-dev.jsonl and holds it to
+// realisticDevFloor. REDACT_DEV_VALUES=1 also logs the missed values and redacted decoys (the
+// corpus is invented data; for a developer's terminal).
+func TestRealisticDev(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	rep := evaluate(t, r, loadItems(t, "realistic-dev.jsonl"))
+	var b strings.Builder
+	_ = rep.Print(&b)
+	_ = rep.PrintMisses(&b, os.Getenv("REDACT_DEV_VALUES") == "1")
+	t.Log("\n" + b.String())
+	for _, ts := range rep.Types {
+		if want, ok := realisticDevFloor.covered[ts.Type]; ok && float64(ts.Covered) < want*float64(ts.Gold) {
+			t.Errorf("%s: covered %d of %d, want at least %.3f", ts.Type, ts.Covered, ts.Gold, want)
+		}
+	}
+	if rep.FullyCaught < realisticDevFloor.fullyItems {
+		t.Errorf("items fully covered: %d, want at least %d", rep.FullyCaught, realisticDevFloor.fullyItems)
+	}
+	if rep.DecoysHit > realisticDevFloor.maxDecoyHit {
+		t.Errorf("decoys redacted: %d, want at most %d", rep.DecoysHit, realisticDevFloor.maxDecoyHit)
+	}
+}

@@ -1,0 +1,318 @@
+package redact
+
+import (
+	"slices"
+	"strings"
+)
+
+// Context rules (issue #13): personal data that only the words around it reveal — a record
+// number after "NHC", a security code after "CVV", a passport number after "pasaporte", a date
+// after "nacido el", a name after "habla con", a cell under a column headed "dni". They are
+// written in Go over the text's words (the same words the name detector reads), run only in the
+// redactor of the request path, never in the strict redactor of the exit scan (a hit there must
+// not depend on the words around it), and produce candidates like any recognizer: scored,
+// filtered by the threshold, merged.
+
+// cueKind says what a cue phrase announces.
+type cueKind uint8
+
+const (
+	cueNone cueKind = iota
+	cueMRN
+	cueCVV
+	cueExpiry
+	cuePassport
+	cueDOB
+	cueDOBYear // a cue after which a bare year of birth is enough ("nacida en el 63", "es del '49")
+)
+
+// cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
+// separated by a space, a dot, an underscore or a dash (N.H.C., f_nacimiento, fecha-nac).
+var cuePhrases = map[cueKind][]string{
+	cueMRN: {"nhc", "n h c", "nº historia", "n historia", "no historia", "num historia", "numero de historia",
+		"numero historia", "historia clinica", "historia", "historia n", "hc", "h c", "mrn", "hospital no",
+		"hospital number", "hospital n", "nhs number", "nhs no", "nhs", "cip", "tis", "sip", "nuhsa",
+		"tarjeta sanitaria", "patient id", "id paciente", "medical record", "record number", "historial",
+		"nº de historia", "n de historia", "historia clinica n", "zenbakia", "historia klinikoa"},
+	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
+		"por detras", "detras", "reverso", "dorso", "csc"},
+	cueExpiry: {"cad", "caduca", "caducidad", "fecha de caducidad", "caducidad tarjeta", "vence", "vencimiento", "venc",
+		"exp", "expiry", "expires", "expiration", "expiry date", "expirydate", "expiration date", "valid thru",
+		"valid until", "valida hasta", "good thru", "caducitat", "caduca el"},
+	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
+		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
+	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
+		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
+		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
+		"nacemento", "naceu", "nado", "nada", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
+		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
+		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos"},
+	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
+		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el"},
+}
+
+type cuePhrase struct {
+	words []string
+	kind  cueKind
+}
+
+// cueIndex holds the phrases by their first word.
+var cueIndex = func() map[string][]cuePhrase {
+	m := map[string][]cuePhrase{}
+	for kind, phrases := range cuePhrases {
+		for _, p := range phrases {
+			ws := strings.Fields(p)
+			m[ws[0]] = append(m[ws[0]], cuePhrase{ws, kind})
+		}
+	}
+	return m
+}()
+
+// cueGap: what may separate the words of a cue phrase.
+func cueGap(g string) bool {
+	if len(g) == 0 || len(g) > 3 {
+		return false
+	}
+	for i := 0; i < len(g); i++ {
+		if !strings.ContainsRune(" ._-:", rune(g[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// cueAt returns the kinds of the cue phrases that start at word i and the byte offset where each
+// ends (at most one per kind: the longest).
+func cueAt(text string, ws []word, i int, fc *folder, out []cueHit) []cueHit {
+	phrases, ok := cueIndex[string(ws[i].fold(fc))]
+	if !ok {
+		return out
+	}
+	for _, p := range phrases {
+		j := i
+		for k := 1; k < len(p.words); k++ {
+			if j+1 >= len(ws) || !cueGap(text[ws[j].end:ws[j+1].start]) || string(ws[j+1].fold(fc)) != p.words[k] {
+				j = -1
+				break
+			}
+			j++
+		}
+		if j < 0 {
+			continue
+		}
+		merged := false
+		for h := range out {
+			if out[h].kind == p.kind && out[h].word == i {
+				if ws[j].end > out[h].end {
+					out[h].end, out[h].last = ws[j].end, j
+				}
+				merged = true
+			}
+		}
+		if !merged {
+			out = append(out, cueHit{kind: p.kind, word: i, last: j, start: ws[i].start, end: ws[j].end})
+		}
+	}
+	return out
+}
+
+type cueHit struct {
+	kind        cueKind
+	word, last  int // first and last word of the phrase
+	start, end  int // byte offsets
+}
+
+// fillerWords may stand between a cue and its value ("NHC nº 123", "pasaporte británico número
+// 123", "nacido en Cuenca el 8-XI-1981").
+var fillerWords = words(`n nº no num numero number nr nro is es de del the my his her su sus el la le o a en at
+was were fue era on of con with tiene has hat ist am le les dia dias day un una number: code codigo`)
+
+// nextValue returns where a value may start after a cue that ends at from: after spaces and
+// punctuation (: = " ' ( # - º .) and at most maxWords filler words (or any lower-case or
+// capitalised words when anyWords), within limit bytes, not past a line end. -1 if none.
+func nextValue(text string, from, limit, maxWords int, anyWords bool, fc *folder, ws []word, wi int) int {
+	end := min(len(text), from+limit)
+	i := from
+	words := 0
+	for i < end {
+		c := text[i]
+		switch {
+		case c == '\n' || c == '\r':
+			return -1
+		case strings.IndexByte(" \t:=\"'(#-.º*>|", c) >= 0:
+			i++
+		case c == 0xC2 && i+1 < len(text) && (text[i+1] == 0xBA || text[i+1] == 0xAA || text[i+1] == 0xB0): // º ª °
+			i += 2
+		case isDigitByte(c):
+			return i
+		default:
+			// a word: filler, or the value itself
+			for wi < len(ws) && ws[wi].start < i {
+				wi++
+			}
+			if wi >= len(ws) || ws[wi].start != i {
+				return i // not a letter word (a value starting with a letter glued to digits is a word too)
+			}
+			w := ws[wi]
+			if w.end < len(text) && isDigitByte(text[w.end]) {
+				return i // letters glued to digits: the value
+			}
+			if words >= maxWords || !(anyWords || fillerWords[string(w.fold(fc))]) {
+				return i
+			}
+			words++
+			i = w.end
+		}
+	}
+	return -1
+}
+
+// tokenAt returns the end of the identifier token at i: letters and digits, joined by single
+// '-', '/', '.' or (between digits) ' ', and how many digits and letters it holds.
+func tokenAt(text string, i, maxLen int) (end, digits, letters int) {
+	end = i
+	for j := i; j < len(text) && j-i < maxLen; {
+		c := text[j]
+		switch {
+		case isDigitByte(c):
+			digits++
+			j++
+			end = j
+		case isASCIILetterByte(c):
+			letters++
+			j++
+			end = j
+		case (c == '-' || c == '/' || c == '.') && j+1 < len(text) && isAlnum(text[j+1]) && j > i:
+			j++
+		case c == ' ' && j > i && isDigitByte(text[j-1]) && j+1 < len(text) && isDigitByte(text[j+1]):
+			j++
+		default:
+			return end, digits, letters
+		}
+	}
+	return end, digits, letters
+}
+
+// wordEnd reports whether no letter or digit follows end.
+func wordEnd(text string, end int) bool { return end >= len(text) || !isWordByte(text[end]) }
+
+// appendRules appends what the context rules find in text; out[:found] are the recognizers'
+// candidates so far (an expiry date is looked for after a card number). Types the policy
+// disables are dropped.
+func (r *Redactor) appendRules(out []Span, text string, ws []word, fc *folder, found int) []Span {
+	n := len(out)
+	out = r.appendCueValues(out, text, ws, fc, out[:found])
+	if len(r.cfg.Disable) > 0 {
+		kept := out[:n]
+		for _, sp := range out[n:] {
+			if !slices.Contains(r.cfg.Disable, sp.Type) {
+				kept = append(kept, sp)
+			}
+		}
+		out = kept
+	}
+	return out
+}
+
+// appendCueValues appends the values that cue phrases announce: record numbers, security codes,
+// expiry dates, passports, dates of birth.
+func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folder, spans []Span) []Span {
+	var hits []cueHit
+	for i := 0; i < len(ws); i++ {
+		hits = cueAt(text, ws, i, fc, hits[:0])
+		for _, h := range hits {
+			switch h.kind {
+			case cueMRN:
+				out = appendMRN(out, text, h, ws, fc)
+			case cueCVV:
+				out = appendCVV(out, text, h, ws, fc)
+			case cueExpiry:
+				out = appendExpiry(out, text, h.end, ws, fc, h.last+1, 0.8)
+			case cuePassport:
+				out = appendPassport(out, text, h, ws, fc)
+			case cueDOB:
+				out = appendDOB(out, text, h, ws, fc)
+			case cueDOBYear:
+				out = appendBirthYear(out, text, h, ws, fc)
+			}
+		}
+	}
+	// An expiry date right after a card number ("4111 1111 1111 1111 09/27").
+	for _, sp := range spans {
+		if sp.Type == TypeCard && sp.Score >= r.threshold(TypeCard) {
+			out = appendExpiry(out, text, sp.End, ws, fc, 0, 0.7)
+		}
+	}
+	return out
+}
+
+func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	at := nextValue(text, h.end, 24, 2, false, fc, ws, h.last+1)
+	if at < 0 {
+		return out
+	}
+	end, digits, letters := tokenAt(text, at, 24)
+	if digits < 5 || letters > 8 || !wordEnd(text, end) {
+		return out
+	}
+	return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
+}
+
+func appendCVV(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	at := nextValue(text, h.end, 16, 2, false, fc, ws, h.last+1)
+	if at < 0 {
+		return out
+	}
+	end, digits, letters := tokenAt(text, at, 5)
+	if letters > 0 || digits < 3 || digits > 4 || end-at != digits || !wordEnd(text, end) {
+		return out
+	}
+	return append(out, Span{Start: at, End: end, Type: TypeCVV, Text: text[at:end], Score: 0.85, Source: "cue"})
+}
+
+// appendExpiry reads a card expiry at from: MM/YY, MM/YYYY, MM-YY, or (in a JSON value, right
+// after its key) YYMM.
+func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi int, score float64) []Span {
+	at := nextValue(text, from, 16, 2, false, fc, ws, wi)
+	if at < 0 || at+4 > len(text) {
+		return out
+	}
+	d := func(k int) bool { return at+k < len(text) && isDigitByte(text[at+k]) }
+	if !d(0) || !d(1) {
+		return out
+	}
+	m := int(text[at]-'0')*10 + int(text[at+1]-'0')
+	end := -1
+	switch {
+	case at+2 < len(text) && (text[at+2] == '/' || text[at+2] == '-') && d(3) && d(4):
+		end = at + 5
+		if d(5) && d(6) && text[at+3:at+5] == "20" {
+			end = at + 7
+		}
+		if m < 1 || m > 12 {
+			end = -1
+		}
+	case d(2) && d(3) && !d(4) && strings.HasSuffix(strings.TrimRight(text[from:at], " "), `"`):
+		yy, mm := m, int(text[at+2]-'0')*10+int(text[at+3]-'0')
+		if yy >= 15 && yy <= 45 && mm >= 1 && mm <= 12 {
+			end = at + 4
+		}
+	}
+	if end < 0 || !wordEnd(text, end) || end < len(text) && (text[end] == '/' || text[end] == '-') && end+1 < len(text) && isDigitByte(text[end+1]) {
+		return out
+	}
+	return append(out, Span{Start: at, End: end, Type: TypeCardExp, Text: text[at:end], Score: score, Source: "cue"})
+}
+
+func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	at := nextValue(text, h.end, 40, 4, true, fc, ws, h.last+1)
+	if at < 0 {
+		return out
+	}
+	end, digits, letters := tokenAt(text, at, 12)
+	n := end - at
+	if n < 6 || n > 10 || digits+letters != n || !wordEnd(text, end) || digits < 4 || digits < 6 && letters > 5 {
+		return out
+	}
+	return append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+}
