@@ -140,6 +140,7 @@ func TestMidStreamLossEndsWithAnError(t *testing.T) {
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/v1/chat/completions",
 		strings.NewReader(`{"model":"cycle","stream":true,"max_tokens":100000,"messages":[{"role":"user","content":"a"}]}`))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := httpClient().Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -162,6 +162,7 @@ func ask(t *testing.T, baseURL, prompt string, stream bool) answer {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+"/v1/chat/completions", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := httpClient().Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,7 @@ func TestSlowUserDoesNotBlockOthers(t *testing.T) {
 	for range 3 {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/v1/chat/completions",
 			strings.NewReader(`{"model":"flood","stream":true,"messages":[{"role":"user","content":"a"}]}`))
+		req.Header.Set("Content-Type", "application/json")
 		resp, err := httpClient().Do(req)
 		if err != nil {
 			t.Fatal(err)
