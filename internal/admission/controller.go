@@ -17,12 +17,12 @@ import (
 
 // Refusal codes (stable).
 const (
-	CodeRateLimited   = "rate_limit_exceeded"           // 429: the tenant's requests or tokens per minute
-	CodeTooConcurrent = "too_many_concurrent_requests"  // 429: the tenant's max_active
-	CodeInputTooLong  = "input_too_long"                // 400: the prompt is over max_input_tokens
-	CodeQueueFull     = "branch_saturated"              // 503: every slot taken and the queue full
-	CodeQueueTimeout  = "queue_timeout"                 // 503: waited max_wait without a slot
-	CodeBodiesBusy    = "branch_busy"                   // 503: too many request bytes in memory at once
+	CodeRateLimited   = "rate_limit_exceeded"          // 429: the tenant's requests or tokens per minute
+	CodeTooConcurrent = "too_many_concurrent_requests" // 429: the tenant's max_active
+	CodeInputTooLong  = "input_too_long"               // 400: the prompt is over max_input_tokens
+	CodeQueueFull     = "branch_saturated"             // 503: every slot taken and the queue full
+	CodeQueueTimeout  = "queue_timeout"                // 503: waited max_wait without a slot
+	CodeBodiesBusy    = "branch_busy"                  // 503: too many request bytes in memory at once
 )
 
 // Ticket describes a request asking to enter: who, which class, and how big.
@@ -114,7 +114,7 @@ func (c *Controller) Admit(ctx context.Context, t Ticket) (*Grant, error) {
 		c.mu.Unlock()
 		c.m.refused.WithLabelValues(CodeTooConcurrent, classLabel(cls)).Inc()
 		return nil, &chat.Error{Status: http.StatusTooManyRequests, Type: "rate_limit_error", Code: CodeTooConcurrent,
-			Message: fmt.Sprintf("this key already has %d requests in progress, its limit; wait for one to finish", lim.MaxActive),
+			Message:    fmt.Sprintf("this key already has %d requests in progress, its limit; wait for one to finish", lim.MaxActive),
 			RetryAfter: c.retryAfterLocked(1)}
 	}
 	if err := c.spendLocked(tn, t.InputTokens+maxTokens, now); err != nil {

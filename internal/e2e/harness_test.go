@@ -19,8 +19,8 @@ import (
 	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/gateway"
 	"github.com/sucursal/sucursal/internal/ollamatest"
-	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/testmodel"
 )
 

@@ -3,11 +3,11 @@ package egress
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
 	"strings"
-	"log/slog"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"

@@ -7,8 +7,8 @@ import (
 	"net/http"
 
 	"github.com/sucursal/sucursal/internal/chat"
-	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pipeline"
 )
 
 // LocalModel is the degraded fallback: the same (redacted) request answered by a small model on

@@ -18,10 +18,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/sucursal/sucursal/internal/guard"
+	"github.com/sucursal/sucursal/internal/guard/dcguard"
 	"github.com/sucursal/sucursal/internal/guard/kserveguard"
 	"github.com/sucursal/sucursal/internal/guard/ollamaguard"
 	"github.com/sucursal/sucursal/internal/guard/openaiguard"
-	"github.com/sucursal/sucursal/internal/guard/dcguard"
 )
 
 // Config is the `guard:` section (docs/GUARD.md). Off by default: a fresh NUC has no guard
