@@ -30,8 +30,8 @@ var schemaJSON = func() chat.JSON {
 // OpenAI asks a model on an OpenAI-compatible server on the branch — llama.cpp's llama-server
 // (…/v1), OpenVINO Model Server (…/v3), Ollama (…/v1) — for entities: a non-streamed chat
 // completion with response_format json_schema = Schema, temperature 0. The server compiles the
-// schema into a grammar, so whatever the model, the answer has the schema's shape or is cut at
-// MaxTokens (then it is ErrBadAnswer).
+// schema into a grammar, so whatever the model, the answer has the schema's shape or is cut short
+// at MaxTokens or the server's context (then it is ErrBadAnswer).
 type OpenAI struct {
 	Client    *openaicompat.Client // BaseURL is the API root, e.g. http://127.0.0.1:8080/v1
 	Model     string
@@ -77,7 +77,8 @@ func (o *OpenAI) Entities(ctx context.Context, text string) ([]redact.Span, erro
 	}
 	ch := c.Choices[0]
 	if ch.FinishReason != nil && *ch.FinishReason == "length" {
-		return nil, fmt.Errorf("%w: cut at %d tokens", ErrBadAnswer, maxTok)
+		// max_tokens or the server's context, whichever came first
+		return nil, fmt.Errorf("%w: cut short (finish_reason length, max_tokens %d)", ErrBadAnswer, maxTok)
 	}
 	return ParseOllamaAnswer(ch.Message.Content.String())
 }

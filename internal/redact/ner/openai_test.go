@@ -109,7 +109,7 @@ func TestOpenAIEntities(t *testing.T) {
 			`{"text":"Zumarraga","type":"LOC"},{"text":"x","type":"DATE"}]}`, "stop"),
 			want: []string{"PERSON:Jon Arrizabalaga", "LOCATION:Zumarraga"}},
 		{name: "grammar trailing whitespace", status: 200, answer: completion("{\"entities\":[]}\n ", "stop")},
-		{name: "cut at max_tokens", status: 200, answer: completion(`{"entities":[{"text":"Jon Arriz`, "length"), errIs: ner.ErrBadAnswer, errText: "cut at 512 tokens"},
+		{name: "cut at max_tokens", status: 200, answer: completion(`{"entities":[{"text":"Jon Arriz`, "length"), errIs: ner.ErrBadAnswer, errText: "finish_reason length, max_tokens 512"},
 		{name: "content not JSON", status: 200, answer: completion("Jon Arrizabalaga is a person", "stop"), errIs: ner.ErrBadAnswer},
 		{name: "body not a completion", status: 200, answer: "<html>" + secretText, errIs: ner.ErrBadAnswer},
 		{name: "no choices", status: 200, answer: `{"choices":[]}`, errIs: ner.ErrBadAnswer},
