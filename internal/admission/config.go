@@ -43,12 +43,12 @@ type Config struct {
 	Tenants map[string]Limits `yaml:"tenants"`
 }
 
-// DefaultConfig: 64 requests at once (32 for batch), 128 waiting for at most 30 s, 8 MiB of
-// bodies in flight, 4 096 personal values (1 MiB) per request; no per-tenant limits until the
+// DefaultConfig: 64 requests at once (32 for batch), 128 waiting for at most 30 s, 6 MiB of
+// bodies in flight (one request at the 4 MiB body limit, and small ones beside it), 4 096 personal values (1 MiB) per request; no per-tenant limits until the
 // operator sets them (the NUC mostly relays: what it can hold at once depends on its guard and
 // drafter models — measure it with the overload benchmark and set max_active).
 func DefaultConfig() Config {
-	return Config{MaxActive: 64, MaxQueue: 128, MaxWait: 30 * time.Second, MaxInFlightBodyBytes: 8 << 20,
+	return Config{MaxActive: 64, MaxQueue: 128, MaxWait: 30 * time.Second, MaxInFlightBodyBytes: 6 << 20,
 		MaxEntities: 4096, MaxVaultBytes: 1 << 20}
 }
 

@@ -306,7 +306,7 @@ func serve(srv *http.Server, ln net.Listener) error {
 }
 
 // releaseMemory gives memory back to the system after a burst of large requests: once no
-// request body has been held for a few seconds after more than 32 MiB was, the heap is collected
+// request body has been held for a few seconds after a large one (1 MiB or more) was, the heap is collected
 // and its free pages returned at once, instead of over the minutes Go's background scavenger
 // takes. A NUC shares its memory with the model servers.
 func (a *Agent) releaseMemory(ctx context.Context) {
@@ -326,7 +326,7 @@ func (a *Agent) releaseMemory(ctx context.Context) {
 			quiet = 0
 			continue
 		}
-		if quiet++; quiet >= 2 && peak > 32<<20 {
+		if quiet++; quiet >= 2 && peak >= 1<<20 {
 			debug.FreeOSMemory()
 			peak = 0
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Candidates let a built-in recognizer try its pattern only where a match can start.
@@ -28,7 +29,7 @@ type scanText struct {
 	p        profile
 	prepared bool // runes, offs, runs and dig are filled (only when a recognizer runs)
 	runes    []rune
-	offs     []int32 // rune index -> byte offset; offs[len(runes)] = len(text)
+	offs     []int32 // rune index -> byte offset; offs[len(runes)] = len(text); empty for ASCII text (see off)
 	runs     []digitRun
 	dig      []uint8 // dig[i]: digits from rune i to the end of its cluster (saturating at 255); 0 if runes[i] is not a digit
 	heads    []int32 // the runes a built-in match can start at: no word rune before, not a space
@@ -88,15 +89,31 @@ func (t *scanText) prepare(text string) {
 		return
 	}
 	t.prepared = true
-	t.runes, t.offs = t.runes[:0], t.offs[:0]
-	for i, r := range text {
-		t.runes = append(t.runes, r)
-		t.offs = append(t.offs, int32(i))
+	// Sized once: growing by doubling would leave as much garbage again as a long text needs.
+	nr := utf8.RuneCountInString(text)
+	t.runes, t.offs = slices.Grow(t.runes[:0], nr), t.offs[:0]
+	if nr == len(text) {
+		// ASCII: a rune's index is its byte offset, and offs stays empty (see off).
+		for i := 0; i < len(text); i++ {
+			t.runes = append(t.runes, rune(text[i]))
+		}
+	} else {
+		t.offs = slices.Grow(t.offs, nr+1)
+		for i, r := range text {
+			t.runes = append(t.runes, r)
+			t.offs = append(t.offs, int32(i))
+		}
+		t.offs = append(t.offs, int32(len(text)))
 	}
-	t.offs = append(t.offs, int32(len(text)))
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
 	n := len(t.runes)
-	t.heads = t.heads[:0]
+	heads := 0
+	for i, r := range t.runes {
+		if (i == 0 || !isWordRune(t.runes[i-1])) && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
+			heads++
+		}
+	}
+	t.heads = slices.Grow(t.heads[:0], heads)
 	for i, r := range t.runes {
 		if (i == 0 || !isWordRune(t.runes[i-1])) && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
 			t.heads = append(t.heads, int32(i))
@@ -116,6 +133,14 @@ func (t *scanText) prepare(text string) {
 			t.dig[i] = 1
 		}
 	}
+}
+
+// off is the byte offset of rune i (i may be len(runes): the text's length).
+func (t *scanText) off(i int) int {
+	if len(t.offs) == 0 {
+		return i
+	}
+	return int(t.offs[i])
 }
 
 // satInc is n+1, saturating: no pattern needs to know of more than a few dozen digits in a row,
@@ -267,8 +292,8 @@ func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
 	occ := t.occ[:0] // occurrences [start, end) of gate words, by start
 	searched, p := 0, 0
 	for _, i := range c {
-		lo := max(0, int(t.offs[i])-ctxWindow)
-		hi := min(len(lower), int(t.offs[min(i+rec.maxLen, len(t.runes))])+ctxWindow/2)
+		lo := max(0, t.off(i)-ctxWindow)
+		hi := min(len(lower), t.off(min(i+rec.maxLen, len(t.runes)))+ctxWindow/2)
 		// Occurrences starting in [from, hi); one that ends after hi may be in the reach of
 		// a later start.
 		for a := max(lo, searched); a < hi; a++ {

@@ -34,7 +34,7 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		}
 		t.prepare(text)
 		emit := func(m *regexp2.Match) {
-			start, end := int(t.offs[m.Index]), int(t.offs[m.Index+m.Length])
+			start, end := t.off(m.Index), t.off(m.Index+m.Length)
 			if s, ok := r.score(rec, text, p, start, &end); ok {
 				t.spans = append(t.spans, s)
 			}
