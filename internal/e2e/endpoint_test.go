@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -10,7 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/sucursal/sucursal/internal/agent"
+	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/gateway"
+	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pki"
 )
 
 // hygieneStack is an agent (with short connection timeouts) before a capturing target.
@@ -108,4 +116,73 @@ func TestConnectionCap(t *testing.T) {
 		t.Fatalf("after a slot freed: %v %v", resp, err)
 	}
 	held[1].Close()
+}
+
+// A gateway at its per-edge stream limit answers at once: the request gets 503 dc_busy with
+// Retry-After instead of waiting silently for a stream to free (issue #14).
+func TestGatewayStreamLimitIsAFastRefusal(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // a stream that never ends
+	}))
+	defer slow.Close()
+	pkiDir := newPKI(t)
+	tlsConf, err := pki.ServerTLS(pkiDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := gateway.New(gateway.Config{Target: openaicompat.New(slow.URL+"/v1", ""), MaxStreamsPerEdge: 2}, tlsConf, prometheus.NewRegistry(), testLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = srv.Serve(ctx, ln) }()
+	defer ln.Close()
+	url, a := startAgent(t, pkiDir, ln.Addr().String(), func(c *agent.Config) { c.Failover.MaxAttempts = 1 })
+	waitLink(t, a)
+	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"a"}]}`
+	// The hello stream stays open: it holds one of the two, so one user stream fills the limit.
+	reqCtx, stopReqs := context.WithCancel(context.Background())
+	defer stopReqs()
+	opened := make(chan struct{})
+	go func() {
+		req, _ := http.NewRequestWithContext(reqCtx, http.MethodPost, url+"/v1/chat/completions", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := httpClient().Do(req)
+		close(opened)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	<-opened
+	var lastCode string
+	for i := 0; i < 3; i++ { // a stream slot or two may be in use for the hello and the first request
+		req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rctx, rcancel := context.WithTimeout(context.Background(), 10*time.Second)
+		resp, err := httpClient().Do(req.WithContext(rctx))
+		if err != nil {
+			rcancel()
+			t.Fatalf("request %d waited instead of being refused: %v", i, err)
+		}
+		var e struct {
+			Error struct{ Code string } `json:"error"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		rcancel()
+		lastCode = e.Error.Code
+		if resp.StatusCode == http.StatusServiceUnavailable && e.Error.Code == chat.CodeDCBusy && resp.Header.Get("Retry-After") != "" {
+			return
+		}
+	}
+	t.Fatalf("no fast dc_busy refusal at the stream limit (last code %q)", lastCode)
 }

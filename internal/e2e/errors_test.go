@@ -66,6 +66,7 @@ func TestBadInputGetsSpecificErrors(t *testing.T) {
 		{"unknown field", []byte(`{"model":"tiny","messages":[{"role":"user","content":"a"}],"top_k":5}`), 400, "unknown_field"},
 		{"duplicate field", []byte(`{"model":"tiny","messages":[{"role":"user","content":"a"}],"messages":[{"role":"user","content":"b"}]}`), 400, "duplicate_field"},
 		{"image part without the operator's consent", []byte(`{"model":"tiny","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}]}`), 400, "unsupported_content"},
+		{"more personal values than a request may hold", densePII(120 << 10), 422, "too_many_entities"},
 		{"model name with spaces", []byte(`{"model":"tiny model","messages":[{"role":"user","content":"a"}]}`), 400, "invalid_identifier"},
 		{"unknown model (the target's 404 passed through)", []byte(`{"model":"no-such-model","messages":[{"role":"user","content":"a"}]}`), 404, "model_not_found"},
 		{"unknown model, streamed", []byte(`{"model":"no-such-model","stream":true,"messages":[{"role":"user","content":"a"}]}`), 404, "model_not_found"},

@@ -121,8 +121,8 @@ func (r *Router) ServeChat(ctx context.Context, req *pipeline.Request, w pipelin
 	}
 	if lastErr != nil {
 		var ce *chat.Error
-		if errors.As(lastErr, &ce) && ce.Status != http.StatusServiceUnavailable {
-			return lastErr
+		if errors.As(lastErr, &ce) && (ce.Status != http.StatusServiceUnavailable || ce.Code == chat.CodeDCBusy) {
+			return lastErr // the last endpoint's own answer says more (a busy gateway: retry soon)
 		}
 	}
 	r.m.unavailable.Inc()
