@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/apikey"
+	"github.com/sucursal/sucursal/internal/envflag"
 )
 
 // defaultKeysFile is where the packaged configuration points auth.keys_file.
@@ -32,7 +33,7 @@ printed once by 'keys add' and stored nowhere. The running agent picks changes u
   edge-agent keys list
   edge-agent keys revoke 3f9c2a7d1e0b4c5a6d7e8f90`,
 	}
-	cmd.PersistentFlags().StringVar(&file, "file", defaultKeysFile, "the key file (auth.keys_file)")
+	cmd.PersistentFlags().StringVar(&file, "keys-file", defaultKeysFile, "the key file (auth.keys_file; the same variable as serve's --keys-file)")
 	cmd.AddCommand(newKeysAddCmd(&file), newKeysListCmd(&file), newKeysRevokeCmd(&file))
 	return cmd
 }
@@ -70,6 +71,11 @@ func newKeysAddCmd(file *string) *cobra.Command {
 	f.StringSliceVar(&scopes, "scope", nil, "scopes: chat (default), metrics (read /metrics and /readyz details)")
 	f.StringVar(&note, "note", "", "a note for the list (no personal data)")
 	_ = cmd.MarkFlagRequired("tenant")
+	// What one key is made of is per run: a TENANT left in the environment would give every
+	// later key the same tenant.
+	for _, name := range []string{"tenant", "class", "scope", "note"} {
+		envflag.NoEnv(f, name)
+	}
 	return cmd
 }
 
@@ -77,7 +83,7 @@ func newKeysListCmd(file *string) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "List the keys (ids, tenants, classes, scopes; never the keys)",
-		Example: `  edge-agent keys list --file /etc/sucursal/api-keys.yaml`,
+		Example: `  edge-agent keys list --keys-file /etc/sucursal/api-keys.yaml`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f, err := apikey.ReadFile(*file)

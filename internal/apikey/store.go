@@ -12,11 +12,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -198,7 +201,7 @@ func WriteFile(path string, f File) error {
 		tmp.Close()
 		return fmt.Errorf("apikey: %w", err)
 	}
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := keepOwnership(tmp, path); err != nil {
 		tmp.Close()
 		return fmt.Errorf("apikey: %w", err)
 	}
@@ -348,4 +351,32 @@ func (s *Store) Verify(ctx context.Context, token string) (Key, error) {
 		return k, ErrRevoked
 	}
 	return k, nil
+}
+
+// ServiceGroup is the group the packaged edge-agent runs as (packaging/sysusers.d).
+const ServiceGroup = "sucursal"
+
+// keepOwnership gives the new key file the mode and owner of the file it replaces, so branch IT
+// editing keys as root does not lock the agent (user sucursal) out of them. A new file is 0640;
+// written by root, its group is ServiceGroup when that group exists (the packaged layout).
+// Hashes only are in the file, but it stays unreadable to other users.
+func keepOwnership(tmp *os.File, path string) error {
+	mode, uid, gid := os.FileMode(0o640), -1, -1
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm() &^ 0o007 // never world-readable, whatever it was
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(st.Uid), int(st.Gid)
+		}
+	} else if os.Geteuid() == 0 {
+		if g, err := user.LookupGroup(ServiceGroup); err == nil {
+			gid, _ = strconv.Atoi(g.Gid)
+		}
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if (uid >= 0 || gid >= 0) && os.Geteuid() == 0 {
+		return tmp.Chown(uid, gid)
+	}
+	return nil
 }

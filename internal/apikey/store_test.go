@@ -32,8 +32,16 @@ func TestGenerateVerifyRevokeReload(t *testing.T) {
 			t.Fatal("the key file holds a secret")
 		}
 	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
+		t.Fatalf("a new key file has mode %v, want 0640 (the service's group reads it, others nothing)", st.Mode())
+	}
+	// Rewriting keeps the operator's mode, minus anything for other users.
+	if err := os.Chmod(path, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	writeKeys(t, path, k1, k2)
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
-		t.Fatalf("key file mode %v", st.Mode())
+		t.Fatalf("rewritten key file has mode %v, want 0600 (0604 without the world bit)", st.Mode())
 	}
 	s, err := Open(path)
 	if err != nil {
