@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -19,15 +22,21 @@ import (
 // newAskCmd is the branch-IT smoke test: send one prompt to a running agent and stream the answer
 // to the terminal, with the time to first token.
 func newAskCmd() *cobra.Command {
-	var url, model string
+	var url, model, apiKey, caFile string
 	var maxTokens int
 	var noStream bool
 	cmd := &cobra.Command{
 		Use:   "ask [flags] PROMPT",
 		Short: "Send one prompt to a running edge-agent and stream the answer (a smoke test for branch IT)",
-		Args:  cobra.ExactArgs(1),
+		Example: `  edge-agent ask --model llama3.2 "hola"
+  EDGE_AGENT_API_KEY=sk-suc-… edge-agent ask --url https://nuc-0042.branch.lan:8443 --ca-file /etc/sucursal/branch-ca.crt --model llama3.2 "hola"`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return ask(cmd.OutOrStdout(), cmd.ErrOrStderr(), url, model, args[0], maxTokens, !noStream)
+			client, err := askClient(caFile)
+			if err != nil {
+				return err
+			}
+			return ask(cmd.OutOrStdout(), cmd.ErrOrStderr(), client, url, apiKey, model, args[0], maxTokens, !noStream)
 		},
 	}
 	f := cmd.Flags()
@@ -35,11 +44,35 @@ func newAskCmd() *cobra.Command {
 	f.StringVar(&model, "model", "", "model name as the datacenter target knows it (required)")
 	f.IntVar(&maxTokens, "max-tokens", 256, "upper bound of the answer's length in tokens")
 	f.BoolVar(&noStream, "no-stream", false, "ask for a whole answer instead of a stream")
+	f.StringVar(&apiKey, "api-key", "", "API key from 'edge-agent keys add' (needed when the agent has a key file)")
+	f.StringVar(&caFile, "ca-file", "", "PEM file of the CA that signed the agent's tls_cert (https URLs; default: the system's roots)")
 	_ = cmd.MarkFlagRequired("model")
 	return cmd
 }
 
-func ask(stdout, stderr io.Writer, url, model, prompt string, maxTokens int, stream bool) error {
+// askClient trusts caFile's certificates besides the system's, for an agent serving HTTPS with a
+// branch CA's certificate.
+func askClient(caFile string) (*http.Client, error) {
+	if caFile == "" {
+		return http.DefaultClient, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s: no PEM certificate in it", caFile)
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return &http.Client{Transport: t}, nil
+}
+
+func ask(stdout, stderr io.Writer, client *http.Client, url, apiKey, model, prompt string, maxTokens int, stream bool) error {
 	n := int64(maxTokens)
 	req := chat.Request{Model: model, Stream: stream, Messages: []chat.Message{{Role: "user", Content: chat.TextContent(prompt)}},
 		MaxTokens: &n}
@@ -48,7 +81,15 @@ func ask(stdout, stderr io.Writer, url, model, prompt string, maxTokens int, str
 		return err
 	}
 	start := time.Now()
-	resp, err := http.Post(strings.TrimRight(url, "/")+"/v1/chat/completions", "application/json", bytes.NewReader(body))
+	hreq, err := http.NewRequest(http.MethodPost, strings.TrimRight(url, "/")+"/v1/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("--url %q: %w", url, err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if apiKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := client.Do(hreq)
 	if err != nil {
 		return fmt.Errorf("cannot reach the edge-agent at %s: %w", url, err)
 	}

@@ -192,9 +192,12 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			status, code, _ := e.do(t, tt.c)
+			status, code, h := e.do(t, tt.c)
 			if status != tt.status || code != tt.code {
 				t.Fatalf("got %d %q, want %d %q", status, code, tt.status, tt.code)
+			}
+			if got := h.Get("WWW-Authenticate"); (status == 401) != (got != "") {
+				t.Fatalf("status %d with WWW-Authenticate %q: a 401 must say how to authenticate, nothing else may", status, got)
 			}
 		})
 	}

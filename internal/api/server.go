@@ -343,6 +343,9 @@ func writeError(w http.ResponseWriter, e *chat.Error) {
 	if e.RetryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
 	}
+	if e.Status == http.StatusUnauthorized {
+		h.Set("WWW-Authenticate", `Bearer realm="sucursal"`) // RFC 6750 §3: say how to authenticate
+	}
 	w.WriteHeader(e.Status)
 	b, _ := json.Marshal(e)
 	_, _ = w.Write(append(b, '\n'))
