@@ -36,7 +36,7 @@ func newRootCommand() *cobra.Command {
 		newPKICommand(),
 		newHubCommand(), newInitCommand(), newKeysCommand(), newPublishCommand(),
 		newRolloutCommand(), newRollbackCommand(), newStatusCommand(), newControllerCommand(),
-		newEdgePermissionsCommand(), newSizeCommand(),
+		newEdgePermissionsCommand(), newSizeCommand(), newEdgeCommand(),
 	)
 	withVersion(root)
 	// Last, so every flag above gets its FLEETCTL_* twin.

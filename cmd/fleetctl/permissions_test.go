@@ -266,6 +266,10 @@ func TestEdgePermissionsAllowSyncAndNothingElse(t *testing.T) {
 			_, err := js.Publish(c, "$KV."+cfg.Buckets.Status+"."+fleetapi.StatusKey(other.id), []byte(`{"edge_id":"branch-b"}`))
 			return err
 		}},
+		{"rewrite its own last-known state", "$KV." + cfg.Buckets.Edges + "." + fleetapi.StatusKey(me.id), func(c context.Context) error {
+			_, err := js.Publish(c, "$KV."+cfg.Buckets.Edges+"."+fleetapi.StatusKey(me.id), []byte(`{"status":{"edge_id":"branch-a"}}`))
+			return err
+		}},
 		{"purge the desired state", "$JS.API.STREAM.PURGE.KV_" + cfg.Buckets.Desired, func(c context.Context) error {
 			_, err := nc.RequestWithContext(c, "$JS.API.STREAM.PURGE.KV_"+cfg.Buckets.Desired, nil)
 			return err

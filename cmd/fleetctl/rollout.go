@@ -1,13 +1,17 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
+	"text/tabwriter"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/fleet"
@@ -19,7 +23,7 @@ func newRolloutCommand() *cobra.Command {
 		Use:   "rollout",
 		Short: "Start and steer wave rollouts (the fleet controller carries them out)",
 	}
-	cmd.AddCommand(newRolloutStartCommand(), newRolloutStatusCommand(),
+	cmd.AddCommand(newRolloutStartCommand(), newRolloutListCommand(), newRolloutStatusCommand(),
 		newRolloutStateCommand("pause", fleet.StatePaused, "Stop advancing waves; edges keep what they have"),
 		newRolloutStateCommand("resume", fleet.StateRunning, "Continue a paused rollout"),
 		newRolloutStateCommand("abort", fleet.StateAborted, "End the rollout where it is (use rollback to undo it)"))
@@ -89,42 +93,173 @@ func newRolloutStartCommand() *cobra.Command {
 	return cmd
 }
 
+// printRollout is one rollout in the spirit of `kubectl argo rollouts get rollout`: a header,
+// the waves with the current one marked, the members, then the events.
 func printRollout(w io.Writer, r fleet.Rollout, asJSON bool) error {
+	v := r.View()
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeDoc(w, "json", v)
 	}
-	fmt.Fprintf(w, "rollout %s: %s %s, state %s, wave %d/%d (%v), %d edges assigned\n",
-		r.Spec.ID, r.Spec.Role, r.Spec.Version, r.State, r.Wave+1, len(r.Spec.Waves), r.Spec.Waves, len(r.Members))
-	for _, e := range r.Events {
-		fmt.Fprintln(w, "  "+e)
+	fmt.Fprintf(w, "Rollout:   %s\n", v.ID)
+	fmt.Fprintf(w, "Role:      %s → %s", v.Role, v.Version)
+	if v.Previous != "" {
+		fmt.Fprintf(w, " (back to %s if a gate fails)", v.Previous)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "State:     %s\n", strings.ToUpper(v.State))
+	if v.Message != "" {
+		fmt.Fprintf(w, "Message:   %s\n", v.Message)
+	}
+	fmt.Fprintf(w, "Gates:     %s (soak %s, wave timeout %s", strings.Join(v.Gates, ", "), v.Soak, v.WaveTimeout)
+	if v.MinRequests > 0 {
+		fmt.Fprintf(w, ", min %d requests", v.MinRequests)
+	}
+	fmt.Fprintln(w, ")")
+	if len(v.Selector) > 0 {
+		var sel []string
+		for _, k := range slices.Sorted(maps.Keys(v.Selector)) {
+			sel = append(sel, k+"="+v.Selector[k])
+		}
+		fmt.Fprintf(w, "Selector:  %s\n", strings.Join(sel, ","))
+	}
+	fmt.Fprintln(w, "Waves:")
+	for i, p := range v.Waves {
+		mark := "  "
+		switch {
+		case i+1 < v.Wave || (i+1 == v.Wave && v.State == fleet.StateSucceeded):
+			mark = "✔ "
+		case i+1 == v.Wave:
+			mark = "▶ "
+		}
+		fmt.Fprintf(w, "  %s%d  %g%%\n", mark, i+1, p)
+	}
+	fmt.Fprintf(w, "Members:   %d", len(v.Members))
+	if len(v.Members) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(v.Members, ", "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Updated:   %s ago\n", time.Since(v.Updated).Round(time.Second))
+	if len(v.Events) > 0 {
+		fmt.Fprintln(w, "Events:")
+		for _, e := range v.Events {
+			fmt.Fprintln(w, "  "+e)
+		}
 	}
 	return nil
 }
 
+func views(rs []fleet.Rollout) []fleet.RolloutView {
+	out := make([]fleet.RolloutView, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.View())
+	}
+	return out
+}
+
+// readRollouts returns the role's rollout, or every rollout when role is empty.
+func readRollouts(ctx context.Context, js jetstream.JetStream, role string) ([]fleet.Rollout, error) {
+	if role == "" {
+		return fleet.ListRollouts(ctx, js, fleet.Config{})
+	}
+	r, err := fleet.GetRollout(ctx, js, fleet.Config{}, role)
+	if errors.Is(err, fleet.ErrNoRollout) {
+		return nil, fmt.Errorf("no rollout for role %q (fleetctl rollout list shows them all)", role)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []fleet.Rollout{r}, nil
+}
+
 func newRolloutStatusCommand() *cobra.Command {
 	var nf natsFlags
+	var wf watchFlags
 	var role, output string
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Show a role's rollout",
+		Short: "Show a role's rollout in detail (every rollout without --role); --watch follows it",
+		Example: `  fleetctl rollout status --role drafter --watch
+  fleetctl rollout status -o json`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutput(output); err != nil {
+				return err
+			}
 			js, closeConn, err := nf.connect("rollout")
 			if err != nil {
 				return err
 			}
 			defer closeConn()
-			r, err := fleet.GetRollout(cmd.Context(), js, fleet.Config{}, role)
-			if err != nil {
-				return err
-			}
-			return printRollout(cmd.OutOrStdout(), r, output == "json")
+			return wf.run(cmd.Context(), cmd.OutOrStdout(), output, func(w io.Writer) error {
+				rs, err := readRollouts(cmd.Context(), js, role)
+				if err != nil {
+					return err
+				}
+				if output != "text" {
+					if role != "" {
+						return writeDoc(w, output, rs[0].View())
+					}
+					return writeDoc(w, output, views(rs))
+				}
+				if len(rs) == 0 {
+					fmt.Fprintln(w, "no rollouts")
+				}
+				for i, r := range rs {
+					if i > 0 {
+						fmt.Fprintln(w)
+					}
+					if err := printRollout(w, r, false); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
 		},
 	}
 	nf.register(cmd)
-	cmd.Flags().StringVar(&role, "role", "", "model role")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
+	wf.register(cmd)
+	cmd.Flags().StringVar(&role, "role", "", "model role (default: every rollout)")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(outputFormats, ", "))
+	return cmd
+}
+
+func newRolloutListCommand() *cobra.Command {
+	var nf natsFlags
+	var wf watchFlags
+	var output string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "One line per role's rollout: version, state, wave, members, last message",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutput(output); err != nil {
+				return err
+			}
+			js, closeConn, err := nf.connect("rollout")
+			if err != nil {
+				return err
+			}
+			defer closeConn()
+			return wf.run(cmd.Context(), cmd.OutOrStdout(), output, func(w io.Writer) error {
+				rs, err := fleet.ListRollouts(cmd.Context(), js, fleet.Config{})
+				if err != nil {
+					return err
+				}
+				if output != "text" {
+					return writeDoc(w, output, views(rs))
+				}
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ROLE\tVERSION\tSTATE\tWAVE\tMEMBERS\tUPDATED\tROLLOUT\tMESSAGE")
+				for _, r := range rs {
+					v := r.View()
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%d\t%s ago\t%s\t%s\n", v.Role, v.Version, strings.ToUpper(v.State),
+						v.Wave, len(v.Waves), len(v.Members), time.Since(v.Updated).Round(time.Second), v.ID, dash(v.Message))
+				}
+				return tw.Flush()
+			})
+		},
+	}
+	nf.register(cmd)
+	wf.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: "+strings.Join(outputFormats, ", "))
 	return cmd
 }
 

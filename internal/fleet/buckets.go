@@ -47,6 +47,9 @@ func Init(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		// its key each heartbeat, edges flickered out of the controller's view under load.
 		{Bucket: cfg.Buckets.Status, Description: "edge status heartbeats", History: 3, TTL: cfg.StatusTTL, Replicas: cfg.Replicas},
 		{Bucket: cfg.Control, Description: "manifest catalog, rollouts, controller lease", History: 5, Replicas: cfg.Replicas},
+		// No TTL: a dead edge must stay visible (as OFFLINE) until an operator forgets it.
+		// History 3 for the same listing reason as the status bucket; the controller rewrites it each heartbeat.
+		{Bucket: cfg.Buckets.Edges, Description: "last-known status per edge, kept after heartbeats stop", History: 3, Replicas: cfg.Replicas},
 	}
 	var errs []error
 	for _, kc := range kvs {

@@ -70,6 +70,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer c.keepLastKnown(ctx)() // lastknown.go: dead edges stay visible
 	t := time.NewTicker(c.cfg.Tick)
 	defer t.Stop()
 	defer c.release(h)
@@ -167,7 +168,7 @@ func (c *Controller) advanceAll(ctx context.Context, h handles) {
 			c.log.Info("rollout changed underneath; retrying next tick", "role", role, "err", err)
 			continue
 		}
-		c.log.Info("rollout advanced", "role", role, "rollout", r.Spec.ID, "state", next.State, "wave", next.Wave, "msg", next.Message)
+		c.log.Info("rollout advanced", "role", role, "rollout", r.Spec.ID, "state", next.State, "wave", next.Wave, "message", next.Message)
 	}
 }
 

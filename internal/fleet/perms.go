@@ -20,7 +20,8 @@ type Permissions struct {
 
 // EdgePermissions is the least an edge needs for model sync: read the desired-state KV and the
 // artifact Object Store through JetStream consumers, and write its own status key. It grants no
-// access to the control bucket (catalog, rollouts, controller lease), no JetStream publish to
+// access to the control bucket (catalog, rollouts, controller lease) or the edges bucket (the
+// last-known state the controller keeps of every edge), no JetStream publish to
 // any bucket but its own status key, and no stream or consumer management beyond creating,
 // reading and deleting consumers on the two streams it reads. Replies come to the edge's own
 // inbox prefix (fleetapi.InboxPrefix), so it cannot read other clients' replies.

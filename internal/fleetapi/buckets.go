@@ -6,6 +6,9 @@ type Buckets struct {
 	Desired   string `yaml:"desired"`   // KV: desired model per role, edge and label
 	Status    string `yaml:"status"`    // KV with TTL: one heartbeat record per edge
 	Artifacts string `yaml:"artifacts"` // Object Store: model files
+	// Edges is KV without TTL: the last-known status of every edge the fleet has heard from,
+	// written by the controller only (edges cannot), removed only by `fleetctl edge forget`.
+	Edges string `yaml:"edges"`
 }
 
 // Default bucket names.
@@ -13,6 +16,7 @@ const (
 	DefaultDesiredBucket   = "sucursal-desired"
 	DefaultStatusBucket    = "sucursal-status"
 	DefaultArtifactsBucket = "sucursal-artifacts"
+	DefaultEdgesBucket     = "sucursal-edges"
 )
 
 // WithDefaults fills in empty names.
@@ -25,6 +29,9 @@ func (b Buckets) WithDefaults() Buckets {
 	}
 	if b.Artifacts == "" {
 		b.Artifacts = DefaultArtifactsBucket
+	}
+	if b.Edges == "" {
+		b.Edges = DefaultEdgesBucket
 	}
 	return b
 }
