@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -23,9 +22,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCmd().ExecuteContext(ctx); err != nil {
-		if !errors.Is(err, errReported) {
-			fmt.Fprintln(os.Stderr, "edge-agent:", err)
-		}
+		fmt.Fprintln(os.Stderr, "edge-agent:", err)
 		os.Exit(1)
 	}
 }
@@ -36,7 +33,6 @@ func newRootCmd() *cobra.Command {
 		newRedactCmd(),
 		newAskCmd(),
 		newKeysCmd(),
-		newConfigCmd(),
 	)
 	withVersion(root)
 	envflag.Cobra(root, "EDGE_AGENT")

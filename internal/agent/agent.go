@@ -90,7 +90,7 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	localRef.Store(&cfg.Failover.Local.Model)
 	// Health reports what users saw (per role, since its last switch) for the fleet's rollout
 	// gates; the path's outermost stage feeds it.
-	hl := newHealth()
+	hl := newHealth(reg)
 	path, rt := requestPath(pathParts{cfg: cfg, health: hl, guard: g, redactor: redactor, dcs: dcs,
 		localModel: func() string { return *localRef.Load() }, reg: reg, log: log})
 

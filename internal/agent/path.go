@@ -18,7 +18,7 @@ import (
 // pathParts are what the request path is made of.
 type pathParts struct {
 	cfg        Config
-	health     pipeline.Observer
+	health     *health
 	guard      *guard.Guard // nil: no guard models
 	redactor   *redact.Redactor
 	dcs        []*dc.Client // the primary first, then the secondaries
@@ -61,7 +61,7 @@ func requestPath(p pathParts) (pipeline.Handler, *failover.Router) {
 		p.reg, p.log.With("component", "failover"))
 
 	return pipeline.Chain(
-		pipeline.Observe(p.health),                             // what users saw (first byte, failures, failovers), for the fleet's rollout gates
+		p.health.stage(), // what users saw (first byte, token gaps, tokens, failures, failovers), for rollout gates and the fleet's usage summary
 		pipeline.When(p.guard != nil, pipeline.Guard(p.guard)), // the prompt check starts on the raw text beside redaction; the answer is checked on its way up
 		pipeline.When(sequential, pipeline.AwaitChecks()),      // guard.mode sequential: the verdict before redaction (only to measure what concurrency buys)
 		pipeline.Redact(p.redactor, p.redactLimits()),          // personal data → placeholders; the answer is rehydrated on its way up

@@ -36,6 +36,17 @@ func TestRecordsJSONGolden(t *testing.T) {
 			`{"edge_id":"branch-0042","labels":{"region":"eu","tier":"clinic"},"seen":"2025-03-01T12:00:00.123456789Z","roles":{"drafter":{"version":"1.4.0","digest":"sha256:ab","previous":"1.3.0","desired":"1.5.0","rollout":"r1","state":"downloading","bytes_done":1048576,"bytes_total":4194304,"failed_version":"1.4.1","reason":"digest_mismatch","last_error":"boom","changed":"2025-03-01T12:00:00.123456789Z","health":{"requests":200,"errors":3,"failovers":1,"ttft_p95_ms":123.5}},"fallback":{"state":"idle","changed":"0001-01-01T00:00:00Z","health":{"requests":0,"errors":0,"failovers":0,"ttft_p95_ms":0}}}}`},
 		{"edge status, no roles yet", &fleetapi.EdgeStatus{EdgeID: "b", Roles: map[string]fleetapi.RoleStatus{}},
 			`{"edge_id":"b","seen":"0001-01-01T00:00:00Z","roles":{}}`},
+		// The usage summary (issue 18) is optional: the records above, which edges without it
+		// still send, decode as before (Usage nil), and a summary round-trips field for field.
+		{"edge status with a usage summary", &fleetapi.EdgeStatus{EdgeID: "b", Roles: map[string]fleetapi.RoleStatus{}, Usage: &fleetapi.Usage{
+			WindowSeconds: 300, Requests: 40, Errors: 2, Failovers: 4, DegradedAnswers: 1, ErrorRate: 0.05, FailoverRate: 0.1,
+			TTFT: fleetapi.Latency{P50Ms: 120.5, P95Ms: 410, Samples: 38}, InterToken: fleetapi.Latency{P50Ms: 21, P95Ms: 35.2, Samples: 900},
+			Degraded: true, NERDegraded: 3, GuardFailOpen: 1, GuardTimeouts: 2, RedactionTimeouts: 1, Refused429: 5, Refused503: 6,
+			InputTokens: fleetapi.Tokens{Mean: 512.25, Samples: 40}, OutputTokens: fleetapi.Tokens{Mean: 250, Samples: 38, FromUsage: 30},
+			Drafting: &fleetapi.Drafting{DraftedTokens: 400, AcceptedTokens: 260, Acceptance: 0.65}, Models: []string{"llama-70b"}}},
+			`{"edge_id":"b","seen":"0001-01-01T00:00:00Z","roles":{},"usage":{"window_s":300,"requests":40,"errors":2,"failovers":4,"degraded_answers":1,"error_rate":0.05,"failover_rate":0.1,"ttft":{"p50_ms":120.5,"p95_ms":410,"samples":38},"inter_token":{"p50_ms":21,"p95_ms":35.2,"samples":900},"degraded":true,"ner_degraded":3,"guard_fail_open":1,"guard_timeouts":2,"redaction_timeouts":1,"refused_429":5,"refused_503":6,"input_tokens":{"mean":512.25,"samples":40},"output_tokens":{"mean":250,"samples":38,"from_usage":30},"drafting":{"drafted_tokens":400,"accepted_tokens":260,"acceptance":0.65},"models":["llama-70b"]}}`},
+		{"usage record, idle window", &fleetapi.UsageRecord{EdgeID: "b", At: at, Usage: fleetapi.Usage{WindowSeconds: 300}},
+			`{"edge_id":"b","at":"2025-03-01T12:00:00.123456789Z","usage":{"window_s":300,"requests":0,"errors":0,"failovers":0,"degraded_answers":0,"error_rate":0,"failover_rate":0,"ttft":{"p50_ms":0,"p95_ms":0,"samples":0},"inter_token":{"p50_ms":0,"p95_ms":0,"samples":0},"degraded":false,"ner_degraded":0,"guard_fail_open":0,"guard_timeouts":0,"redaction_timeouts":0,"refused_429":0,"refused_503":0,"input_tokens":{"mean":0,"samples":0},"output_tokens":{"mean":0,"samples":0}}}`},
 		{"health", &fleetapi.Health{Requests: 7, Errors: 1, Failovers: 2, TTFTP95Ms: 0.25},
 			`{"requests":7,"errors":1,"failovers":2,"ttft_p95_ms":0.25}`},
 	} {

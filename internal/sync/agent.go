@@ -28,6 +28,13 @@ type HealthSource interface {
 	Health(role string) fleetapi.Health
 }
 
+// UsageSource summarises the edge's traffic over the last fleetapi.UsageWindow. A HealthSource
+// that is also a UsageSource has the summary sent with every status and, once per window, appended
+// to the fleet's usage history (fleetapi.UsageSubject), which sizing reads.
+type UsageSource interface {
+	Usage() fleetapi.Usage
+}
+
 // AgentDeps are the agent's collaborators. Everything is optional except what the config cannot
 // provide: without Conn the agent dials cfg.NATSURL; without Trust it reads cfg.TrustedKeys;
 // without Installers it installs "ollama" manifests into cfg.OllamaURL and others as files.
@@ -59,6 +66,8 @@ type Agent struct {
 	inst     installed
 	status   map[string]fleetapi.RoleStatus
 	rejected map[string]bool // envelope fingerprints that will not be retried
+
+	usageEvery time.Duration // how often a usage record goes to the history (fleetapi.UsageWindow)
 }
 
 // NewAgent validates cfg and prepares an agent; nothing touches the network until Run.
@@ -115,6 +124,8 @@ func NewAgent(cfg AgentConfig, deps AgentDeps) (*Agent, error) {
 		desired:  map[string]fleetapi.Desired{},
 		status:   map[string]fleetapi.RoleStatus{},
 		rejected: map[string]bool{},
+
+		usageEvery: fleetapi.UsageWindow,
 	}
 	for role, ri := range inst.Roles {
 		rs := fleetapi.RoleStatus{State: fleetapi.StateIdle}
@@ -152,7 +163,12 @@ func (a *Agent) Status() fleetapi.EdgeStatus {
 			roles[role] = rs
 		}
 	}
-	return fleetapi.EdgeStatus{EdgeID: a.cfg.EdgeID, Labels: a.cfg.Labels, Seen: a.deps.Now().UTC(), Roles: roles}
+	st := fleetapi.EdgeStatus{EdgeID: a.cfg.EdgeID, Labels: a.cfg.Labels, Seen: a.deps.Now().UTC(), Roles: roles}
+	if u, ok := a.deps.Health.(UsageSource); ok {
+		us := u.Usage()
+		st.Usage = &us
+	}
+	return st
 }
 
 // FetchCounters exposes the download counters (chunks and bytes received, re-downloads included).
@@ -277,10 +293,17 @@ func (a *Agent) setStatus(role string, fn func(*fleetapi.RoleStatus)) {
 	signal(a.changed)
 }
 
-// report publishes the status on every change and as a heartbeat.
+// report publishes the status on every change and as a heartbeat, and once per usage window the
+// window's summary to the usage history.
 func (a *Agent) report(ctx context.Context, js jetstream.JetStream) error {
 	tick := time.NewTicker(a.cfg.Heartbeat)
 	defer tick.Stop()
+	var usageTick <-chan time.Time
+	if _, ok := a.deps.Health.(UsageSource); ok {
+		t := time.NewTicker(a.usageEvery)
+		defer t.Stop()
+		usageTick = t.C
+	}
 	var kv jetstream.KeyValue
 	for {
 		if kv == nil {
@@ -303,6 +326,24 @@ func (a *Agent) report(ctx context.Context, js jetstream.JetStream) error {
 			return ctx.Err()
 		case <-tick.C:
 		case <-a.changed:
+		case <-usageTick: // the status goes out again too, harmlessly
+			a.publishUsage(ctx, js)
 		}
+	}
+}
+
+// publishUsage appends the last window's summary to the usage history. Consecutive records cover
+// consecutive windows (to the 10-second bucket), so the history sums without double counting.
+func (a *Agent) publishUsage(ctx context.Context, js jetstream.JetStream) {
+	st := a.Status()
+	if st.Usage == nil {
+		return
+	}
+	data, err := json.Marshal(fleetapi.UsageRecord{EdgeID: st.EdgeID, Labels: st.Labels, At: st.Seen, Usage: *st.Usage})
+	if err == nil {
+		_, err = js.Publish(ctx, fleetapi.UsageSubject(a.cfg.EdgeID), data)
+	}
+	if err != nil && ctx.Err() == nil {
+		a.log.Warn("usage record not stored (is the fleet's usage stream there?)", "stream", fleetapi.UsageStream, "err", err)
 	}
 }
