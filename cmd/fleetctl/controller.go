@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -16,16 +17,20 @@ import (
 type controllerFlags struct {
 	id       string
 	leaseTTL time.Duration
+	metrics  string         // --metrics-listen (metrics.go)
+	states   thresholdFlags // the exporter's edge states
 }
 
 func (f *controllerFlags) register(cmd *cobra.Command) {
 	host, _ := os.Hostname()
 	cmd.Flags().StringVar(&f.id, "id", fmt.Sprintf("%s-%d", host, os.Getpid()), "controller id, unique per process")
 	cmd.Flags().DurationVar(&f.leaseTTL, "lease-ttl", 15*time.Second, "a standby takes over this long after the leader stops renewing")
+	cmd.Flags().StringVar(&f.metrics, "metrics-listen", "", "serve /metrics here: the fleet exporter (every edge, rollout and this controller), build info (empty: off)")
+	f.states.register(cmd)
 }
 
 func (f *controllerFlags) config() fleet.ControllerConfig {
-	return fleet.ControllerConfig{ID: f.id, LeaseTTL: f.leaseTTL}
+	return fleet.ControllerConfig{ID: f.id, LeaseTTL: f.leaseTTL, States: f.states.th}
 }
 
 func newControllerCommand() *cobra.Command {
@@ -40,13 +45,20 @@ func newControllerCommand() *cobra.Command {
 				return err
 			}
 			defer closeConn()
+			if err := cf.states.th.Validate(); err != nil {
+				return err
+			}
 			log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-			c, err := fleet.NewController(js, cf.config(), log)
+			cfg, reg := cf.config(), metricsRegistry()
+			cfg.Metrics = reg
+			c, err := fleet.NewController(js, cfg, log)
 			if err != nil {
 				return err
 			}
-			_ = sdnotify.Ready() // connected to NATS; the lease decides whether it acts
-			return runNotified(cmd.Context(), c.Run)
+			return withMetrics(cmd.Context(), cf.metrics, reg, log, func(ctx context.Context) error {
+				_ = sdnotify.Ready() // connected to NATS; the lease decides whether it acts
+				return runNotified(ctx, c.Run)
+			})
 		},
 	}
 	nf.register(cmd)

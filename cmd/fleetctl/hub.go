@@ -20,11 +20,17 @@ func newHubCommand() *cobra.Command {
 		Use:   "hub",
 		Short: "Run an embedded NATS server with JetStream plus the fleet controller (development, small fleets)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cf.states.th.Validate(); err != nil {
+				return err
+			}
 			log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-			cfg := cf.config()
+			cfg, reg := cf.config(), metricsRegistry()
 			cfg.Fleet.StatusTTL = statusTTL
+			cfg.Metrics = reg
 			hc.OnReady = func() { _ = sdnotify.Ready() }
-			return runNotified(cmd.Context(), func(ctx context.Context) error { return fleet.RunHub(ctx, hc, cfg, log) })
+			return withMetrics(cmd.Context(), cf.metrics, reg, log, func(ctx context.Context) error {
+				return runNotified(ctx, func(ctx context.Context) error { return fleet.RunHub(ctx, hc, cfg, log) })
+			})
 		},
 	}
 	cmd.Flags().StringVar(&hc.StoreDir, "store", "", "JetStream storage directory (required)")

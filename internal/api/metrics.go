@@ -1,6 +1,10 @@
 package api
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sucursal/sucursal/internal/buildinfo"
+)
 
 type metrics struct {
 	requests *prometheus.CounterVec
@@ -31,7 +35,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.requests, m.inflight, m.ttft, m.duration)
+		// sucursal_build_info: the edge-agent registers it here, with its HTTP face.
+		reg.MustRegister(m.requests, m.inflight, m.ttft, m.duration, buildinfo.Collector())
 	}
 	return m
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	gosync "sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 const leaseKey = "controller.lease"
@@ -20,6 +22,10 @@ type ControllerConfig struct {
 	ID       string        // unique per controller process
 	LeaseTTL time.Duration // a standby takes over this long after the leader stops renewing
 	Tick     time.Duration // how often rollouts are advanced; default LeaseTTL/3
+	// Metrics, if set, gets the fleet exporter (exporter.go) with this controller's lease, and
+	// States are the thresholds of its edge states.
+	Metrics prometheus.Registerer
+	States  Thresholds
 }
 
 type lease struct {
@@ -53,7 +59,13 @@ func NewController(js jetstream.JetStream, cfg ControllerConfig, log *slog.Logge
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Controller{cfg: cfg, js: js, log: log.With("component", "fleet-controller", "controller", cfg.ID), now: time.Now}, nil
+	c := &Controller{cfg: cfg, js: js, log: log.With("component", "fleet-controller", "controller", cfg.ID), now: time.Now}
+	if cfg.Metrics != nil {
+		if err := cfg.Metrics.Register(NewExporter(js, cfg.Fleet, cfg.States, c.Leader, c.log)); err != nil {
+			return nil, fmt.Errorf("fleet: exporter: %w", err)
+		}
+	}
+	return c, nil
 }
 
 // Leader reports whether this controller held the lease at its last tick.
