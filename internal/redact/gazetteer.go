@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	_ "embed"
+	"strings"
+)
 
 // The gazetteer is deliberately in-process and small: it must work with no model server, and
 // it only has to catch the common case (a capitalised given name followed by surnames, or any
@@ -46,6 +49,51 @@ carter mitchell roberts turner phillips campbell parker evans edwards collins st
 cook rogers morgan cooper peterson reed bailey bell kelly howard ward cox richardson wood watson
 `)
 
+// The large lists (issue #13) are embedded text: given names and hypocorisms, and surnames,
+// Spanish (with Catalan, Galician and Basque), Latin-American and the most common foreign ones
+// in Spain. They are read case-insensitively, folded like the text's words.
+var (
+	//go:embed gazetteer/given.txt
+	givenList string
+	//go:embed gazetteer/surnames.txt
+	surnameList string
+)
+
+func init() {
+	addList(givenNames, givenList)
+	addList(surnames, surnameList)
+	for w := range lowerAmbiguous {
+		lowerAmbiguous[fold(w)] = true
+	}
+}
+
+// addList adds the folded words of list (lines starting with # are comments) to m.
+func addList(m map[string]bool, list string) {
+	for _, line := range strings.Split(list, "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		for _, w := range strings.Fields(line) {
+			m[fold(w)] = true
+		}
+	}
+}
+
+// lowerAmbiguous are given names that are also everyday words ("rosa", "pilar", "julio", "will"):
+// in lower case they are a name only after a cue (a greeting, "soy", "habla con", "mi hermana").
+var lowerAmbiguous = words(`rosa pilar dolores nieves mar luz paz sol cruz angel angeles victoria amparo mercedes consuelo
+esperanza gloria soledad rocio carmen concepcion asuncion encarnacion remedios pastora reyes socorro milagros alba aurora
+blanca clara celeste estrella flor iris jade paloma perla violeta azucena margarita salud piedad caridad fe trinidad
+natividad purificacion rosario guadalupe montserrat candelaria belen africa abril lara vega leon salvador santiago santos
+jesus tomas julio marcos domingo lucas pau jan ben will mark bill joy may june april rose grace hope faith dean don guy
+art sam ara gala nora nina ana eva gil mas mata mira moral fina vera oliva paz sara victor justo primitivo modesto
+severo segundo clemente prudencia constante amador inocencio vidal oscar ivan andres pablo celia lola pepa ramona maxima
+martina dorada real bella hugo bruno mario noel dani angela dana adan enero febrero maria marina rocio lia emilia
+alma ali li wei fang jing min jun lei yan ling hui ying hong xin jie ming yu ma sun he lin hu du su lu ye ding
+a o e i u y de la el en un una son said chance hunter summer dawn rob pat sue max bob jack frank grant chase
+nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer lu isa pepe
+ella sole franco frances german bella buena nieve mayo sola`)
+
 // Honorifics and role words that announce a name. The value is the score a following run of
 // capitalised words gets: an honorific is near-certain, a role word a little less.
 var nameCues = map[string]float64{
@@ -57,6 +105,8 @@ var nameCues = map[string]float64{
 	"letrada": 0.75, "notario": 0.75, "apoderado": 0.8, "beneficiario": 0.8, "beneficiaria": 0.8,
 	"testigo": 0.8, "firmante": 0.8, "técnico": 0.7, "técnica": 0.7, "contacto": 0.7, "witness": 0.8,
 	"claimant": 0.8, "defendant": 0.8, "signatory": 0.8, "technician": 0.7, "contact": 0.7,
+	"née": 0.85, "nee": 0.85, "fdo": 0.85, "firmado": 0.8, "sgd": 0.8, "atentamente": 0.7,
+	"sr.ª": 0.9, "sra.": 0.9, "dn": 0.85, "senyor": 0.85, "senyora": 0.85, "jauna": 0.85,
 }
 
 // Capitalised words that are not names: sentence starters, greetings, institutions and other
@@ -78,7 +128,63 @@ españa spain madrid barcelona valencia sevilla bilbao zaragoza málaga malaga
 resumen summary nota note asunto subject re fwd urgente urgent
 soy remind call email send ask tell contact contacta llama llamar escribe envía envia avisa pregunta
 saluda atiende patient paciente cliente customer
+original message mensaje forwarded reenviado enviado para cc asunto from sent subject
+real decreto decreto-ley ley orgánica organica legislativo estatuto reglamento código codigo directiva artículo articulo
+disposición disposicion constitución constitucion boletín boletin oficial act acts declarations statutory law regulation
+primera instancia instrucción instruccion juzgado mercantil penal contencioso social juzgados tribunal sala fiscalía fiscalia
+avenue road lane street court drive close way place square crescent terrace grove gardens park flat apt apartment
+rue avenida calle kalea kale etorbidea etorb plaza paseo carrer rúa rua camino polígono poligono urbanización urbanizacion
+barrio ronda glorieta travesía travesia carretera passeig avinguda plaça placa
+gran vía via
+sl sa slu sau slp cb ltd llc inc gmbh plc hotel bufete talleres construcciones promociones reformas limpiezas autos
+concesionario allianz iberdrola whatsapp business travel clientes service services platinum oro infinite tarjeta classic gold
+premium cuenta seguro seguros póliza poliza mutua asociados asociación asociacion abogados grupo fundación fundacion
+hospital clínico clinico universitario clínic clinic sant santa
+arrendamientos urbanos propiedad horizontal enjuiciamiento procedimiento
+start begin end dear regards best kind warm yours sincerely i burger
+french english british spanish italian portuguese moroccan romanian ukrainian chinese francés frances alemán aleman inglés ingles
+customer support equipo team atención atencion cliente usuario usuaria agente bot sistema sistemas
 `)
+
+// places are Spanish regions, provinces and towns: a capitalised surname alone that is one of
+// them is the place ("antes 46004 Valencia"); inside a full name it stays a surname.
+var places = words(`compostela gasteiz donostia bizkaia gipuzkoa araba navarra cantabria asturias galicia cataluña catalunya andalucía andalucia
+alicante castellón castellon murcia toledo granada córdoba cordoba cádiz cadiz huelva jaén jaen almería almeria badajoz cáceres
+caceres salamanca zamora león palencia burgos soria segovia ávila avila guadalajara cuenca albacete ciudad teruel huesca lleida
+tarragona girona gerona lugo ourense pontevedra coruña oviedo gijón gijon santander logroño pamplona vitoria palma mallorca
+menorca ibiza canarias tenerife palmas vigo elche cartagena alcalá alcala getafe móstoles mostoles leganés leganes fuenlabrada
+marbella estepona torrevieja benidorm sagunto talavera mérida merida ponferrada ferrol reina plana valencia madrid barcelona sevilla bilbao zaragoza malaga málaga`)
+
+// famous are public figures (folded full names): named in a news context ("según dijo", "en
+// rueda de prensa", "coincidieron en el foro") they are public information, not a customer's
+// personal data. Anywhere else they are names like any other.
+var famous = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Split(`pedro sanchez|alberto nuñez feijoo|alberto nuñez feijóo|santiago abascal|yolanda diaz|
+felix bolaños|maria jesus montero|nadia calviño|carlos cuerpo|pablo iglesias|irene montero|isabel diaz ayuso|
+jose luis martinez-almeida|salvador illa|carles puigdemont|pere aragones|oriol junqueras|iñigo urkullu|imanol pradales|
+juanma moreno|alfonso rueda|emiliano garcia-page|ximo puig|carlos mazon|fernando grande-marlaska|jose manuel albares|
+margarita robles|teresa ribera|mariano rajoy|jose luis rodriguez zapatero|felipe gonzalez|jose maria aznar|
+felipe vi|juan carlos i|letizia ortiz|leonor de borbon|ana botin|carlos torres|jose ignacio goirigolzarri|
+gonzalo gortazar|onur genc|josep oliu|cesar gonzalez-bueno|pablo isla|amancio ortega|marta ortega|florentino perez|
+ignacio galan|jose maria alvarez-pallete|marc murtra|jose bogas|josu jon imaz|antonio huertas|
+pablo hernandez de cos|jose luis escriva|luis de guindos|christine lagarde|mario draghi|ursula von der leyen|
+rafa nadal|rafael nadal|carlos alcaraz|fernando alonso|carlos sainz|pau gasol|andres iniesta|sergio ramos|
+lionel messi|cristiano ronaldo|alexia putellas|aitana bonmati|luis enrique|pedro almodovar|penelope cruz|
+antonio banderas|javier bardem|rosalia|alejandro sanz|shakira|enrique iglesias|julio iglesias|
+joe biden|donald trump|kamala harris|barack obama|emmanuel macron|olaf scholz|giorgia meloni|keir starmer|rishi sunak|
+boris johnson|vladimir putin|volodymyr zelensky|xi jinping|elon musk|jeff bezos|mark zuckerberg|bill gates|tim cook|
+warren buffett|jerome powell|papa francisco|pope francis|leon xiv`, "|") {
+		m[fold(strings.TrimSpace(n))] = true
+	}
+	return m
+}()
+
+// newsWords are what a news sentence about a public figure says around the name.
+var newsWords = []string{"según", "segun", "dijo", "declaró", "declaro", "afirmó", "afirmo", "anunció", "anuncio", "prensa",
+	"congreso", "senado", "noticia", "periódico", "periodico", "entrevista", "foro", "coincidieron", "presidente",
+	"presidenta", "ministro", "ministra", "consejero delegado", "ceo", "boletín", "boletin", "comunicado", "titular de",
+	"news", "said", "announced", "according to", "press", "interview", "minister", "president", "parlamento", "rueda"}
 
 // Particles that may join the parts of a name ("María de la Rosa", "Pau i Puig").
 var nameParticles = words(`de del la las los y i van von da das do dos e`)

@@ -140,27 +140,54 @@ func findNames(text string) []Span {
 // appendNames appends findNames(text) to out; ws are splitWords(text), fc.lower is
 // appendLowerSameLength(text).
 func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
+	first := len(out)
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
-		if !capitalised(w.text) && !nameCueStart[w.text[0]] && !introStart[w.text[0]] {
-			continue // only capitalised words, cue words and self-introductions can start a name
+		c0 := w.text[0]
+		if !capitalised(w.text) && !nameCueStart[c0] && !introStart[c0] && !(c0 >= 'a' && c0 <= 'z' || c0 >= 0x80) {
+			continue // only capitalised words, cue words, introductions and lower-case names can start a name
 		}
 		if end, ok := introducedName(text, ws, i, fc); ok {
 			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
 			// lower case; only gazetteer words are taken after the phrase.
-			out = append(out, span(text, ws[i+introLen(ws, i)].start, ws[end].end, 0.8, "gazetteer"))
+			out = appendPerson(out, text, ws[i+introLen(ws, i)].start, ws[end].end, 0.8)
 			i = end
 			continue
 		}
 		f := ws[i].fold(fc)
+		if end, ok := surnamesCommaName(text, ws, i, fc); ok {
+			// "GARCÍA LÓPEZ, María", "Bermúdez Lara, Trinidad", "SMITH, John Edward"
+			start := w.start
+			if i > 0 && allCaps(ws[i-1].text) && gap(text, ws[i-1], w, false) && capsParticles[string(ws[i-1].fold(fc))] {
+				start = ws[i-1].start // "EL MOUSSAOUI, Karim", "DE LA FUENTE, Ana"
+			}
+			out = appendPerson(out, text, start, ws[end].end, 0.8)
+			i = end
+			continue
+		}
+		if end, ok := capsName(text, ws, i, fc); ok {
+			// "MORENO CASADO JULIAN", "RAMIRO C ESCUDERO", "LOURDES VIDAL"
+			out = appendPerson(out, text, w.start, ws[end].end, 0.75)
+			i = end
+			continue
+		}
 		cueScore, isCue := nameCues[string(f)]
 		switch {
 		case isCue && i+1 < len(ws) && nameWord(&ws[i+1], fc) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], fc):
 			end := extendName(text, ws, i+1, fc)
-			out = append(out, span(text, ws[i+1].start, ws[end].end, cueScore, "gazetteer"))
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
-		case capitalised(w.text) && givenNames[string(f)]:
+		case isCue && i+1 < len(ws) && !capitalised(ws[i+1].text) && knownName(&ws[i+1], fc) && gap(text, w, ws[i+1], true):
+			// "mrs patterson", "sra. garcía": a cue then a known name in lower case
+			end := extendLower(text, ws, i+1, fc)
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
+			i = end
+		case capitalised(w.text) && isGiven(f) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
+			if placeAfter(text, ws, end, fc) {
+				i = end
+				continue
+			}
 			score := 0.55
 			for j := i + 1; j <= end; j++ {
 				if surnames[string(ws[j].fold(fc))] {
@@ -169,25 +196,403 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 				}
 				score = 0.65
 			}
-			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
+			out = appendPerson(out, text, w.start, ws[end].end, score)
+			i = end
+		case !capitalised(w.text) && isGiven(f) && lowerNameOK(text, ws, i, fc):
+			// "habla con lucía", "el cliente es julian", "jose luis moreno"
+			end := extendLower(text, ws, i, fc)
+			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
 			i = end
 		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc):
 			// Two or more capitalised words that are not sentence furniture: most often a name
-			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is known.
+			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is
+			// known; alone, only a context word ("cliente", "titular") lifts it over the threshold.
 			end := extendName(text, ws, i, fc)
-			score := 0.5
+			score := 0.45
 			for j := i; j <= end; j++ {
-				if g := ws[j].fold(fc); surnames[string(g)] || givenNames[string(g)] {
+				if g := ws[j].fold(fc); surnames[string(g)] || isGiven(g) {
 					score = 0.65
 				}
 			}
-			out = append(out, span(text, w.start, ws[end].end, score, "gazetteer"))
+			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case capitalised(w.text) && surnames[string(f)]:
-			out = append(out, span(text, w.start, w.end, 0.4, "gazetteer"))
+		case capitalised(w.text) && surnames[string(f)] && !places[string(f)] && !notNames[string(f)]:
+			out = appendPerson(out, text, w.start, w.end, 0.4)
+		}
+	}
+	out = dropFamousInNews(out, first, text, fc.lower)
+	return appendRepeats(out, first, ws, fc, text)
+}
+
+// appendPerson appends a PERSON span, widened over an abbreviated given name right before it
+// ("M.ª Ángeles", "Fco. Javier", "Mª Luisa").
+func appendPerson(out []Span, text string, start, end int, score float64) []Span {
+	if companyAfter(text, end) {
+		return out
+	}
+	for _, p := range nameAbbrevs {
+		if len(p) <= start && strings.EqualFold(text[start-len(p):start], p) && (start == len(p) || !isWordByte(text[start-len(p)-1])) {
+			start -= len(p)
+			break
+		}
+	}
+	return append(out, span(text, start, end, score, "gazetteer"))
+}
+
+// streetWords are the words before a street's name ("rúa do franco", "calle pilar").
+var streetWords = words(`calle c rua do da carrer avenida av avda plaza pza paseo camino kalea kale ronda travesia`)
+
+// companyAfter: the capitalised run that ends at end is a company's name ("Costa Homes S.L.",
+// "Reformas Saez SL", "Bufete Alarcón & Asociados").
+func companyAfter(text string, end int) bool {
+	rest := text[end:min(len(text), end+12)]
+	if strings.HasPrefix(rest, ".L") || strings.HasPrefix(rest, ".A.") || strings.HasPrefix(rest, ".C.") {
+		return true // the run took the S of S.L.
+	}
+	rest = strings.TrimLeft(rest, " ,")
+	for _, suf := range []string{"S.L", "SL", "S.A", "SA", "SLU", "SAU", "SLP", "S.C", "CB", "C.B", "Ltd", "LTD", "LLC", "Inc", "GmbH", "PLC", "plc", "& ", "y Asociados", "S. Coop"} {
+		if strings.HasPrefix(rest, suf) && (len(rest) == len(suf) || !isWordByte(rest[len(suf)])) {
+			return true
+		}
+	}
+	return false
+}
+
+var nameAbbrevs = []string{"M.ª ", "Mª ", "Mª. ", "M.ª", "Fco. ", "Fco ", "Fdez. ", "Mª.", "Jº "}
+
+var capsParticles = words(`el al ben bin abu de del la van von da das dos du le di`)
+
+// isGiven: a known given name, or a compound of them ("ana-belén", "sarah-jane").
+func isGiven(f []byte) bool {
+	if givenNames[string(f)] {
+		return true
+	}
+	k := strings.IndexByte(string(f), '-')
+	return k > 0 && givenNames[string(f[:k])] && isGiven(f[k+1:])
+}
+
+func knownName(w *word, fc *folder) bool {
+	f := w.fold(fc)
+	return (isGiven(f) || surnames[string(f)]) && !notNames[string(f)]
+}
+
+// lowerCues are the words after which a lower-case given name that is also an everyday word
+// ("rosa", "pilar") is a name.
+var lowerCues = words(`soy llamo llama llamada llamado hola holi buenas hey hi hello dear querida querido estimada estimado
+	con para a de parte sra sr dona don mrs mr ms miss its is es yo atentamente saludos gracias thanks cliente clienta
+	paciente hija hijo hermano hermana marido mujer esposa esposo madre padre vecino vecina tia tio nieta nieto novia novio
+	abuela abuelo amiga amigo compañera compañero wife husband son daughter dile avisa pregunta por diu dice nombre name
+	escribe aita ama ta i'm im`)
+
+// lowerNameOK decides on a lower-case known given name at ws[i]: never inside an e-mail address,
+// a URL or a handle; an everyday word ("rosa") only after a cue word.
+func lowerNameOK(text string, ws []word, i int, fc *folder) bool {
+	w := ws[i]
+	if w.start > 0 && strings.IndexByte(".@/_\\#&=", text[w.start-1]) >= 0 {
+		return false
+	}
+	if w.end < len(text) && (strings.IndexByte("@_/\\=", text[w.end]) >= 0 || text[w.end] == '.' && w.end+1 < len(text) && isWordByte(text[w.end+1])) {
+		return false
+	}
+	f := w.fold(fc)
+	if len(f) < 3 || notNames[string(f)] || saintBefore(text, ws, i, fc) || i > 0 && streetWords[string(ws[i-1].fold(fc))] {
+		return false
+	}
+	if !lowerAmbiguous[string(f)] {
+		return true
+	}
+	if i == 0 || !gap(text, ws[i-1], w, true) {
+		return false
+	}
+	return lowerCues[string(ws[i-1].fold(fc))]
+}
+
+// extendLower grows a lower-case name over known given names, surnames, "mª" and particles
+// followed by one of them ("jose luis moreno", "mohamed el amrani", "maria de la o").
+func extendLower(text string, ws []word, i int, fc *folder) int {
+	end := i
+	for j := i + 1; j < len(ws) && j-i < 5 && gap(text, ws[j-1], ws[j], false); j++ {
+		f := ws[j].fold(fc)
+		if string(f) == "mª" || string(f) == "ma" && j == i+1 {
+			continue
+		}
+		if (isGiven(f) || surnames[string(f)]) && !notNames[string(f)] && !lowerAmbiguousAfter(f) {
+			end = j
+			continue
+		}
+		if nameParticles[string(f)] || string(f) == "el" {
+			continue
+		}
+		break
+	}
+	return end
+}
+
+// lowerAmbiguousAfter: words that are surnames but far more often the next word of a sentence.
+func lowerAmbiguousAfter(f []byte) bool {
+	switch string(f) {
+	case "a", "y", "o", "e", "i", "de", "la", "el", "en", "con", "para", "mas", "mata", "mira", "moral", "vera", "paz", "sol", "mar":
+		return true
+	}
+	return false
+}
+
+// placeNameBefore: a capitalised given name right after "del"/"de" that follows a capitalised
+// word is part of a place's name ("Puerta del Ángel", "Hospital de Sant Joan").
+func placeNameBefore(text string, ws []word, i int, fc *folder) bool {
+	if i < 2 || !gap(text, ws[i-1], ws[i], false) || !gap(text, ws[i-2], ws[i-1], false) {
+		return false
+	}
+	p := string(ws[i-1].fold(fc))
+	return (p == "del" || p == "de" || p == "de la") && capitalised(ws[i-2].text) && notNames[string(ws[i-2].fold(fc))]
+}
+
+// saintBefore: a given name right after San/Sant/Santa/Santo/São is a saint's name, part of a
+// place, a hospital or a street ("Sant Pau", "San Carlos", "c/ sant antoni").
+func saintBefore(text string, ws []word, i int, fc *folder) bool {
+	if i < 1 || !gap(text, ws[i-1], ws[i], false) {
+		return false
+	}
+	switch string(ws[i-1].fold(fc)) {
+	case "san", "sant", "santa", "santo", "sao", "são", "st", "sto", "sta", "saint", "sainte":
+		return true
+	}
+	return false
+}
+
+// placeAfter: the name at ws[i:end+1] goes on with "de" and a place ("Santiago de Compostela").
+func placeAfter(text string, ws []word, end int, fc *folder) bool {
+	if end+2 >= len(ws) || !gap(text, ws[end], ws[end+1], false) || !gap(text, ws[end+1], ws[end+2], false) {
+		return false
+	}
+	p := string(ws[end+1].fold(fc))
+	return (p == "de" || p == "del") && places[string(ws[end+2].fold(fc))]
+}
+
+// allCaps: a word of capital letters only (two or more, or one for an initial).
+func allCaps(w string) bool {
+	n := 0
+	for _, r := range w {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n > 0
+}
+
+// capsName reads a name in capitals at ws[i]: two to five words of capitals, single-letter
+// initials allowed inside, at least two of them known names and none sentence furniture.
+func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
+	if !allCaps(ws[i].text) || len(ws[i].text) < 2 {
+		return 0, false
+	}
+	known, end := 0, -1
+	for j := i; j < len(ws) && j-i < 5; j++ {
+		if j > i && !gap(text, ws[j-1], ws[j], false) && text[ws[j-1].end:ws[j].start] != ". " {
+			break
+		}
+		t := ws[j].text
+		if !allCaps(t) {
+			break
+		}
+		f := ws[j].fold(fc)
+		if notNames[string(f)] || companyWords[string(f)] {
+			break
+		}
+		switch {
+		case isGiven(f) || surnames[string(f)]:
+			known++
+			end = j
+		case utf8.RuneCountInString(t) == 1 && j > i:
+			// an initial: kept only if a known name follows
+		case nameParticles[string(f)] || string(f) == "el":
+		default:
+			if utf8.RuneCountInString(t) < 3 {
+				return 0, false
+			}
+			end = j // an unknown word in capitals, part of the run
+		}
+	}
+	if known < 2 || end <= i {
+		return 0, false
+	}
+	return end, true
+}
+
+// surnamesCommaName reads "SURNAMES, Name" at ws[i]: one to three capitalised words or words in
+// capitals (particles between), ", ", then a known given name (and more given names). The part
+// before the comma must be in capitals, hold a known surname, or start a line or a list item.
+func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
+	if !capitalised(ws[i].text) || notNames[string(ws[i].fold(fc))] {
+		return 0, false
+	}
+	caps, knownSurname := true, false
+	j := i
+	for ; j < len(ws) && j-i < 4; j++ {
+		if j > i && !gap(text, ws[j-1], ws[j], false) {
+			return 0, false
+		}
+		f := ws[j].fold(fc)
+		if notNames[string(f)] || companyWords[string(f)] {
+			return 0, false
+		}
+		if nameParticles[string(f)] && j > i {
+			caps = caps && allCaps(ws[j].text)
+			continue
+		}
+		if !capitalised(ws[j].text) {
+			return 0, false
+		}
+		if utf8.RuneCountInString(ws[j].text) < 2 {
+			return 0, false
+		}
+		caps = caps && allCaps(ws[j].text)
+		knownSurname = knownSurname || surnames[string(f)]
+		if ws[j].end+2 <= len(text) && text[ws[j].end:ws[j].end+2] == ", " {
+			break
+		}
+	}
+	if j >= len(ws)-1 || j-i >= 4 || text[ws[j].end:ws[j+1].start] != ", " {
+		return 0, false
+	}
+	g := j + 1
+	if !capitalised(ws[g].text) || !isGiven(ws[g].fold(fc)) {
+		return 0, false
+	}
+	if !caps && !knownSurname && !lineOrItemStart(text, ws[i].start) {
+		return 0, false
+	}
+	end := g
+	for k := g + 1; k < len(ws) && k-g < 3 && gap(text, ws[k-1], ws[k], false); k++ {
+		if capitalised(ws[k].text) && isGiven(ws[k].fold(fc)) {
+			end = k
+			continue
+		}
+		break
+	}
+	return end, true
+}
+
+// lineOrItemStart: only spaces, a list number or bullet, or a colon/bracket/comma separate
+// start from the start of its line.
+func lineOrItemStart(text string, start int) bool {
+	k := start
+	for k > 0 && text[k-1] == ' ' {
+		k--
+	}
+	if k == 0 {
+		return true
+	}
+	switch text[k-1] {
+	case '\n', ':', '(', ';', '|', '-', '*', ',':
+		return true
+	case '.':
+		return k >= 2 && isDigitByte(text[k-2])
+	}
+	return strings.HasSuffix(text[:k], "—") || strings.HasSuffix(text[:k], "–")
+}
+
+// dropFamousInNews removes the public figures (famous) that a news sentence names.
+func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
+	kept := out[:first]
+	for _, sp := range out[first:] {
+		if famous[fold(sp.Text)] {
+			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
+			news := false
+			for _, w := range newsWords {
+				if strings.Contains(string(lower[lo:hi]), w) {
+					news = true
+					break
+				}
+			}
+			if news {
+				continue
+			}
+		}
+		kept = append(kept, sp)
+	}
+	return kept
+}
+
+// appendRepeats: once a name is found, every other occurrence of one of its words in the text —
+// in any case — is that person too ("Remedios Fajardo" … "Hola Remedios"; "Ionuț Popescu" …
+// "domnule Popescu"), and so is a chat handle built on a given name at the start of a line
+// ("kike_88: …").
+func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []Span {
+	n := len(out)
+	var parts map[string]bool
+	for _, sp := range out[first:n] {
+		if sp.Score < 0.5 {
+			continue
+		}
+		for k := range ws {
+			if ws[k].start >= sp.Start && ws[k].end <= sp.End {
+				f := ws[k].fold(fc)
+				if len(f) < 3 || nameParticles[string(f)] || notNames[string(f)] || lowerAmbiguousAfter(f) {
+					continue
+				}
+				if parts == nil {
+					parts = map[string]bool{}
+				}
+				parts[string(f)] = true
+			}
+		}
+	}
+	at := first // spans from first on are in text order
+	for k := range ws {
+		w := &ws[k]
+		for at < n && out[at].End <= w.start {
+			at++
+		}
+		if at < n && out[at].Start < w.end {
+			continue // already inside a name
+		}
+		if parts != nil && parts[string(w.fold(fc))] {
+			out = append(out, span(text, w.start, w.end, 0.7, "gazetteer"))
+			continue
+		}
+		if e, ok := chatHandle(text, w, fc); ok {
+			h := text[w.start:e]
+			for off := 0; off < len(text); {
+				j := strings.Index(text[off:], h)
+				if j < 0 {
+					break
+				}
+				s := off + j
+				if (s == 0 || !isWordByte(text[s-1])) && (s+len(h) == len(text) || !isWordByte(text[s+len(h)])) && s != w.start {
+					out = append(out, span(text, s, s+len(h), 0.75, "gazetteer"))
+				}
+				off = s + len(h)
+			}
+			out = append(out, span(text, w.start, e, 0.75, "gazetteer"))
 		}
 	}
 	return out
+}
+
+// chatHandle: a user handle built on a given name at the start of a line and followed by a colon
+// ("kike_88: …", "lucia.m: …"). It returns the handle's end.
+func chatHandle(text string, w *word, fc *folder) (int, bool) {
+	if w.start > 0 && text[w.start-1] != '\n' && text[w.start-1] != ' ' && text[w.start-1] != ']' {
+		return 0, false
+	}
+	if w.start > 0 && text[w.start-1] == ' ' && !(w.start >= 2 && text[w.start-2] == ']') {
+		return 0, false
+	}
+	e := w.end
+	if e >= len(text) || (text[e] != '_' && text[e] != '.' && !isDigitByte(text[e])) {
+		return 0, false
+	}
+	for e < len(text) && (isWordByte(text[e]) || text[e] == '_' || text[e] == '.') {
+		e++
+	}
+	if e >= len(text) || text[e] != ':' || e-w.start > 24 || !isGiven(w.fold(fc)) {
+		return 0, false
+	}
+	return e, true
 }
 
 // nameWord is a capitalised word that could be part of a name: not all capitals (DNI, IBAN),

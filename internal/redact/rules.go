@@ -117,9 +117,9 @@ func cueAt(text string, ws []word, i int, fc *folder, out []cueHit) []cueHit {
 }
 
 type cueHit struct {
-	kind        cueKind
-	word, last  int // first and last word of the phrase
-	start, end  int // byte offsets
+	kind       cueKind
+	word, last int // first and last word of the phrase
+	start, end int // byte offsets
 }
 
 // fillerWords may stand between a cue and its value ("NHC nº 123", "pasaporte británico número
@@ -202,6 +202,7 @@ func wordEnd(text string, end int) bool { return end >= len(text) || !isWordByte
 func (r *Redactor) appendRules(out []Span, text string, ws []word, fc *folder, found int) []Span {
 	n := len(out)
 	out = r.appendCueValues(out, text, ws, fc, out[:found])
+	out = appendTables(out, text, ws, fc)
 	if len(r.cfg.Disable) > 0 {
 		kept := out[:n]
 		for _, sp := range out[n:] {

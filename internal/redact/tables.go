@@ -1,0 +1,587 @@
+package redact
+
+import "strings"
+
+// Table awareness (issue #13): in a CSV/TSV export, a Markdown or pipe table, a JSON object or
+// a "key: value" form, the header or key says what a value is, and the value itself often does
+// not ("Julia", "00412233", "21/07/1990"). A header row whose cells name personal data (nombre,
+// apellidos, dni, fecha_nac, dirección, email, teléfono…) types every cell under it; a key that
+// names personal data types its value. Each cell is still checked against its type's form (a
+// date for a date of birth, digits for a record number, no digits in a name), so that an
+// "n/a", a "-" or a stray column does not become a value.
+
+// columnType returns the type the cells of a column headed h hold ("" if none). h is the raw
+// header cell; it is folded and its _ - . / become spaces.
+func columnType(h string) string {
+	if len(h) > 40 {
+		return ""
+	}
+	f := fold(strings.Trim(h, " \t\"'*`#:"))
+	f = headerSeps.Replace(f)
+	f = strings.Join(strings.Fields(f), " ")
+	if f == "" {
+		return ""
+	}
+	if t, ok := columnExact[f]; ok {
+		return t
+	}
+	toks := strings.Fields(f)
+	has := func(set map[string]bool) bool {
+		for _, t := range toks {
+			if set[t] {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(colNotPersonal):
+		return ""
+	case has(colDOB):
+		return TypeDOB
+	case has(colEmail):
+		return TypeEmail
+	case has(colPhone):
+		return TypePhone
+	case has(colAddress):
+		return TypeAddress
+	case has(colPassport):
+		return TypePassport
+	case has(colMRN):
+		return TypeMRN
+	case has(colID):
+		return TypeDNI
+	case has(colPerson):
+		return TypePerson
+	}
+	return ""
+}
+
+var headerSeps = strings.NewReplacer("_", " ", "-", " ", ".", " ", "/", " ", "º", " ", "°", " ", "(", " ", ")", " ")
+
+// columnExact are whole headers (folded, spaced) that the word sets below would miss or mistype.
+var columnExact = map[string]string{
+	"f nac": TypeDOB, "fnac": TypeDOB, "fecha nac": TypeDOB, "fec nac": TypeDOB, "f n": TypeDOB, "dob": TypeDOB,
+	"birthdate": TypeDOB, "birthday": TypeDOB, "dateofbirth": TypeDOB, "fechanacimiento": TypeDOB,
+	"firstname": TypePerson, "lastname": TypePerson, "fullname": TypePerson, "givenname": TypePerson,
+	"familyname": TypePerson, "given": TypePerson, "family": TypePerson, "surname": TypePerson,
+	"cp": TypeAddress, "c p": TypeAddress, "postcode": TypeAddress, "zip": TypeAddress, "codigo postal": TypeAddress,
+	"dni nie": TypeDNI, "nif nie": TypeDNI, "dninie": TypeDNI, "doc": TypeDNI, "documento": TypeDNI,
+	"phonenumber": TypePhone, "mobilephone": TypePhone, "tlf": TypePhone, "tfno": TypePhone, "telf": TypePhone,
+	"emailaddress": TypeEmail, "nhc": TypeMRN, "identifier": TypeMRN, "mrn": TypeMRN, "passportnumber": TypePassport,
+}
+
+var (
+	colNotPersonal = words(`empresa company sociedad razon entidad banco bank producto product importe amount
+		estado status alta baja cobro pago vista vencimiento firma emision expedicion cita ingreso juzgado court
+		hospital servicio oficina sucursal branch office iban cuenta account concepto referencia reference
+		expediente mandato parentesco cuota sexo cama hora intervencion decision id codigo code tipo type
+		user usuario login ip`)
+	colDOB = words(`nacimiento nac naixement nacemento jaiotze jaiotza birth dob born birthdate nascimento naissance
+		geburtsdatum nacido nacida`)
+	colEmail    = words(`email e-mail mail correo correu posta emaila`)
+	colPhone    = words(`telefono tel phone movil mobile telf tlf tfno telefon mobil mvl celular cell whatsapp fijo`)
+	colAddress  = words(`direccion domicilio address adreca adreça helbidea enderezo calle street domicili morada residencia`)
+	colPassport = words(`pasaporte passport passaport passeport pasaportea`)
+	colMRN      = words(`nhc mrn historia nhs cip tis sip nuhsa historial`)
+	colID       = words(`dni nif nie identidad identificacion nan`)
+	colPerson   = words(`nombre nombres apellido apellidos apellido1 apellido2 name names surname surnames firstname
+		lastname nom noms cognom cognoms izena izenak abizena abizenak apelido apelidos paciente pacient patient
+		cliente clienta client customer titular titulares holder heredero heredera herederos solicitante applicant
+		deudor deudora debtor acreedor beneficiario beneficiaria beneficiary cirujano cirujana surgeon medico medica
+		doctor doctora facultativo enfermero enfermera agente gestor gestora empleado empleada employee contacto
+		contact firmante signatory arrendatario arrendataria arrendador arrendadora tenant landlord comprador
+		compradora vendedor vendedora avalista tomador tomadora asegurado asegurada insured conductor driver
+		interesado interesada demandante demandado demandada testigo witness tutor tutora responsable alumno
+		socio socia persona person representante apoderado apoderada usuaria given family`)
+)
+
+// tableDelims are the cell separators of a header row, most telling first.
+const tableDelims = "|\t;,"
+
+// appendTables appends the values that headers and keys type: the cells of every table whose
+// header names personal data, the values of JSON keys and of "key: value" lines.
+func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
+	p := dateParser{text: text, ws: ws, fc: fc}
+	var cols []string
+	var cells [][2]int
+	delim := byte(0)
+	headerCells := 0
+	for ls := 0; ls < len(text); {
+		le := strings.IndexByte(text[ls:], '\n')
+		if le < 0 {
+			le = len(text)
+		} else {
+			le += ls
+		}
+		line := text[ls:le]
+		lineEnd := le
+		if lineEnd > ls && text[lineEnd-1] == '\r' {
+			lineEnd--
+		}
+		if delim != 0 {
+			if strings.IndexByte(line, delim) < 0 {
+				delim, cols = 0, cols[:0]
+			} else if !separatorRow(line) {
+				cells = splitCells(cells[:0], text, ls, lineEnd, delim)
+				if len(cells) == headerCells {
+					for k, c := range cells {
+						if cols[k] != "" {
+							out = appendCell(out, &p, cols[k], c[0], c[1])
+						}
+					}
+				}
+			}
+		}
+		if delim == 0 {
+			if d, n := headerDelim(line); d != 0 {
+				cells = splitCells(cells[:0], text, ls, lineEnd, d)
+				cols = cols[:0]
+				typed := 0
+				for _, c := range cells {
+					t := columnType(text[c[0]:c[1]])
+					cols = append(cols, t)
+					if t != "" {
+						typed++
+					}
+				}
+				if typed > 0 && len(cells) >= 2 && n > 0 {
+					delim, headerCells = d, len(cells)
+				} else {
+					cols = cols[:0]
+				}
+			} else {
+				out = appendKeyValue(out, &p, ls, lineEnd)
+			}
+		}
+		ls = le + 1
+	}
+	return appendJSONKeys(out, &p)
+}
+
+// headerDelim returns the delimiter of a header row and how many times it occurs, or 0: a line
+// of short cells without digits, split by one of tableDelims at least once (twice for a comma,
+// which prose has too).
+func headerDelim(line string) (byte, int) {
+	if len(line) > 400 || len(line) < 3 {
+		return 0, 0
+	}
+	for i := 0; i < len(line); i++ {
+		if isDigitByte(line[i]) {
+			return 0, 0
+		}
+	}
+	for k := 0; k < len(tableDelims); k++ {
+		d := tableDelims[k]
+		n := strings.Count(line, string(d))
+		if n == 0 || d == ',' && n < 2 {
+			continue
+		}
+		// cells are short: a header is labels, not prose
+		long := false
+		for _, c := range strings.Split(line, string(d)) {
+			if len(strings.TrimSpace(c)) > 40 || strings.Count(strings.TrimSpace(c), " ") > 3 {
+				long = true
+				break
+			}
+		}
+		if !long {
+			return d, n
+		}
+	}
+	return 0, 0
+}
+
+// separatorRow: a Markdown table's |---|:---:| line.
+func separatorRow(line string) bool {
+	dash := false
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '-':
+			dash = true
+		case '|', ':', ' ', '\t', '+', '=', '\r':
+		default:
+			return false
+		}
+	}
+	return dash
+}
+
+// splitCells appends the trimmed byte ranges of the cells of text[ls:le] split by d; a CSV cell
+// in double quotes may hold d. A leading and a trailing | (Markdown) open and close no cell.
+func splitCells(out [][2]int, text string, ls, le int, d byte) [][2]int {
+	i := ls
+	for i < le && (text[i] == ' ' || text[i] == '\t' && d != '\t') {
+		i++
+	}
+	if d == '|' && i < le && text[i] == '|' {
+		i++
+	}
+	end := le
+	for end > i && (text[end-1] == ' ' || text[end-1] == '\t' && d != '\t') {
+		end--
+	}
+	if d == '|' && end > i && text[end-1] == '|' {
+		end--
+	}
+	for i <= end {
+		s := i
+		j := i
+		for j < end && text[j] == ' ' {
+			j++
+		}
+		if j < end && text[j] == '"' {
+			k := strings.IndexByte(text[j+1:end], '"')
+			if k >= 0 {
+				cs, ce := j+1, j+1+k
+				out = append(out, trimCell(text, cs, ce))
+				j = ce + 1
+				for j < end && text[j] != d {
+					j++
+				}
+				i = j + 1
+				continue
+			}
+		}
+		k := strings.IndexByte(text[s:end], d)
+		if k < 0 {
+			out = append(out, trimCell(text, s, end))
+			break
+		}
+		out = append(out, trimCell(text, s, s+k))
+		i = s + k + 1
+	}
+	return out
+}
+
+func trimCell(text string, s, e int) [2]int {
+	for s < e && (text[s] == ' ' || text[s] == '\t' || text[s] == '"' || text[s] == '\'') {
+		s++
+	}
+	for e > s && (text[e-1] == ' ' || text[e-1] == '\t' || text[e-1] == '"' || text[e-1] == '\'' || text[e-1] == '\r') {
+		e--
+	}
+	return [2]int{s, e}
+}
+
+// appendCell appends text[s:e] as a value of type typ if it has that type's form.
+func appendCell(out []Span, p *dateParser, typ string, s, e int) []Span {
+	text := p.text
+	if e-s < 2 || e-s > 160 {
+		return out
+	}
+	v := text[s:e]
+	digits, letters := 0, 0
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+5 < len(v) && v[i+1] == 'u' {
+			letters++ // a JSON escape (\u00e9): one letter
+			i += 5
+			continue
+		}
+		switch c := v[i]; {
+		case isDigitByte(c):
+			digits++
+		case isASCIILetterByte(c) || c >= 0x80:
+			letters++
+		}
+	}
+	switch v {
+	case "n/a", "N/A", "NA", "--", "—", "null", "NULL", "none", "None", "-", "s/d", "?":
+		return out
+	}
+	score := 0.8
+	switch typ {
+	case TypePerson:
+		if digits > 0 || letters < 2 || strings.Count(v, " ") > 6 || companyLike(v) || strings.ContainsAny(v, "@/") {
+			return out
+		}
+	case TypeDOB:
+		if digits < 2 {
+			if d := p.parse(s, true); d != e {
+				return out
+			}
+		} else if d := p.parse(s, true); d != e && !(digits == len(v) && (len(v) == 4 || len(v) == 2)) {
+			return out
+		}
+	case TypeAddress:
+		if letters < 2 && digits < 4 {
+			return out
+		}
+	case TypeEmail:
+		if !strings.Contains(v, "@") && !strings.Contains(strings.ToLower(v), "arroba") && !strings.Contains(strings.ToLower(v), "at") {
+			return out
+		}
+	case TypePhone:
+		if digits < 6 || letters > 0 {
+			return out
+		}
+	case TypePassport:
+		if digits < 4 || strings.Count(v, " ") > 1 || len(v) > 14 {
+			return out
+		}
+	case TypeMRN:
+		if digits < 4 || len(v) > 24 || strings.Count(v, " ") > 2 {
+			return out
+		}
+	case TypeDNI:
+		if digits < 7 || len(v) > 16 {
+			return out
+		}
+		if c := v[0] | 0x20; c == 'x' || c == 'y' || c == 'z' {
+			typ = TypeNIE
+		}
+	}
+	return append(out, Span{Start: s, End: e, Type: typ, Text: v, Score: score, Source: "table"})
+}
+
+// companyLike: a cell that names a company or association rather than a person.
+func companyLike(v string) bool {
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' || r == '.' }) {
+		if companyWords[fold(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+var companyWords = words(`sl sa slu sau slp cb sc scoop coop asoc asociacion association ltd llc inc gmbh plc
+	fundacion fundacio comunidad ayuntamiento ajuntament consorcio grupo group holding servicios talleres
+	construcciones promociones inmobiliaria reformas limpiezas transportes`)
+
+// appendKeyValue types the value of a "key: value" line ("Nombre: Julia Serrano", "- fecha_nac:
+// 1958-04-12", "DNI = 12345678Z").
+func appendKeyValue(out []Span, p *dateParser, ls, le int) []Span {
+	text := p.text
+	i := ls
+	for i < le && (text[i] == ' ' || text[i] == '\t' || text[i] == '-' || text[i] == '*' || text[i] == '>') {
+		i++
+	}
+	k := i
+	for k < le && k-i < 32 && text[k] != ':' && text[k] != '=' && text[k] != '\t' {
+		k++
+	}
+	if k >= le || k == i || k-i >= 32 || (text[k] != ':' && text[k] != '=') {
+		return out
+	}
+	if strings.Count(strings.TrimSpace(text[i:k]), " ") > 2 {
+		return out
+	}
+	typ := columnType(text[i:k])
+	if typ == "" {
+		return out
+	}
+	s := k + 1
+	for s < le && (text[s] == ' ' || text[s] == '\t' || text[s] == '"' || text[s] == '\'') {
+		s++
+	}
+	e := le
+	switch typ {
+	case TypePerson:
+		e = personValueEnd(text, s, le)
+	case TypeAddress:
+		for j := s; j < le; j++ {
+			if c := text[j]; c == ';' || c == '|' || c == '(' || c == '.' && (j+1 == le || text[j+1] == ' ') && j > s && !isDigitByte(text[j-1]) && !isShortAbbrev(text, s, j) {
+				e = j
+				break
+			}
+		}
+	default:
+		for j := s; j < le; j++ {
+			if c := text[j]; c == ';' || c == '|' || c == '(' || c == ',' || c == ' ' && typ != TypePhone && typ != TypeDOB && typ != TypeMRN && typ != TypeEmail {
+				e = j
+				break
+			}
+		}
+		if typ == TypeDOB {
+			if d := p.parse(s, true); d > s {
+				e = d
+			} else {
+				return out
+			}
+		}
+	}
+	c := trimCell(text, s, e)
+	for c[1] > c[0] && strings.IndexByte(".,;:", text[c[1]-1]) >= 0 {
+		c[1]--
+	}
+	if typ == TypePerson && !nameLike(text[c[0]:c[1]]) {
+		return out // a chat line ("Cliente: le doy su DNI"), not a name
+	}
+	if typ == TypeEmail || typ == TypePhone || typ == TypeDNI || typ == TypeMRN || typ == TypePassport {
+		// the recognizers read these; a key only adds what they cannot know (a cell's type)
+		if typ != TypeMRN && typ != TypePassport {
+			return out
+		}
+	}
+	return appendCell(out, p, typ, c[0], c[1])
+}
+
+// nameLike: one to six words, each capitalised, in capitals, a particle or a known name.
+func nameLike(v string) bool {
+	ws := strings.Fields(strings.ReplaceAll(v, ",", " "))
+	if len(ws) == 0 || len(ws) > 6 {
+		return false
+	}
+	for k, w := range ws {
+		f := fold(w)
+		if k == 0 && notNames[f] {
+			return false
+		}
+		if !capitalised(w) && !givenNames[f] && !surnames[f] && !(k > 0 && nameParticles[f]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isShortAbbrev: the dot at j ends an abbreviation such as "C/", "Av.", "Pza.", "Avda." (a word
+// of at most four letters right before it at the start of the value or after a space).
+func isShortAbbrev(text string, s, j int) bool {
+	k := j
+	for k > s && isASCIILetterByte(text[k-1]) {
+		k--
+	}
+	return j-k <= 4 && (k == s || text[k-1] == ' ')
+}
+
+// personValueEnd returns where a name that starts at s ends: before a digit, a bracket, a
+// semicolon, a dash between spaces, or a comma — unless the comma is that of "SURNAMES, Name"
+// (one to three capitalised words after it, then the end).
+func personValueEnd(text string, s, le int) int {
+	for j := s; j < le; j++ {
+		c := text[j]
+		switch {
+		case isDigitByte(c) || c == '(' || c == ';' || c == '|' || c == '"' || c == '<' || c == '\t':
+			return j
+		case c == ' ' && j+2 < le && text[j+1] == '-' && text[j+2] == ' ':
+			return j
+		case c == ',':
+			rest := strings.TrimSpace(text[j+1 : le])
+			ws := strings.Fields(rest)
+			if len(ws) >= 1 && len(ws) <= 3 && capitalised(ws[0]) && !strings.ContainsAny(rest, "0123456789,;") {
+				return le
+			}
+			return j
+		}
+	}
+	return le
+}
+
+// appendJSONKeys types the string values of JSON keys that name personal data ("nombre":
+// "Ana", "given": ["Lorena"], "address": [{"text": "…"}]); nested objects are read one level
+// deep, skipping keys such as "system" and "use" that describe the value.
+func appendJSONKeys(out []Span, p *dateParser) []Span {
+	text := p.text
+	for off := 0; off < len(text); {
+		j := strings.Index(text[off:], `":`)
+		if j < 0 {
+			j = strings.Index(text[off:], `" :`)
+			if j < 0 {
+				break
+			}
+		}
+		ke := off + j
+		off = ke + 2
+		ks := strings.LastIndexByte(text[max(0, ke-40):ke], '"')
+		if ks < 0 {
+			continue
+		}
+		ks += max(0, ke-40) + 1
+		typ := columnType(text[ks:ke])
+		if typ == "" {
+			continue
+		}
+		v := strings.IndexByte(text[ke:], ':') + ke + 1
+		out = appendJSONValue(out, p, typ, v, 0)
+	}
+	return out
+}
+
+// appendJSONValue reads the value at i: a string, an array of them, or an object one level deep.
+func appendJSONValue(out []Span, p *dateParser, typ string, i, depth int) []Span {
+	text := p.text
+	for i < len(text) && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r') {
+		i++
+	}
+	if i >= len(text) {
+		return out
+	}
+	switch text[i] {
+	case '"':
+		e := jsonStringEnd(text, i+1)
+		if e < 0 {
+			return out
+		}
+		if typ == TypeDOB {
+			if d := p.parse(i+1, true); d != e {
+				return out
+			}
+		}
+		return appendCell(out, p, typ, i+1, e)
+	case '[', '{':
+		if depth > 1 {
+			return out
+		}
+		close := byte(']')
+		if text[i] == '{' {
+			close = '}'
+		}
+		n := 0
+		for j := i + 1; j < len(text) && n < 8; j++ {
+			switch text[j] {
+			case close, ']', '}':
+				return out
+			case '"':
+				e := jsonStringEnd(text, j+1)
+				if e < 0 {
+					return out
+				}
+				// in an object, the string after a key: skip keys and descriptive values
+				k := e + 1
+				for k < len(text) && text[k] == ' ' {
+					k++
+				}
+				if k < len(text) && text[k] == ':' {
+					key := fold(text[j+1 : e])
+					if jsonDescriptive[key] || columnType(text[j+1:e]) != "" && key != "value" && key != "text" {
+						// skip the descriptive value or let the outer scan type it
+						j = k + 1
+						for j < len(text) && text[j] == ' ' {
+							j++
+						}
+						if j < len(text) && text[j] == '"' {
+							if e2 := jsonStringEnd(text, j+1); e2 > 0 {
+								j = e2
+							}
+						}
+						continue
+					}
+					j = k
+					continue
+				}
+				before := len(out)
+				out = appendJSONValue(out, p, typ, j, depth+1)
+				n += len(out) - before
+				j = e
+			}
+		}
+	}
+	return out
+}
+
+var jsonDescriptive = words(`system use type code rank period extension url resourcetype id`)
+
+// jsonStringEnd returns the offset of the closing quote of the string that starts at i.
+func jsonStringEnd(text string, i int) int {
+	for j := i; j < len(text) && j-i < 400; j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		case '\n':
+			return -1
+		}
+	}
+	return -1
+}
