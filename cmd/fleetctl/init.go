@@ -13,13 +13,18 @@ import (
 
 // natsFlags are the connection flags of every command that talks to the fleet's NATS.
 type natsFlags struct {
-	url, creds, nkey string
+	url, creds, nkey, ca string
 }
 
 func (f *natsFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.url, "nats", nats.DefaultURL, "NATS URL of the fleet (a cluster, or 'fleetctl hub')")
+	f.registerWith(cmd, nats.DefaultURL, "NATS URL of the fleet (a cluster, or 'fleetctl hub')")
+}
+
+func (f *natsFlags) registerWith(cmd *cobra.Command, def, usage string) {
+	cmd.Flags().StringVar(&f.url, "nats", def, usage)
 	cmd.Flags().StringVar(&f.creds, "creds", "", "NATS credentials file (JWT + seed)")
-	cmd.Flags().StringVar(&f.nkey, "nkey", "", "NATS NKEY seed file (alternative to --creds)")
+	cmd.Flags().StringVar(&f.nkey, "nkey", "", "NATS NKEY seed file (alternative to --creds; fleetctl pki writes nats/operator.nk)")
+	cmd.Flags().StringVar(&f.ca, "nats-ca", "", "CA certificate of the NATS server's TLS certificate (a hub started with --pki: that folder's ca.crt)")
 }
 
 // connect returns a JetStream client and a function that closes the connection.
@@ -34,6 +39,9 @@ func (f *natsFlags) connect(name string) (jetstream.JetStream, func(), error) {
 			return nil, nil, fmt.Errorf("nkey: %w", err)
 		}
 		opts = append(opts, o)
+	}
+	if f.ca != "" {
+		opts = append(opts, nats.RootCAs(f.ca))
 	}
 	nc, err := nats.Connect(f.url, opts...)
 	if err != nil {

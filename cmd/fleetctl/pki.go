@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/trust"
 )
 
 const day = 24 * time.Hour
@@ -21,9 +22,12 @@ func newPKICommand() *cobra.Command {
 		Short: "Create and inspect the fleet PKI (CA, dc-gateway and edge certificates)",
 		Long: `The fleet PKI authenticates both ends of the edge-to-datacenter QUIC link.
 Layout of --dir: ca.crt ca.key dc-gateway.crt dc-gateway.key edges/<id>.crt edges/<id>.key.
-Keep ca.key on the operator machine only; copy ca.crt plus one edge's pair to that edge.`,
+Keep ca.key on the operator machine only; copy ca.crt plus one edge's pair to that edge.
+DIR/trust.json is the signed enrolment and revocation list dc-gateways enforce (init, add-edge,
+renew and revoke keep it up to date; with --nats they publish it to the gateways' bucket).`,
 	}
-	cmd.AddCommand(newPKIInitCommand(), newPKIAddEdgeCommand(), newPKIShowCommand())
+	cmd.AddCommand(newPKIInitCommand(), newPKIAddEdgeCommand(), newPKIShowCommand(),
+		newPKIRevokeCommand(), newPKIRenewCommand(), newPKIListCommand(), newPKIPublishCommand())
 	return cmd
 }
 
@@ -57,13 +61,15 @@ func newPKIInitCommand() *cobra.Command {
 		edges  []string
 		dcSANs []string
 		force  bool
+		tf     trustFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "init --dir DIR [--edge ID]... [--dc-san NAME]... [--force]",
+		Use:   "init --dir DIR [--edge ID]... [--dc-san NAME]... [--force] [--nats URL]",
 		Short: "Create the CA, the dc-gateway certificate and edge certificates; re-run to enrol more edges",
 		Long: `Creates whatever is missing in --dir. An existing CA and existing certificates are kept,
 so re-running with new --edge ids enrols new branches under the same CA.
---force replaces the CA and re-issues every certificate it signed: every edge then needs its new files.`,
+--force replaces the CA and re-issues every certificate it signed: every edge then needs its new files.
+The --edge ids (with --force: every edge) are enrolled in DIR/trust.json.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
@@ -75,24 +81,46 @@ so re-running with new --edge ids enrols new branches under the same CA.
 				return err
 			}
 			printResult(cmd.OutOrStdout(), cmd.ErrOrStderr(), res)
-			return nil
+			enrol := edges
+			if force {
+				if enrol, err = pki.Edges(f.dir); err != nil {
+					return err
+				}
+			}
+			// A new CA (--force): the old list can no longer be verified, and nothing it held is valid.
+			return editTrustFrom(cmd.Context(), cmd.OutOrStdout(), f.dir, tf, force, func(l *trust.List, now time.Time) (bool, error) {
+				changed, err := enrolIDs(l, f.dir, enrol, nil, now)
+				return changed || l.Version == 0, err
+			})
 		},
 	}
 	f.register(cmd, true)
 	cmd.Flags().StringSliceVar(&edges, "edge", nil, "edge id to enrol, [a-z0-9][a-z0-9._-]{0,62}; repeat or comma-separate")
 	cmd.Flags().StringSliceVar(&dcSANs, "dc-san", nil, "extra DNS name or IP for the dc-gateway certificate (localhost, 127.0.0.1, ::1 are always in)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace the CA and re-issue everything it signed")
+	tf.register(cmd)
 	return cmd
 }
 
 func newPKIAddEdgeCommand() *cobra.Command {
-	var f pkiFlags
+	var (
+		f      pkiFlags
+		tf     trustFlags
+		labels []string
+	)
 	cmd := &cobra.Command{
-		Use:   "add-edge --dir DIR ID...",
+		Use:   "add-edge --dir DIR ID... [--label KEY=VALUE]... [--nats URL]",
 		Short: "Enrol new edges under the existing CA (never creates a CA)",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `Issues a certificate for each new ID (an existing one is kept) and enrols it in DIR/trust.json,
+the list dc-gateways enforce; with --nats the list is published to them at once. Running it for an
+edge whose certificate predates the list enrols that certificate.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			if err := f.check(); err != nil {
+				return err
+			}
+			lm, err := parseLabels(labels)
+			if err != nil {
 				return err
 			}
 			res, err := pki.AddEdges(f.dir, ids, time.Duration(f.validityDays)*day, nil)
@@ -100,10 +128,14 @@ func newPKIAddEdgeCommand() *cobra.Command {
 				return err
 			}
 			printResult(cmd.OutOrStdout(), cmd.ErrOrStderr(), res)
-			return nil
+			return editTrust(cmd.Context(), cmd.OutOrStdout(), f.dir, tf, func(l *trust.List, now time.Time) (bool, error) {
+				return enrolIDs(l, f.dir, ids, lm, now)
+			})
 		},
 	}
 	f.register(cmd, true)
+	tf.register(cmd)
+	cmd.Flags().StringSliceVar(&labels, "label", nil, "site label kept with the enrolment, KEY=VALUE; repeat or comma-separate")
 	return cmd
 }
 
