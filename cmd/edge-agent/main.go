@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -22,7 +23,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCmd().ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "edge-agent:", err)
+		if !errors.Is(err, errReported) {
+			fmt.Fprintln(os.Stderr, "edge-agent:", err)
+		}
 		os.Exit(1)
 	}
 }
@@ -33,6 +36,7 @@ func newRootCmd() *cobra.Command {
 		newRedactCmd(),
 		newAskCmd(),
 		newKeysCmd(),
+		newConfigCmd(),
 	)
 	withVersion(root)
 	envflag.Cobra(root, "EDGE_AGENT")

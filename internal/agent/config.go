@@ -1,20 +1,17 @@
 package agent
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/sucursal/sucursal/internal/admission"
 	"github.com/sucursal/sucursal/internal/api"
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/configcheck"
 	"github.com/sucursal/sucursal/internal/drafter"
 	"github.com/sucursal/sucursal/internal/failover"
 	"github.com/sucursal/sucursal/internal/guard/guardsetup"
@@ -83,17 +80,15 @@ func DefaultConfig() Config {
 }
 
 // LoadFile reads a YAML file over cfg. Unknown keys are errors: a typo must not silently fall
-// back to a default in a bank branch.
+// back to a default in a bank branch. Every syntax, unknown-key and type problem is listed, each
+// with its line (CheckFile adds the logic and PKI checks).
 func LoadFile(path string, cfg *Config) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	// An empty file is fine (yaml reports io.EOF for it).
-	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("config %s: %w", path, err)
+	if ps := configcheck.Decode(b, cfg); len(ps) > 0 {
+		return fmt.Errorf("config %s:\n%w", path, configcheck.Errors(ps))
 	}
 	return nil
 }
