@@ -229,9 +229,10 @@ func (a *Agent) Run(ctx context.Context) error {
 		}
 	}
 	// Requests get a context that outlives ctx by the grace period, so a stop signal does not cut
-	// answers mid-stream; after the grace period they are cancelled (and so are their DC streams).
-	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelReqs()
+	// answers mid-stream; after the grace period they are cancelled with api.ErrShuttingDown (and
+	// so are their DC streams), which the API answers with a terminal shutting_down event.
+	reqCtx, cancelReqs := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancelReqs(api.ErrShuttingDown)
 	srv := &http.Server{
 		Handler:           a.api,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -281,21 +282,43 @@ func (a *Agent) Run(ctx context.Context) error {
 	g.Go(func() error {
 		<-gctx.Done()
 		_ = sdnotify.Stopping()
-		sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownGrace)
-		defer cancel()
-		err := srv.Shutdown(sctx)
-		cancelReqs()
-		if msrv != nil {
-			_ = msrv.Shutdown(sctx)
-		}
+		a.shutdown(srv, msrv, cancelReqs)
 		stopLink()
-		if errors.Is(err, context.DeadlineExceeded) {
-			a.log.Warn("shutdown grace period over; cancelled the remaining requests")
-			_ = srv.Close()
-		}
 		return nil
 	})
 	return g.Wait()
+}
+
+// shutdownFinish bounds how long requests take to write their terminal event and return once the
+// grace period is over and their contexts are cancelled.
+const shutdownFinish = 5 * time.Second
+
+// shutdown stops the HTTP servers: new requests are refused (503 shutting_down), the listener
+// closes, requests in flight may finish for ShutdownGrace; those still running then are cancelled
+// with api.ErrShuttingDown and end with a terminal shutting_down error event.
+func (a *Agent) shutdown(srv, msrv *http.Server, cancelReqs context.CancelCauseFunc) {
+	a.api.Drain()
+	a.log.Info("stopping: no new requests; letting the ones in flight finish", "in_flight", a.api.InFlight(),
+		"shutdown_grace", a.cfg.ShutdownGrace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownGrace)
+	err := srv.Shutdown(sctx)
+	cancel()
+	if err != nil {
+		a.log.Warn("shutdown grace period over; ending the requests still running with shutting_down", "in_flight", a.api.InFlight())
+		cancelReqs(api.ErrShuttingDown)
+		fctx, cancel := context.WithTimeout(context.Background(), shutdownFinish)
+		if err := srv.Shutdown(fctx); err != nil {
+			_ = srv.Close()
+		}
+		cancel()
+	}
+	cancelReqs(api.ErrShuttingDown)
+	if msrv != nil {
+		fctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = msrv.Shutdown(fctx)
+		cancel()
+	}
+	a.log.Info("stopped serving")
 }
 
 func serve(srv *http.Server, ln net.Listener) error {

@@ -21,11 +21,18 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", id)
 	s.m.inflight.Inc()
 	defer s.m.inflight.Dec()
+	s.active.Add(1)
+	defer s.active.Add(-1)
 	tenant := anonymous.Tenant
 	refuse := func(e *chat.Error) {
 		s.m.requests.WithLabelValues(tenant, e.Code).Inc()
 		s.d.Log.Info("request refused", "request_id", id, "tenant", tenant, "status", e.Status, "code", e.Code)
 		writeError(w, e)
+	}
+	if s.draining.Load() {
+		w.Header().Set("Connection", "close") // and the client's next request goes to a new connection
+		refuse(shuttingDown("no new requests"))
+		return
 	}
 	if e := jsonBody(r); e != nil {
 		refuse(e)
@@ -59,6 +66,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		g, err := s.d.Admission.Admit(ctx, admission.Ticket{Tenant: key.Tenant, Class: key.Class,
 			InputTokens: estimateTokens(req), MaxTokens: askedTokens(req)})
 		if err != nil {
+			if stopped(ctx) {
+				refuse(shuttingDown("the request waited past the shutdown grace period"))
+				return
+			}
 			if ctx.Err() != nil {
 				s.m.requests.WithLabelValues(tenant, "client_gone").Inc()
 				return
@@ -81,6 +92,12 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		err = rw.finish()
+	case stopped(r.Context()):
+		// The shutdown grace is over: the answer ends with a terminal error event (or a 503 if
+		// nothing was sent yet), never silently.
+		ce := shuttingDown("the answer ran past the shutdown grace period")
+		code = ce.Code
+		rw.fail(ce)
 	case r.Context().Err() != nil:
 		code = "client_gone"
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -168,6 +169,10 @@ type Server struct {
 	mux    *http.ServeMux
 	hosts  map[string]bool
 	anyIP  bool // a non-loopback listen address with no allowed_hosts: IP-literal Host headers pass
+	// draining: the agent is stopping, new chat requests are refused (Drain); active counts the
+	// chat requests in flight.
+	draining atomic.Bool
+	active   atomic.Int64
 }
 
 // New builds the handler.
@@ -250,6 +255,10 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	body := map[string]any{"status": "ready", "dc_link": "up"}
 	if !ok {
 		body = map[string]any{"status": "not_ready", "dc_link": "down"}
+	}
+	if s.draining.Load() { // a load balancer in front of several NUCs stops sending here
+		ok, err = false, nil
+		body["status"], body["reason"] = "not_ready", CodeShuttingDown
 	}
 	if s.operator(r) {
 		if !ok && err != nil {
