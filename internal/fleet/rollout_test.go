@@ -1,6 +1,7 @@
 package fleet_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
 	"github.com/sucursal/sucursal/internal/fleetapi"
+	"github.com/sucursal/sucursal/internal/manifest"
 	"github.com/sucursal/sucursal/internal/sync"
 )
 
@@ -354,5 +356,40 @@ func TestMinRequestsHoldsGatesUntilTraffic(t *testing.T) {
 	r = waitRollout(t, env, "rollout ended", func(r fleet.Rollout) bool { return !r.Active() })
 	if r.State != fleet.StateRolledBack || !strings.Contains(r.Message, "too little traffic") {
 		t.Fatalf("rollout %s: %s", r.State, r.Message)
+	}
+}
+
+// TestUnknownSignerRolloutFailsItsWave: a manifest signed by a key the edges do not trust is
+// refused by every wave edge, and the wave is rolled back as soon as their status says so — not
+// after the wave timeout — with the reason in the rollout record.
+func TestUnknownSignerRolloutFailsItsWave(t *testing.T) {
+	env := fleettest.Start(t)
+	runController(t, env, "ctl-a")
+	edges := startEdges(t, env, 4, nil)
+	baseline(t, env, 4)
+
+	rogue, err := manifest.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := fleet.Publish(context.Background(), env.JS, env.Cfg, rogue, fleet.PublishRequest{
+		Role: role, Version: "2.0.0", Runtime: manifest.RuntimeOllama, Artifact: bytes.NewReader(fleettest.Artifact(2, 1000)),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	begin := time.Now()
+	// The wave timeout is the default hour: only the edges' refusal can end this wave quickly.
+	start(t, env, "2.0.0", []float64{100}, nil, 0)
+	r := waitRollout(t, env, "rollout ended", func(r fleet.Rollout) bool { return !r.Active() })
+	took := time.Since(begin)
+	if r.State != fleet.StateRolledBack || !strings.Contains(r.Message, "rejected the manifest") || !strings.Contains(r.Message, "unknown_signer") {
+		t.Fatalf("rollout %s: %q, want rolled back for unknown_signer", r.State, r.Message)
+	}
+	t.Logf("unknown-signer rollout rolled back %s after it started (controller tick 100 ms, heartbeat 300 ms): %s", took.Round(time.Millisecond), r.Message)
+	fleettest.Eventually(t, "everyone still on 1.0.0", func() bool { return skew(t, env)["1.0.0"] == 4 })
+	for _, a := range edges {
+		if got := a.Recorder.Count(); got != 1 {
+			t.Fatalf("%s installed %d times, want only the baseline", a.Status().EdgeID, got)
+		}
 	}
 }

@@ -26,6 +26,23 @@ func installedVersion(e fleetapi.EdgeStatus, role, version string) bool {
 	return e.Roles[role].Version == version
 }
 
+// rejected reports why an edge refused this rollout's manifest or artifact (unknown signer,
+// tampered, older than installed, …), or "". The edge names the rollout in its status because a
+// manifest it cannot verify has no version it could trust.
+func rejected(e fleetapi.EdgeStatus, s Spec) string {
+	rs := e.Roles[s.Role]
+	if rs.State != fleetapi.StateRejected {
+		return ""
+	}
+	if rs.Rollout == s.ID || (rs.FailedVersion != "" && rs.FailedVersion == s.Version) {
+		if rs.Reason == "" {
+			return "rejected"
+		}
+		return rs.Reason
+	}
+	return ""
+}
+
 func failedVersion(e fleetapi.EdgeStatus, role, version string) bool {
 	rs := e.Roles[role]
 	return rs.FailedVersion == version && (rs.State == fleetapi.StateFailed || rs.State == fleetapi.StateRejected)
@@ -47,17 +64,30 @@ func (c *Controller) step(ctx context.Context, h handles, r Rollout, edges []fle
 	for _, m := range r.Members {
 		members[m] = true
 	}
-	var fresh []string
+	var fresh, refusals []string
 	pending := 0
 	for _, e := range eligible {
 		switch {
 		case members[e.EdgeID]:
+			if why := rejected(e, s); why != "" {
+				refusals = append(refusals, e.EdgeID+": "+why)
+			}
 			if !installedVersion(e, s.Role, s.Version) && !failedVersion(e, s.Role, s.Version) {
 				pending++
 			}
 		case Bucket(e.EdgeID) < s.Waves[r.Wave]:
 			fresh = append(fresh, e.EdgeID)
 		}
+	}
+	if len(refusals) > 0 {
+		// An edge that refuses the manifest will not change its mind: waiting out the wave timeout
+		// only delays the rollback.
+		slices.Sort(refusals)
+		n := len(refusals)
+		if n > 5 {
+			refusals = append(refusals[:5], fmt.Sprintf("and %d more", n-5))
+		}
+		return c.rollbackWave(ctx, h, r, fmt.Sprintf("%d edge(s) rejected the manifest (%s)", n, strings.Join(refusals, ", ")))
 	}
 	slices.SortFunc(fresh, func(a, b string) int {
 		if c := compareFloat(Bucket(a), Bucket(b)); c != 0 {

@@ -44,23 +44,28 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d fleeta
 	fp := fingerprint(d.Manifest)
 	a.mu.Lock()
 	done := a.rejected[fp]
+	// The same refused entry under a new rollout: say so, or that rollout would wait for us.
+	relabel := done && a.status[role].State == fleetapi.StateRejected && a.status[role].Rollout != d.Rollout
 	ri := a.inst.Roles[role]
 	var cur, prev *Model
 	if ri != nil {
 		cur, prev = ri.Current, ri.Previous
 	}
 	a.mu.Unlock()
+	if relabel {
+		a.setStatus(role, func(rs *fleetapi.RoleStatus) { rs.Rollout = d.Rollout })
+	}
 	if done {
 		return
 	}
 	now := a.deps.Now()
 	m, err := a.deps.Trust.Verify(d.Manifest, now)
 	if err != nil {
-		a.reject(role, fp, "", verifyReason(err), err)
+		a.reject(role, fp, d.Rollout, "", verifyReason(err), err)
 		return
 	}
 	if m.Role != role {
-		a.reject(role, fp, m.Version, ReasonRoleMismatch, fmt.Errorf("manifest for role %s", m.Role))
+		a.reject(role, fp, d.Rollout, m.Version, ReasonRoleMismatch, fmt.Errorf("manifest for role %s", m.Role))
 		return
 	}
 	if cur != nil {
@@ -72,18 +77,18 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d fleeta
 			})
 			return
 		case c == 0:
-			a.reject(role, fp, m.Version, ReasonSameVersion, errors.New("same version, different digest"))
+			a.reject(role, fp, d.Rollout, m.Version, ReasonSameVersion, errors.New("same version, different digest"))
 			return
 		case c < 0:
 			if err := a.allowDowngrade(d, role, cur.Version, m.Version, now); err != nil {
-				a.reject(role, fp, m.Version, ReasonOlderVersion, err)
+				a.reject(role, fp, d.Rollout, m.Version, ReasonOlderVersion, err)
 				return
 			}
 		}
 	}
 	inst := a.deps.Installers[m.Runtime]
 	if inst == nil {
-		a.reject(role, fp, m.Version, ReasonRuntimeUnsupported, fmt.Errorf("runtime %s", m.Runtime))
+		a.reject(role, fp, d.Rollout, m.Version, ReasonRuntimeUnsupported, fmt.Errorf("runtime %s", m.Runtime))
 		return
 	}
 	if prev != nil && prev.Digest == m.Digest && prev.Runtime == m.Runtime {
@@ -106,10 +111,10 @@ func (a *Agent) reconcile(ctx context.Context, f *Fetcher, role string, d fleeta
 	case ctx.Err() != nil:
 		return
 	case errors.Is(err, ErrDigestMismatch):
-		a.reject(role, fp, m.Version, ReasonDigestMismatch, err)
+		a.reject(role, fp, d.Rollout, m.Version, ReasonDigestMismatch, err)
 		return
 	case errors.Is(err, ErrSizeMismatch):
-		a.reject(role, fp, m.Version, ReasonSizeMismatch, err)
+		a.reject(role, fp, d.Rollout, m.Version, ReasonSizeMismatch, err)
 		return
 	case err != nil:
 		a.fail(role, m.Version, ReasonDownload, err, false, fp) // transient: retried
@@ -203,7 +208,10 @@ func (a *Agent) collect(ctx context.Context, m Model) {
 	}
 }
 
-func (a *Agent) reject(role, fp, version, reason string, err error) {
+// reject records a manifest or artifact the edge refuses. The status names the rollout whose
+// desired entry it refused, so that the controller fails that rollout's wave at once (even when
+// the manifest could not be verified and so has no version to name).
+func (a *Agent) reject(role, fp, rollout, version, reason string, err error) {
 	a.mu.Lock()
 	a.rejected[fp] = true
 	a.mu.Unlock()
@@ -211,7 +219,7 @@ func (a *Agent) reject(role, fp, version, reason string, err error) {
 	a.log.Warn("desired version rejected; running model stays", "role", role, "version", version, "reason", reason, "err", err)
 	a.setStatus(role, func(rs *fleetapi.RoleStatus) {
 		rs.State, rs.Reason, rs.LastError, rs.FailedVersion = fleetapi.StateRejected, reason, err.Error(), version
-		rs.Desired, rs.BytesDone, rs.BytesTotal = version, 0, 0
+		rs.Desired, rs.Rollout, rs.BytesDone, rs.BytesTotal = version, rollout, 0, 0
 	})
 }
 
