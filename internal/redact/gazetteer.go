@@ -106,7 +106,9 @@ var nameCues = map[string]float64{
 	"testigo": 0.8, "firmante": 0.8, "técnico": 0.7, "técnica": 0.7, "contacto": 0.7, "witness": 0.8,
 	"claimant": 0.8, "defendant": 0.8, "signatory": 0.8, "technician": 0.7, "contact": 0.7,
 	"née": 0.85, "nee": 0.85, "fdo": 0.85, "firmado": 0.8, "sgd": 0.8, "atentamente": 0.7,
-	"sr.ª": 0.9, "sra.": 0.9, "dn": 0.85, "senyor": 0.85, "senyora": 0.85, "jauna": 0.85,
+	"sr.ª": 0.9, "sra.": 0.9, "dn": 0.85, "senyor": 0.85, "senyora": 0.85, "jauna": 0.85, "domnule": 0.85, "domnul": 0.85, "doamna": 0.85, "doamnă": 0.85,
+	"herr": 0.85, "frau": 0.85, "monsieur": 0.85, "madame": 0.85, "mme": 0.85, "mlle": 0.85, "signor": 0.85,
+	"signora": 0.85, "senhor": 0.85, "senhora": 0.85, "pan": 0.8, "pani": 0.8, "sr.": 0.9, "dr.": 0.9,
 }
 
 // Capitalised words that are not names: sentence starters, greetings, institutions and other

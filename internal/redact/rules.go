@@ -203,6 +203,17 @@ func (r *Redactor) appendRules(out []Span, text string, ws []word, fc *folder, f
 	n := len(out)
 	out = r.appendCueValues(out, text, ws, fc, out[:found])
 	out = appendTables(out, text, ws, fc)
+	out = appendAddresses(out, text, ws, fc)
+	out = appendObfuscatedEmails(out, text, fc.lower)
+	// a recognizer's address that is an office's published one
+	kept := out[:0]
+	for _, sp := range out {
+		if sp.Type == TypeAddress && sp.Source != "address" && officeBefore(text, sp.Start) {
+			continue
+		}
+		kept = append(kept, sp)
+	}
+	out = kept
 	if len(r.cfg.Disable) > 0 {
 		kept := out[:n]
 		for _, sp := range out[n:] {

@@ -1,0 +1,833 @@
+package redact
+
+import "strings"
+
+// Addresses as a grammar (issue #13). An address is a chain of segments separated by ", ", " "
+// or " - ": a street (a street-type word, its name, a number or "s/n": "calle San Bernardo 61",
+// "c/ pintor sorolla 9", "Nagusia kalea 7", "rue des Lilas", "44 Upper Richmond Road"), an area
+// (urbanización, polígono, barrio, lugar + its name), a unit (puerta 14, hab. 402, Flat 12,
+// Apt 5B, parcela 14), a floor and door (3º izq., 2.º Esq., 3r 1a, 4. ezk., bajo, baixos), a
+// postcode and its town (28013 Madrid, 1000 Bruxelles, 1100-048 Lisboa), a town, a UK postcode
+// (SW15 2RD) or a US state and ZIP (IL 62704). A chain is an address when it holds a street with
+// a number (or s/n), an area with a number or unit, or a postcode followed by a town — so
+// "28013 Madrid" alone is one, and "la calle Mayor" or "Gran Vía" without a number is not.
+// Case does not matter ("carrer de provença 214 3r 2a barcelona"), except that a town in lower
+// case must be a known place.
+
+type segKind uint8
+
+const (
+	segNone segKind = iota
+	segStreet
+	segStreetName // a street type and name without a number yet
+	segArea
+	segNumber
+	segFloor
+	segUnit
+	segPostcodeTown
+	segTown
+	segUKPostcode
+	segStateZip
+)
+
+// streetTypeWords are the folded words that start a street ("c" is C/, "av" Av.).
+var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po pº plaza pza pl plaça placa plazuela
+	ronda camino cami carretera ctra travesia trav glorieta carrer rambla rua passeig pg avinguda callejon costanilla
+	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
+	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda`)
+
+// areaWords start an area that a street or a number may follow.
+var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
+	conjunto complejo finca parque caserio caseria aldea lugar`)
+
+// postfixStreetWords end a Basque street's name ("Nagusia kalea", "Gernikako Arbola etorbidea").
+var postfixStreetWords = words(`kalea etorbidea hiribidea bidea pasealekua enparantza plaza errepidea kalexka`)
+
+// suffixStreetWords end an English street's name ("Church Lane", "Mission St").
+var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr court ct close way place pl square sq
+	crescent terrace grove gardens park row hill boulevard blvd mews walk parade circus wharf green`)
+
+// unitWords come with a number or a letter: puerta 14, hab. 402, Flat 12, Apt 5B.
+var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal letra hab habitacion apt apto apartamento
+	apartment flat unit suite parcela nave casa km local porta pis escala`)
+
+// floorWords stand alone as a floor or door.
+var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico principal pral sotano izq izqda izda
+	izquierda dcha dcho derecha dta dreta esq esquerra ezk ezkerra eskuina eskubia centro ctro int ext exterior
+	interior bis duplicado dup derecho`)
+
+// addrStop are words that never sit inside a street's name: a sentence goes on there.
+var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
+	at on is are was and or but to for with from que ya q dice dijo vive vivo reside donde where which`)
+
+type addrParser struct {
+	text string
+	p    *dateParser
+}
+
+// appendAddresses appends every address chain the grammar reads in text.
+func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
+	a := addrParser{text: text, p: &dateParser{text: text, ws: ws, fc: fc}}
+	first := len(out)
+	last := 0
+	for i := 0; i < len(ws); i++ {
+		if ws[i].start < last {
+			continue
+		}
+		s, e := a.chainAt(ws[i].start)
+		if e <= s {
+			continue
+		}
+		out = a.emit(out, s, e, 0.85)
+		last = e
+	}
+	// chains that start with a number (44 Upper Richmond Road, 12 rue des Lilas), and a
+	// postcode and town on their own ("28013 Madrid", "46022 valencia")
+	n := len(out)
+	for i := 0; i+4 <= len(text); i++ {
+		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
+			continue
+		}
+		inside := false
+		for _, sp := range out[first:n] {
+			if sp.Start <= i && i < sp.End {
+				inside = true
+				break
+			}
+		}
+		if inside {
+			continue
+		}
+		if s, e := a.chainAt(i); e > s {
+			out = a.emit(out, s, e, 0.85)
+			i = e
+			continue
+		}
+		if e, ok := a.postcodeTown(i, true); ok {
+			if !officeBefore(text, i) {
+				out = append(out, Span{Start: i, End: e, Type: TypeAddress, Text: text[i:e], Score: 0.75, Source: "address"})
+			}
+			i = e
+			continue
+		}
+		for i+1 < len(text) && isDigitByte(text[i+1]) {
+			i++
+		}
+	}
+	return out
+}
+
+// emit appends the address text[s:e], widened over an article and the units British
+// addresses put first, unless it is an office's published address.
+func (a *addrParser) emit(out []Span, s, e int, score float64) []Span {
+	s = a.articleBefore(s)
+	s = a.unitsBefore(s)
+	if officeBefore(a.text, s) {
+		return out
+	}
+	return append(out, Span{Start: s, End: e, Type: TypeAddress, Text: a.text[s:e], Score: score, Source: "address"})
+}
+
+// chainAt reads an address chain that starts at word i and returns its byte range.
+func (a *addrParser) chainAt(start int) (int, int) {
+	kind, e := a.first(start)
+	if kind == segNone {
+		return 0, 0
+	}
+	hasNumber := kind == segStreet
+	area := kind == segArea
+	streetName := kind == segStreetName
+	end := e
+	prev := kind
+	for n := 0; n < 8; n++ {
+		s, ok := a.sep(end)
+		if !ok {
+			break
+		}
+		k, e2 := a.next(s, prev, hasNumber || area || streetName)
+		if k == segNone {
+			break
+		}
+		if k == segTown && !hasNumber && prev != segPostcodeTown {
+			break
+		}
+		switch k {
+		case segStreet:
+			hasNumber = true
+		case segNumber:
+			if streetName || area {
+				hasNumber = true
+			}
+		case segUnit, segFloor:
+			if area {
+				hasNumber = true
+			}
+		case segPostcodeTown:
+			hasNumber = hasNumber || streetName || area
+		case segStreetName:
+			streetName = true
+		case segArea:
+			area = true
+		}
+		end, prev = e2, k
+	}
+	if !hasNumber {
+		return 0, 0
+	}
+	return start, a.trimEnd(end)
+}
+
+func (a *addrParser) trimEnd(e int) int {
+	for e > 0 && (a.text[e-1] == ' ' || a.text[e-1] == ',') {
+		e--
+	}
+	return e
+}
+
+// sep skips a segment separator at i: ", ", ",", " ", " - ", " – ".
+func (a *addrParser) sep(i int) (int, bool) {
+	t := a.text
+	j := i
+	if j < len(t) && t[j] == ',' {
+		j++
+	}
+	for j < len(t) && t[j] == ' ' {
+		j++
+	}
+	if j+1 < len(t) && (t[j] == '-' && t[j+1] == ' ') {
+		j += 2
+	} else if strings.HasPrefix(t[j:], "– ") {
+		j += len("– ")
+	}
+	if j == i || j >= len(t) {
+		return 0, false
+	}
+	return j, true
+}
+
+// first reads the segment that may start a chain at byte i: a street, an area, a unit (Flat 12)
+// or a number-first street (44 Upper Richmond Road, 12 rue des Lilas).
+func (a *addrParser) first(i int) (segKind, int) {
+	if k, e := a.street(i); k != segNone {
+		return k, e
+	}
+	if e := a.area(i); e > 0 {
+		return segArea, e
+	}
+	if e := a.unit(i); e > 0 && a.unitStartsChain(i) {
+		return segUnit, e
+	}
+	return segNone, 0
+}
+
+// unitStartsChain: only "Flat", "Apt", "Apartment", "Unit", "Suite" start an address.
+func (a *addrParser) unitStartsChain(i int) bool {
+	f, _ := a.p.foldAt(i)
+	return f == "flat" || f == "apt" || f == "apartment" || f == "unit" || f == "suite"
+}
+
+// next reads a segment after a separator.
+func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
+	t := a.text
+	if i >= len(t) {
+		return segNone, 0
+	}
+	if isDigitByte(t[i]) {
+		if e, ok := a.postcodeTown(i, false); ok {
+			return segPostcodeTown, e
+		}
+		if e := a.floor(i); e > 0 {
+			return segFloor, e
+		}
+		if k, e := a.street(i); k == segStreet {
+			return segStreet, e
+		}
+		if e := a.number(i); e > 0 && (prev == segStreetName || prev == segArea || prev == segUnit) {
+			return segNumber, e
+		}
+		if e := a.zip(i); e > 0 && prev == segTown {
+			return segPostcodeTown, e
+		}
+		return segNone, 0
+	}
+	if e := a.ukPostcode(i); e > 0 {
+		return segUKPostcode, e
+	}
+	if e := a.stateZip(i); e > 0 {
+		return segStateZip, e
+	}
+	if e := a.floor(i); e > 0 {
+		return segFloor, e
+	}
+	if e := a.unit(i); e > 0 {
+		return segUnit, e
+	}
+	if e := a.number(i); e > 0 && (prev == segStreetName || prev == segArea) {
+		return segNumber, e
+	}
+	if k, e := a.street(i); k != segNone {
+		return k, e
+	}
+	if e := a.area(i); e > 0 {
+		return segArea, e
+	}
+	if anchored {
+		if e := a.town(i, prev == segPostcodeTown || prev == segTown); e > 0 {
+			return segTown, e
+		}
+	}
+	return segNone, 0
+}
+
+// street reads a street at i: TYPE [.|/] NAME (NUMBER|s/n)?, NAME postfix-TYPE NUMBER, or
+// NUMBER NAME suffix-TYPE / NUMBER fr-TYPE NAME. segStreetName when no number follows.
+func (a *addrParser) street(i int) (segKind, int) {
+	t := a.text
+	if isDigitByte(t[i]) {
+		return a.numberFirst(i)
+	}
+	f, e := a.p.foldAt(i)
+	if e < 0 {
+		return segNone, 0
+	}
+	if streetTypeWords[f] {
+		j := e
+		if j < len(t) && (t[j] == '.' || t[j] == '/') {
+			j++
+		}
+		if f == "c" && (e >= len(t) || t[e] != '/') {
+			return segNone, 0 // a lone "c" is not C/
+		}
+		for j < len(t) && t[j] == ' ' {
+			j++
+		}
+		return a.nameThenNumber(j, 6)
+	}
+	// Basque: NAME kalea N
+	k := i
+	for n := 0; n < 3; n++ {
+		w := a.p.wordAt(k)
+		if w < 0 || !capitalised(a.p.ws[w].text) && n == 0 {
+			return segNone, 0
+		}
+		if fw := string(a.p.ws[w].fold(a.p.fc)); addrStop[fw] || postfixStreetWords[fw] && n == 0 {
+			return segNone, 0
+		}
+		e := a.p.ws[w].end
+		if e >= len(t) || t[e] != ' ' {
+			return segNone, 0
+		}
+		nf, ne := a.p.foldAt(e + 1)
+		if ne > 0 && postfixStreetWords[nf] {
+			j := ne
+			for j < len(t) && t[j] == ' ' {
+				j++
+			}
+			if ne2 := a.number(j); ne2 > 0 {
+				return segStreet, ne2
+			}
+			return segStreetName, ne
+		}
+		k = e + 1
+	}
+	return segNone, 0
+}
+
+// nameThenNumber reads a street's name at j (at most max words: capitalised or lower-case
+// words, particles, "Sant", abbreviations) and the number after it.
+func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
+	t := a.text
+	nameEnd := -1
+	for n := 0; n < max && j < len(t); n++ {
+		if n > 0 {
+			if e := a.number(j); e > 0 {
+				return segStreet, e
+			}
+		}
+		if isDigitByte(t[j]) {
+			// a street named by a number ("calle 4 nº 17")
+			_, de, nd := a.p.digitsAt(j, 2)
+			if n != 0 || nd == 0 || nd > 2 || de >= len(t) || t[de] != ' ' {
+				return segNone, 0
+			}
+			nameEnd = de
+			j = de + 1
+			continue
+		}
+		w := a.p.wordAt(j)
+		if w < 0 {
+			break
+		}
+		fw := string(a.p.ws[w].fold(a.p.fc))
+		if addrStop[fw] && !nameParticles[fw] {
+			break
+		}
+		we := a.p.ws[w].end
+		nameEnd = we
+		j = we
+		if j < len(t) && t[j] == '.' {
+			j++ // Pza. Mayor, Av. Dr. Fleming
+		}
+		if j < len(t) && t[j] == '\'' {
+			j++
+			continue // d'Aragó
+		}
+		if j+1 < len(t) && t[j] == ',' && t[j+1] == ' ' {
+			if e := a.number(j + 2); e > 0 && n > 0 {
+				return segStreet, e // "Calle Mayor, 7"
+			}
+			break
+		}
+		if j >= len(t) || t[j] != ' ' {
+			break
+		}
+		j++
+	}
+	if nameEnd < 0 {
+		return segNone, 0
+	}
+	return segStreetName, nameEnd
+}
+
+// numberFirst: 44 Upper Richmond Road, 1423 Maple Avenue, 2750 Mission St, 12 rue des Lilas.
+func (a *addrParser) numberFirst(i int) (segKind, int) {
+	t := a.text
+	_, j, nd := a.p.digitsAt(i, 5)
+	if nd == 0 || nd > 5 || j >= len(t) {
+		return segNone, 0
+	}
+	if j < len(t) && t[j] == ',' {
+		j++
+	}
+	if j >= len(t) || t[j] != ' ' {
+		return segNone, 0
+	}
+	j++
+	f, e := a.p.foldAt(j)
+	if e < 0 {
+		return segNone, 0
+	}
+	switch f {
+	case "rue", "avenue", "boulevard", "bd", "allee", "chemin", "impasse", "place", "quai", "route", "rua", "avenida", "via":
+		k := e
+		for k < len(t) && t[k] == ' ' {
+			k++
+		}
+		end := -1
+		for n := 0; n < 5; n++ {
+			w := a.p.wordAt(k)
+			if w < 0 || addrStop[string(a.p.ws[w].fold(a.p.fc))] {
+				break
+			}
+			end = a.p.ws[w].end
+			if end >= len(t) || t[end] != ' ' {
+				break
+			}
+			k = end + 1
+		}
+		if end < 0 {
+			return segNone, 0
+		}
+		return segStreet, end
+	}
+	// English: capitalised words, then a suffix type
+	k := j
+	for n := 0; n < 4; n++ {
+		w := a.p.wordAt(k)
+		if w < 0 || !capitalised(a.p.ws[w].text) {
+			return segNone, 0
+		}
+		fw := string(a.p.ws[w].fold(a.p.fc))
+		we := a.p.ws[w].end
+		if n > 0 && suffixStreetWords[fw] {
+			if we < len(t) && t[we] == '.' {
+				we++
+			}
+			return segStreet, we
+		}
+		if we >= len(t) || t[we] != ' ' {
+			return segNone, 0
+		}
+		k = we + 1
+	}
+	return segNone, 0
+}
+
+// area: urbanización El Paraíso, Polígono Campollano, Barrio La Ermita, Lugar de Cortiñas.
+func (a *addrParser) area(i int) int {
+	t := a.text
+	f, e := a.p.foldAt(i)
+	if e < 0 || !areaWords[f] {
+		return 0
+	}
+	if e < len(t) && t[e] == '.' {
+		e++
+	}
+	j := e
+	end := -1
+	for n := 0; n < 4 && j < len(t) && t[j] == ' '; n++ {
+		j++
+		w := a.p.wordAt(j)
+		if w < 0 {
+			break
+		}
+		fw := string(a.p.ws[w].fold(a.p.fc))
+		if addrStop[fw] || streetTypeWords[fw] || !capitalised(a.p.ws[w].text) && !nameParticles[fw] {
+			break
+		}
+		if !nameParticles[fw] {
+			end = a.p.ws[w].end
+		}
+		j = a.p.ws[w].end
+	}
+	return max(end, 0)
+}
+
+// number: [nº|n.º|no|num|número] DIGITS[letter|bis] or s/n.
+func (a *addrParser) number(i int) int {
+	t := a.text
+	if i >= len(t) {
+		return 0
+	}
+	low := strings.ToLower(t[i:min(len(t), i+4)])
+	if strings.HasPrefix(low, "s/n") || strings.HasPrefix(low, "s.n") {
+		e := i + 3
+		if e < len(t) && t[e] == '.' {
+			e++
+		}
+		if e == len(t) || !isWordByte(t[e]) {
+			return e
+		}
+	}
+	j := i
+	for _, p := range []string{"nº", "n.º", "n°", "núm.", "núm", "num.", "no.", "nr.", "n. "} {
+		if len(t)-j >= len(p) && strings.EqualFold(t[j:j+len(p)], p) {
+			j += len(p)
+			for j < len(t) && t[j] == ' ' {
+				j++
+			}
+			break
+		}
+	}
+	_, e, nd := a.p.digitsAt(j, 4)
+	if nd == 0 || nd > 4 {
+		return 0
+	}
+	if e < len(t) && isASCIILetterByte(t[e]) && (e+1 == len(t) || !isWordByte(t[e+1])) {
+		e++ // 5B, 12A
+	}
+	if e < len(t) && (isWordByte(t[e]) || t[e] == '/' || t[e] == '%' || t[e] == ':') {
+		return 0
+	}
+	if e+1 < len(t) && (t[e] == '.' || t[e] == ',') && isDigitByte(t[e+1]) {
+		return 0 // an amount or a date, not a number
+	}
+	if strings.HasPrefix(t[e:], " €") || strings.HasPrefix(t[e:], "€") || strings.HasPrefix(t[e:], " euros") || strings.HasPrefix(t[e:], " años") {
+		return 0
+	}
+	return e
+}
+
+// floor: 3º, 3ºA, 1º B, 2.º Esq., 3r, 2a, 6è, 4. ezk., 3. B, bajo, baixos, izquierda.
+func (a *addrParser) floor(i int) int {
+	t := a.text
+	if !isDigitByte(t[i]) {
+		if f, fe := a.p.foldAt(i); fe > 0 && floorWords[f] {
+			if fe < len(t) && t[fe] == '.' {
+				fe++
+			}
+			return fe
+		}
+		return 0
+	}
+	_, e, nd := a.p.digitsAt(i, 2)
+	if nd > 2 {
+		return 0
+	}
+	marked := false
+	for _, m := range []string{".º", ".ª", "º", "ª", "°", "er", "r", "n", "t", "è", "a", "o", "."} {
+		if !strings.HasPrefix(t[e:], m) {
+			continue
+		}
+		after := e + len(m)
+		if m == "." && !(after < len(t) && t[after] == ' ') {
+			continue
+		}
+		if len(m) <= 2 && m[0] < 0x80 && m != "." && after < len(t) && isWordByte(t[after]) {
+			continue
+		}
+		e, marked = after, true
+		break
+	}
+	if !marked {
+		return 0
+	}
+	if e < len(t) && t[e] == '.' && (e+1 == len(t) || t[e+1] == ' ' || t[e+1] == ',') {
+		e++ // 1º. / 2ª.
+	}
+	// a door after it: A, B, izq., dcha, 1a
+	j := e
+	if j < len(t) && isASCIILetterByte(t[j]) && t[j] >= 'A' && t[j] <= 'Z' && (j+1 == len(t) || !isWordByte(t[j+1])) {
+		return j + 1 // 3ºA
+	}
+	for j < len(t) && t[j] == ' ' {
+		j++
+	}
+	if j == e {
+		return e
+	}
+	if j < len(t) && t[j] >= 'A' && t[j] <= 'Z' && (j+1 == len(t) || !isWordByte(t[j+1])) {
+		return j + 1 // 2º C, 3. B
+	}
+	if f, fe := a.p.foldAt(j); fe > 0 && floorWords[f] {
+		if fe < len(t) && t[fe] == '.' {
+			fe++
+		}
+		return fe
+	}
+	if j < len(t) && isDigitByte(t[j]) {
+		if e2 := a.floor(j); e2 > 0 {
+			return e2 // 3r 1a
+		}
+	}
+	return e
+}
+
+// unit: puerta 14, hab. 402, Flat 12, Apt 5B, parcela 14, km 3.
+func (a *addrParser) unit(i int) int {
+	t := a.text
+	f, e := a.p.foldAt(i)
+	if e < 0 || !unitWords[f] {
+		return 0
+	}
+	if e < len(t) && t[e] == '.' {
+		e++
+	}
+	for e < len(t) && t[e] == ' ' {
+		e++
+	}
+	if e < len(t) && isDigitByte(t[e]) {
+		_, de, nd := a.p.digitsAt(e, 4)
+		if nd > 4 {
+			return 0
+		}
+		if de < len(t) && isASCIILetterByte(t[de]) && (de+1 == len(t) || !isWordByte(t[de+1])) {
+			de++
+		}
+		if de < len(t) && isWordByte(t[de]) {
+			return 0
+		}
+		return de
+	}
+	if e < len(t) && t[e] >= 'A' && t[e] <= 'Z' && (e+1 == len(t) || !isWordByte(t[e+1])) {
+		return e + 1 // escalera B
+	}
+	return 0
+}
+
+// postcodeTown: a Spanish (or French) postcode and the town after it; with alone, only a
+// Spanish postcode (01–52) and a town (capitalised, or a known place in lower case). Without
+// alone (inside a chain) also a 4-digit (BE, CH, AT) or NNNN-NNN (PT) code, and a postcode
+// without a town.
+func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
+	t := a.text
+	v, e, nd := a.p.digitsAt(i, 5)
+	switch {
+	case nd == 5:
+		if alone && (v/1000 < 1 || v/1000 > 52) {
+			return 0, false
+		}
+	case nd == 4 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]):
+		e += 4 // 1100-048
+	case nd == 4 && !alone:
+	default:
+		return 0, false
+	}
+	if e < len(t) && (isWordByte(t[e]) || t[e] == '.' && e+1 < len(t) && isDigitByte(t[e+1]) || t[e] == '/' || t[e] == '-' || t[e] == ',' && e+1 < len(t) && isDigitByte(t[e+1])) {
+		return 0, false
+	}
+	j := e
+	for j < len(t) && t[j] == ' ' {
+		j++
+	}
+	if j > e {
+		if te := a.town(j, false); te > 0 {
+			return te, true
+		}
+	}
+	if alone || nd == 4 {
+		return 0, false
+	}
+	return e, true
+}
+
+// zip: a US ZIP code (5 digits) after a state.
+func (a *addrParser) zip(i int) int {
+	_, e, nd := a.p.digitsAt(i, 5)
+	if nd != 5 || e < len(a.text) && isWordByte(a.text[e]) {
+		return 0
+	}
+	return e
+}
+
+// town: one to four words, capitalised (not sentence furniture, not a given name) or a known
+// place in lower case, particles between ("Talavera de la Reina", "Castelló de la Plana",
+// "Vitoria-Gasteiz"). After a town (province), only a known place or a single capitalised word
+// before punctuation.
+func (a *addrParser) town(i int, province bool) int {
+	t := a.text
+	end := -1
+	j := i
+	for n := 0; n < 5 && j < len(t); n++ {
+		w := a.p.wordAt(j)
+		if w < 0 {
+			break
+		}
+		ww := &a.p.ws[w]
+		fw := string(ww.fold(a.p.fc))
+		switch {
+		case places[fw]:
+		case nameParticles[fw] && n > 0:
+			j = ww.end
+			if j < len(t) && t[j] == ' ' {
+				j++
+				continue
+			}
+			return max(end, 0)
+		case capitalised(ww.text) && !notNames[fw] && !(isGiven(ww.fold(a.p.fc)) && !places[fw] && n == 0 && province):
+			if province && !(ww.end == len(t) || strings.IndexByte(",.;)\n", t[ww.end]) >= 0) {
+				return max(end, 0)
+			}
+		case capitalised(ww.text) && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
+		default:
+			return max(end, 0)
+		}
+		end = ww.end
+		if province {
+			return end
+		}
+		j = ww.end
+		if j >= len(t) || t[j] != ' ' {
+			break
+		}
+		j++
+	}
+	return max(end, 0)
+}
+
+// ukPostcode: SW15 2RD, OX7 5NJ, BS1 4DJ, EC1A 1BB.
+func (a *addrParser) ukPostcode(i int) int {
+	t := a.text
+	j := i
+	for j < len(t) && j-i < 2 && t[j] >= 'A' && t[j] <= 'Z' {
+		j++
+	}
+	if j == i || j >= len(t) || !isDigitByte(t[j]) {
+		return 0
+	}
+	j++
+	if j < len(t) && (isDigitByte(t[j]) || t[j] >= 'A' && t[j] <= 'Z') {
+		j++
+	}
+	if j+4 > len(t) || t[j] != ' ' || !isDigitByte(t[j+1]) || !(t[j+2] >= 'A' && t[j+2] <= 'Z') || !(t[j+3] >= 'A' && t[j+3] <= 'Z') {
+		return 0
+	}
+	if j+4 < len(t) && isWordByte(t[j+4]) {
+		return 0
+	}
+	return j + 4
+}
+
+// stateZip: IL 62704, CA 94110.
+func (a *addrParser) stateZip(i int) int {
+	t := a.text
+	if i+8 > len(t) || !(t[i] >= 'A' && t[i] <= 'Z') || !(t[i+1] >= 'A' && t[i+1] <= 'Z') || t[i+2] != ' ' {
+		return 0
+	}
+	return a.zip(i + 3)
+}
+
+// articleBefore widens an address over "la"/"el" right before it ("vive en la calle las flores 3").
+func (a *addrParser) articleBefore(s int) int {
+	t := a.text
+	for _, art := range []string{"la ", "La ", "el ", "El ", "l'"} {
+		if s >= len(art) && t[s-len(art):s] == art && (s == len(art) || !isWordByte(t[s-len(art)-1])) {
+			return s - len(art)
+		}
+	}
+	return s
+}
+
+// unitsBefore widens a number-first street over what British addresses put before it: "Flat
+// 12, Beaumont Court, 44 Upper Richmond Road", "Hotel Miramar, hab. 402, Paseo Marítimo 12".
+func (a *addrParser) unitsBefore(s int) int {
+	t := a.text
+	for n := 0; n < 3; n++ {
+		if s < 3 || t[s-2:s] != ", " {
+			return s
+		}
+		k := s - 2
+		// the segment before: from the previous ", " or line start / "of "
+		lb := max(0, k-40)
+		b := -1
+		if x := strings.LastIndex(t[lb:k], ", "); x >= 0 {
+			b = lb + x + 2
+		}
+		for _, cue := range []string{" of ", " at ", " en ", " in ", "\n"} {
+			if x := strings.LastIndex(t[lb:k], cue); x >= 0 {
+				b = max(b, lb+x+len(cue))
+			}
+		}
+		if b < 0 {
+			return s
+		}
+		seg := t[b:k]
+		if e := a.unit(b); e == k {
+			s = b
+			continue
+		}
+		ws := strings.Fields(seg)
+		if len(ws) >= 2 && len(ws) <= 4 {
+			last := fold(ws[len(ws)-1])
+			switch last {
+			case "court", "house", "building", "mansions", "lodge", "tower", "towers", "hall", "cottage", "farm":
+				s = b
+				continue
+			}
+			if f := fold(ws[0]); f == "hotel" || f == "edificio" || f == "residencia" || f == "hostal" {
+				s = b
+				continue
+			}
+		}
+		return s
+	}
+	return s
+}
+
+// officeBefore: an office's published address ("nuestra oficina está en …", "Oficina Paseo de
+// Roma 2", "la nuestra está en …") is public information, not a customer's.
+func officeBefore(text string, s int) bool {
+	lo := max(0, s-100)
+	before := strings.ToLower(text[lo:s])
+	if k := strings.LastIndexAny(before, ".\n"); k >= 0 && k < len(before)-1 {
+		before = before[k+1:]
+	}
+	if b := strings.TrimRight(before, " —–-:,("); b != before {
+		for _, suf := range []string{" sl", " sa", " s.l.", " s.a.", " slu", " sau", " slp", " cb", " ltd", " inc", " gmbh", " s.l", " s.a"} {
+			if strings.HasSuffix(b, suf) {
+				return true // "Promociones Henares SL — C/ Industria 5"
+			}
+		}
+	}
+	for _, w := range []string{"vive", "domicilio", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda"} {
+		if strings.Contains(before, w) {
+			return false
+		}
+	}
+	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación"} {
+		if strings.Contains(before, w) {
+			return true
+		}
+	}
+	return false
+}
