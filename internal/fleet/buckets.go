@@ -61,6 +61,14 @@ func Init(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	if _, err := js.CreateOrUpdateObjectStore(ctx, oc); err != nil {
 		errs = append(errs, fmt.Errorf("fleet: bucket %s: %w", oc.Bucket, err))
 	}
+	// The usage history (issue 18): every edge appends one summary per usage window; kept for
+	// UsageMaxAge so that `fleetctl size --from-fleet --since 30d` has a month to read.
+	sc := jetstream.StreamConfig{Name: fleetapi.UsageStream, Description: "edge usage summaries, one per edge per window, for sizing",
+		Subjects: []string{fleetapi.UsageSubjectPrefix + ">"}, Retention: jetstream.LimitsPolicy, MaxAge: fleetapi.UsageMaxAge,
+		Storage: jetstream.FileStorage, Replicas: cfg.Replicas}
+	if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
+		errs = append(errs, fmt.Errorf("fleet: stream %s: %w", sc.Name, err))
+	}
 	return errors.Join(errs...)
 }
 

@@ -50,6 +50,8 @@ func EdgePermissions(edgeID string, b fleetapi.Buckets) (Permissions, error) {
 		"$JS.FC." + desired + ".>",
 		// Its own status, and nothing else, is the one thing an edge writes.
 		"$KV." + b.Status + "." + fleetapi.StatusKey(edgeID),
+		// Its usage summaries, appended to the usage history (the stream's ack comes to its inbox).
+		fleetapi.UsageSubject(edgeID),
 	}
 	sub := []string{fleetapi.InboxPrefix(edgeID) + ".>"}
 	return Permissions{Publish: SubjectPermission{Allow: pub}, Subscribe: SubjectPermission{Allow: sub}}, nil

@@ -17,8 +17,8 @@ const (
 	KeyAcceptance       = "speculative.acceptance"
 )
 
-// FleetDemand is demand measured by the edges over Window (for `fleetctl size --from-fleet`, which
-// will read it from the fleet's NATS status; not wired yet).
+// FleetDemand is demand measured by the edges over Window (`fleetctl size --from-fleet` reads it
+// from the fleet's usage history: FromUsage).
 type FleetDemand struct {
 	RequestsPerDay, InputTokensMean, OutputTokensMean, PeakFactor, ActiveHours, Acceptance float64
 	// Samples counts the measurements behind each field, keyed by the field's assumptions key
@@ -26,25 +26,30 @@ type FleetDemand struct {
 	// not a zero value, decides, because a measured zero (acceptance 0) is still a measurement.
 	Samples map[string]int
 	Window  time.Duration
+	// Notes say why a measurable input was not measured (and so stays an assumption), and what
+	// else the history held (acceptance of models other than the one sized).
+	Notes []string
 }
 
 // Provenance says which inputs of a sizing came from the fleet; the zero value says none did.
 type Provenance struct {
 	Window  time.Duration
 	Samples map[string]int // assumptions key → samples, only for the inputs taken from the fleet
+	Notes   []string
 }
 
 // FleetSources is Provenance as a report carries it.
 type FleetSources struct {
 	Window  string         `json:"window" yaml:"window"`
 	Samples map[string]int `json:"samples" yaml:"samples"`
+	Notes   []string       `json:"notes,omitempty" yaml:"notes,omitempty"`
 }
 
 func (p Provenance) sources() *FleetSources {
-	if len(p.Samples) == 0 {
+	if len(p.Samples) == 0 && len(p.Notes) == 0 {
 		return nil
 	}
-	return &FleetSources{Window: p.Window.String(), Samples: maps.Clone(p.Samples)}
+	return &FleetSources{Window: p.Window.String(), Samples: maps.Clone(p.Samples), Notes: slices.Clone(p.Notes)}
 }
 
 // Describe is one line per input taken from the fleet, in key order, for reports and file headers.
@@ -77,7 +82,7 @@ func (f FleetDemand) Overlay(a Assumptions) (Assumptions, Provenance, error) {
 			src float64
 		}{&sp.Acceptance, f.Acceptance}
 	}
-	p := Provenance{Window: f.Window, Samples: map[string]int{}}
+	p := Provenance{Window: f.Window, Samples: map[string]int{}, Notes: slices.Clone(f.Notes)}
 	var problems []string
 	for _, k := range slices.Sorted(maps.Keys(f.Samples)) {
 		n := f.Samples[k]

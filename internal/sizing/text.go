@@ -82,7 +82,13 @@ func (t *textReport) header() {
 		for _, k := range slices.Sorted(maps.Keys(f.Samples)) {
 			parts = append(parts, fmt.Sprintf("%s (%d samples)", k, f.Samples[k]))
 		}
+		if len(parts) == 0 {
+			parts = []string{"none"}
+		}
 		t.f("Inputs: from the fleet over %s: %s; every other input is an assumption from the file.\n", f.Window, strings.Join(parts, ", "))
+		for _, n := range f.Notes {
+			t.f("   fleet: %s\n", n)
+		}
 	} else {
 		t.f("Inputs: every input is an assumption from the file (none from the fleet).\n")
 	}
