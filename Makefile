@@ -15,12 +15,13 @@ export OLLAMA_VERSION
 
 all: build
 
-## deps: download Go modules, build the real Ollama used by the demo and the tests, fetch llama-server for the llama.cpp drafter's tests and the OpenAI Node.js client for the client test (cached in .cache/)
+## deps: download Go modules, build the real Ollama used by the demo and the tests, fetch llama-server for the llama.cpp drafter's tests, the OpenAI Node.js client for the client test and Prometheus (promtool) for the alert rules and the ops test (cached in .cache/)
 deps:
 	$(GO) mod download
 	./scripts/build-ollama.sh
 	./scripts/fetch-llama-server.sh
 	./scripts/fetch-openai-node.sh
+	./scripts/fetch-prometheus.sh
 
 ## build: static binaries of edge-agent, dc-gateway and fleetctl into bin/
 build:
@@ -38,6 +39,7 @@ test: deps
 	$(GO) test -count=1 -timeout 40m ./...
 	./scripts/egress-ablation.sh # the egress property test must fail without the allow-list or the normalisation
 	./scripts/check-units.sh # systemd-analyze verify and security (exposure <= 2.0) on every unit in packaging/systemd
+	./scripts/check-alerts.sh # promtool check rules + test rules on packaging/prometheus, every alert unit-tested
 	./scripts/test-packages.sh # install, upgrade and remove the .deb packages on clean Debian 12 roots (docs/PACKAGING.md)
 
 ## bench: the benchmarks whose figures are in docs/PERFORMANCE.md

@@ -19,6 +19,7 @@ type controllerFlags struct {
 	leaseTTL time.Duration
 	metrics  string         // --metrics-listen (metrics.go)
 	states   thresholdFlags // the exporter's edge states
+	certDir  string
 }
 
 func (f *controllerFlags) register(cmd *cobra.Command) {
@@ -26,11 +27,12 @@ func (f *controllerFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.id, "id", fmt.Sprintf("%s-%d", host, os.Getpid()), "controller id, unique per process")
 	cmd.Flags().DurationVar(&f.leaseTTL, "lease-ttl", 15*time.Second, "a standby takes over this long after the leader stops renewing")
 	cmd.Flags().StringVar(&f.metrics, "metrics-listen", "", "serve /metrics here: the fleet exporter (every edge, rollout and this controller), build info (empty: off)")
+	cmd.Flags().StringVar(&f.certDir, "metrics-pki", "", "fleet PKI directory (fleetctl pki init) whose certificates' expiry /metrics reports: CA, gateway, every edge")
 	f.states.register(cmd)
 }
 
 func (f *controllerFlags) config() fleet.ControllerConfig {
-	return fleet.ControllerConfig{ID: f.id, LeaseTTL: f.leaseTTL, States: f.states.th}
+	return fleet.ControllerConfig{ID: f.id, LeaseTTL: f.leaseTTL, States: f.states.th, CertDir: f.certDir}
 }
 
 func newControllerCommand() *cobra.Command {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sucursal/sucursal/internal/pki"
 )
 
 const leaseKey = "controller.lease"
@@ -26,6 +28,9 @@ type ControllerConfig struct {
 	// States are the thresholds of its edge states.
 	Metrics prometheus.Registerer
 	States  Thresholds
+	// CertDir, with Metrics, is a fleet PKI directory whose certificates' expiry is exported
+	// too (pki.ExpiryCollector): the CA, the gateway's and every edge's, from where they are issued.
+	CertDir string
 }
 
 type lease struct {
@@ -63,6 +68,11 @@ func NewController(js jetstream.JetStream, cfg ControllerConfig, log *slog.Logge
 	if cfg.Metrics != nil {
 		if err := cfg.Metrics.Register(NewExporter(js, cfg.Fleet, cfg.States, c.Leader, c.log)); err != nil {
 			return nil, fmt.Errorf("fleet: exporter: %w", err)
+		}
+		if cfg.CertDir != "" {
+			if err := cfg.Metrics.Register(pki.ExpiryCollector(cfg.CertDir)); err != nil {
+				return nil, fmt.Errorf("fleet: certificate metrics: %w", err)
+			}
 		}
 	}
 	return c, nil

@@ -34,6 +34,7 @@ type Exporter struct {
 	roleTTFT, roleBytes, roleBytesTotal                     *prometheus.Desc
 	versions, skewed                                        *prometheus.Desc
 	rollState, rollWave, rollWaves, rollMembers, rollUpd    *prometheus.Desc
+	usage                                                   usageDescs // exporter_usage.go
 }
 
 // NewExporter returns the fleet collector. leader, if set, reports whether this process's
@@ -74,6 +75,7 @@ func NewExporter(js jetstream.JetStream, cfg Config, th Thresholds, leader func(
 		rollWaves:      d("rollout_waves", "How many waves each role's latest rollout has.", "role"),
 		rollMembers:    d("rollout_members", "Edges given the new version so far by each role's latest rollout.", "role"),
 		rollUpd:        d("rollout_updated_timestamp_seconds", "When each role's latest rollout record last changed (Unix time).", "role"),
+		usage:          newUsageDescs(d, edge),
 	}
 }
 
@@ -86,6 +88,7 @@ func (x *Exporter) Describe(ch chan<- *prometheus.Desc) {
 		x.roleBytes, x.roleBytesTotal, x.versions, x.skewed, x.rollState, x.rollWave, x.rollWaves, x.rollMembers, x.rollUpd} {
 		ch <- d
 	}
+	x.usage.describe(ch)
 }
 
 // Collect implements prometheus.Collector: it reads the fleet once per scrape.
@@ -140,6 +143,7 @@ func (x *Exporter) Collect(ch chan<- prometheus.Metric) {
 			gauge(x.roleBytes, float64(rs.BytesDone), e.EdgeID, site, role)
 			gauge(x.roleBytesTotal, float64(rs.BytesTotal), e.EdgeID, site, role)
 		}
+		x.usage.collect(gauge, e, site)
 	}
 	for _, s := range EdgeStates {
 		gauge(x.edges, float64(counts[s]), s)

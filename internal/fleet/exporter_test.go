@@ -61,9 +61,8 @@ func TestExporterCoversTheFleet(t *testing.T) {
 	ctx := context.Background()
 	env.SetDesired(t, fleetapi.RoleKey(role), fleetapi.Desired{Manifest: env.Publish(t, role, "1.0.0", fleettest.Artifact(1, 1000))})
 	env.Publish(t, role, "1.1.0", fleettest.Artifact(2, 1000))
-	a := env.RunAgent(t, "edge-a", fleettest.AgentOptions{Labels: map[string]string{"site": "madrid-01"}})
+	env.RunAgent(t, "edge-a", fleettest.AgentOptions{Labels: map[string]string{"site": "madrid-01"}, Health: usageHealth{}})
 	b := env.RunAgent(t, "edge-b", fleettest.AgentOptions{})
-	_ = a
 
 	reg := prometheus.NewRegistry()
 	c, err := fleet.NewController(env.JS, fleet.ControllerConfig{Fleet: env.Cfg, ID: "ctl-x", LeaseTTL: 900 * time.Millisecond,
@@ -83,6 +82,29 @@ func TestExporterCoversTheFleet(t *testing.T) {
 	})
 	if v, ok := value(t, reg, "sucursal_fleet_edge_up", map[string]string{"edge": "edge-a", "site": "madrid-01"}); !ok || v != 1 {
 		t.Errorf("edge-a up = %v (found %v) with its site label", v, ok)
+	}
+	// The SLO summary of the heartbeat, for the edge that sends one.
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{"sucursal_fleet_edge_window_ttft_p95_seconds", map[string]string{"edge": "edge-a", "site": "madrid-01"}, 0.8},
+		{"sucursal_fleet_edge_window_ttft_p50_seconds", map[string]string{"edge": "edge-a"}, 0.2},
+		{"sucursal_fleet_edge_window_ttft_samples", map[string]string{"edge": "edge-a"}, 40},
+		{"sucursal_fleet_edge_window_inter_token_p95_seconds", map[string]string{"edge": "edge-a"}, 0.05},
+		{"sucursal_fleet_edge_window_error_ratio", map[string]string{"edge": "edge-a"}, 0.1},
+		{"sucursal_fleet_edge_window_refusals", map[string]string{"edge": "edge-a", "status": "503"}, 7},
+		{"sucursal_fleet_edge_window_redaction_timeouts", map[string]string{"edge": "edge-a"}, 2},
+		{"sucursal_fleet_edge_window_tokens_mean", map[string]string{"edge": "edge-a", "direction": "output"}, 120},
+		{"sucursal_fleet_edge_window_draft_acceptance_ratio", map[string]string{"edge": "edge-a"}, 0.75},
+	} {
+		if v, ok := value(t, reg, c.name, c.labels); !ok || v != c.want {
+			t.Errorf("%s%v = %v (found %v), want %v", c.name, c.labels, v, ok, c.want)
+		}
+	}
+	if _, ok := value(t, reg, "sucursal_fleet_edge_window_requests", map[string]string{"edge": "edge-b"}); ok {
+		t.Errorf("an edge without a summary exports one")
 	}
 	if v, ok := value(t, reg, "sucursal_fleet_controller_leader", nil); !ok || v != 1 {
 		t.Errorf("controller_leader = %v, %v", v, ok)
@@ -124,5 +146,21 @@ func TestExporterCoversTheFleet(t *testing.T) {
 		if strings.HasPrefix(p.Metric, "sucursal_") {
 			t.Errorf("lint: %s: %s", p.Metric, p.Text)
 		}
+	}
+}
+
+// usageHealth reports no per-role health and a fixed SLO summary.
+type usageHealth struct{}
+
+func (usageHealth) Health(string) fleetapi.Health { return fleetapi.Health{} }
+
+func (usageHealth) Usage() fleetapi.Usage {
+	return fleetapi.Usage{
+		WindowSeconds: 300, Requests: 40, Errors: 4, ErrorRate: 0.1,
+		TTFT:              fleetapi.Latency{P50Ms: 200, P95Ms: 800, Samples: 40},
+		InterToken:        fleetapi.Latency{P50Ms: 20, P95Ms: 50, Samples: 900},
+		RedactionTimeouts: 2, Refused503: 7,
+		OutputTokens: fleetapi.Tokens{Mean: 120, Samples: 40},
+		Drafting:     &fleetapi.Drafting{DraftedTokens: 400, AcceptedTokens: 300, Acceptance: 0.75},
 	}
 }
