@@ -109,7 +109,7 @@ func (t trustOptions) setup(pkiDir string, reg prometheus.Registerer, log *slog.
 // connect dials NATS without failing when it is down: the gateway serves on its file meanwhile.
 func (t trustOptions) connect(pkiDir string) (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name("dc-gateway trust"), nats.RetryOnFailedConnect(true),
-		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second)}
+		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.CustomInboxPrefix(trust.GatewayInboxPrefix)}
 	if t.creds != "" {
 		opts = append(opts, nats.UserCredentials(t.creds))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/trust"
 )
@@ -57,11 +58,12 @@ func (f *pkiFlags) check() error {
 
 func newPKIInitCommand() *cobra.Command {
 	var (
-		f      pkiFlags
-		edges  []string
-		dcSANs []string
-		force  bool
-		tf     trustFlags
+		f       pkiFlags
+		edges   []string
+		dcSANs  []string
+		force   bool
+		tf      trustFlags
+		hubSANs []string
 	)
 	cmd := &cobra.Command{
 		Use:   "init --dir DIR [--edge ID]... [--dc-san NAME]... [--force] [--nats URL]",
@@ -69,7 +71,9 @@ func newPKIInitCommand() *cobra.Command {
 		Long: `Creates whatever is missing in --dir. An existing CA and existing certificates are kept,
 so re-running with new --edge ids enrols new branches under the same CA.
 --force replaces the CA and re-issues every certificate it signed: every edge then needs its new files.
-The --edge ids (with --force: every edge) are enrolled in DIR/trust.json.`,
+The --edge ids (with --force: every edge) are enrolled in DIR/trust.json. NATS credentials
+(nkey seeds: nats/controller.nk, operator.nk, gateway.nk, edges/<id>.nk) and the hub's TLS
+certificate (nats/hub.crt) are created when missing, for 'fleetctl hub --pki DIR'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
@@ -81,6 +85,14 @@ The --edge ids (with --force: every edge) are enrolled in DIR/trust.json.`,
 				return err
 			}
 			printResult(cmd.OutOrStdout(), cmd.ErrOrStderr(), res)
+			if err := printCredentials(cmd.OutOrStdout(), f.dir, edges); err != nil {
+				return err
+			}
+			if issued, err := pki.EnsureHubCert(f.dir, hubSANs, time.Now()); err != nil {
+				return err
+			} else if issued {
+				fmt.Fprintf(cmd.OutOrStdout(), "created  %s\n", pki.HubCertFile)
+			}
 			enrol := edges
 			if force {
 				if enrol, err = pki.Edges(f.dir); err != nil {
@@ -98,6 +110,7 @@ The --edge ids (with --force: every edge) are enrolled in DIR/trust.json.`,
 	cmd.Flags().StringSliceVar(&edges, "edge", nil, "edge id to enrol, [a-z0-9][a-z0-9._-]{0,62}; repeat or comma-separate")
 	cmd.Flags().StringSliceVar(&dcSANs, "dc-san", nil, "extra DNS name or IP for the dc-gateway certificate (localhost, 127.0.0.1, ::1 are always in)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace the CA and re-issue everything it signed")
+	cmd.Flags().StringSliceVar(&hubSANs, "hub-san", nil, "extra DNS name or IP for the NATS hub's certificate, nats/hub.crt (localhost, 127.0.0.1, ::1 are always in)")
 	tf.register(cmd)
 	return cmd
 }
@@ -128,6 +141,9 @@ edge whose certificate predates the list enrols that certificate.`,
 				return err
 			}
 			printResult(cmd.OutOrStdout(), cmd.ErrOrStderr(), res)
+			if err := printCredentials(cmd.OutOrStdout(), f.dir, ids); err != nil {
+				return err
+			}
 			return editTrust(cmd.Context(), cmd.OutOrStdout(), f.dir, tf, func(l *trust.List, now time.Time) (bool, error) {
 				return enrolIDs(l, f.dir, ids, lm, now)
 			})
@@ -168,6 +184,16 @@ func newPKIShowCommand() *cobra.Command {
 	}
 	f.register(cmd, false)
 	return cmd
+}
+
+// printCredentials creates the NATS nkey seeds that are missing (the roles', and one per edge) and
+// lists them like certificates.
+func printCredentials(out io.Writer, dir string, edges []string) error {
+	created, err := fleet.EnsureCredentials(dir, edges)
+	for _, p := range created {
+		fmt.Fprintf(out, "created  %s\n", p)
+	}
+	return err
 }
 
 func printResult(out, errOut io.Writer, res pki.Result) {

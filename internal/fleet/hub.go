@@ -12,6 +12,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sucursal/sucursal/internal/trust"
 )
 
 // HubConfig configures an embedded NATS server with JetStream.
@@ -23,11 +25,27 @@ type HubConfig struct {
 	// OnReady, if set, is called once JetStream serves and the fleet's buckets exist (the
 	// binary tells systemd there).
 	OnReady func()
+	// Auth, if set, makes every client authenticate with an nkey and use TLS (LoadHubAuth).
+	// Without it the hub accepts anonymous clients, and so only listens on a loopback address.
+	Auth *HubAuth
 }
+
+// ErrInsecureHub means a hub without credentials was asked to listen beyond loopback.
+var ErrInsecureHub = errors.New("fleet: a hub without credentials listens on loopback only")
 
 // Hub is an embedded nats-server for development and small fleets.
 type Hub struct {
-	srv *server.Server
+	srv  *server.Server
+	auth *HubAuth
+}
+
+// IsLoopback reports whether a listen host reaches this machine only ("" and 0.0.0.0 do not).
+func IsLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // StartHub starts the server and waits until it accepts clients.
@@ -43,9 +61,16 @@ func StartHub(cfg HubConfig) (*Hub, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fleet: hub listen port %q: %w", portStr, err)
 	}
+	if cfg.Auth == nil && !IsLoopback(host) {
+		return nil, fmt.Errorf("%w: %q is not a loopback address; start it with credentials and TLS (fleetctl hub --pki DIR)", ErrInsecureHub, cfg.Listen)
+	}
 	opts := &server.Options{
 		Host: host, Port: port, JetStream: true, StoreDir: cfg.StoreDir,
 		NoSigs: true, NoLog: true, MaxPayload: cfg.MaxPayload,
+	}
+	if a := cfg.Auth; a != nil {
+		opts.Nkeys = a.Users
+		opts.TLS, opts.TLSConfig, opts.TLSTimeout = true, a.TLS, 2
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
@@ -56,15 +81,23 @@ func StartHub(cfg HubConfig) (*Hub, error) {
 		srv.Shutdown()
 		return nil, errors.New("fleet: hub did not become ready")
 	}
-	return &Hub{srv: srv}, nil
+	return &Hub{srv: srv, auth: cfg.Auth}, nil
 }
 
 // URL is the client URL of the hub.
 func (h *Hub) URL() string { return h.srv.ClientURL() }
 
-// Connect opens a client connection to the hub.
+// Connect opens a client connection to the hub (as the controller, on a hub with credentials).
 func (h *Hub) Connect(name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(h.URL(), nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond))
+	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond)}
+	if h.auth != nil {
+		o, err := h.auth.clientOptions()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, o...)
+	}
+	nc, err := nats.Connect(h.URL(), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: connect hub: %w", err)
 	}
@@ -96,12 +129,15 @@ func RunHub(ctx context.Context, hcfg HubConfig, cfg ControllerConfig, log *slog
 	if err := Init(ctx, js, cfg.Fleet); err != nil {
 		return err
 	}
+	if _, err := trust.EnsureBucket(ctx, js, "", cfg.Fleet.Replicas); err != nil {
+		return err
+	}
 	ctl, err := NewController(js, cfg, log)
 	if err != nil {
 		return err
 	}
 	if log != nil {
-		log.Info("hub ready", "url", hub.URL(), "store", hcfg.StoreDir)
+		log.Info("hub ready", "url", hub.URL(), "store", hcfg.StoreDir, "authenticated", hcfg.Auth != nil)
 	}
 	if hcfg.OnReady != nil {
 		hcfg.OnReady()

@@ -195,6 +195,9 @@ func (a *Agent) dial() (*nats.Conn, error) {
 		}
 		opts = append(opts, o)
 	}
+	if a.cfg.NATSCAFile != "" {
+		opts = append(opts, nats.RootCAs(a.cfg.NATSCAFile)) // TLS to a hub started with --pki
+	}
 	nc, err := nats.Connect(a.cfg.NATSURL, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("sync: connect nats: %w", err)

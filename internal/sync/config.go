@@ -10,18 +10,21 @@ import (
 
 // AgentConfig is the sync section of the edge-agent's configuration.
 type AgentConfig struct {
-	NATSURL         string            `yaml:"nats"`             // e.g. nats://fleet.dc:4222
-	CredentialsFile string            `yaml:"credentials_file"` // NATS .creds (JWT + seed)
-	NKeySeedFile    string            `yaml:"nkey_seed_file"`   // alternative to a creds file
-	EdgeID          string            `yaml:"edge_id"`
-	Labels          map[string]string `yaml:"labels"`
-	TrustedKeys     []string          `yaml:"trusted_keys"` // PEM files of ed25519 public keys
-	DataDir         string            `yaml:"data_dir"`
-	BandwidthLimit  int64             `yaml:"bandwidth_limit"` // bytes per second, 0 = unlimited
-	OllamaURL       string            `yaml:"ollama_url"`
-	Heartbeat       time.Duration     `yaml:"heartbeat"`     // default 10s
-	WindowChunks    int               `yaml:"window_chunks"` // default DefaultWindow
-	Buckets         fleetapi.Buckets  `yaml:"buckets"`
+	NATSURL         string `yaml:"nats"`             // e.g. nats://fleet.dc:4222
+	CredentialsFile string `yaml:"credentials_file"` // NATS .creds (JWT + seed)
+	NKeySeedFile    string `yaml:"nkey_seed_file"`   // alternative to a creds file (fleetctl pki: edges/<id>.nk)
+	// NATSCAFile verifies the NATS server's TLS certificate (a hub started with fleetctl hub --pki:
+	// the fleet's ca.crt); setting it turns TLS on.
+	NATSCAFile     string            `yaml:"nats_ca_file"`
+	EdgeID         string            `yaml:"edge_id"`
+	Labels         map[string]string `yaml:"labels"`
+	TrustedKeys    []string          `yaml:"trusted_keys"` // PEM files of ed25519 public keys
+	DataDir        string            `yaml:"data_dir"`
+	BandwidthLimit int64             `yaml:"bandwidth_limit"` // bytes per second, 0 = unlimited
+	OllamaURL      string            `yaml:"ollama_url"`
+	Heartbeat      time.Duration     `yaml:"heartbeat"`     // default 10s
+	WindowChunks   int               `yaml:"window_chunks"` // default DefaultWindow
+	Buckets        fleetapi.Buckets  `yaml:"buckets"`
 }
 
 // Validate lists every problem at once. Without a Conn in the dependencies, NATSURL is required;

@@ -14,6 +14,9 @@ import (
 const (
 	DefaultBucket = "fleet-trust"
 	Key           = "list"
+	// GatewayInboxPrefix is the reply prefix a gateway's NATS connection must use: the hub's
+	// gateway user may subscribe to nothing else.
+	GatewayInboxPrefix = "_INBOX.gateway"
 )
 
 // EnsureBucket creates the trust bucket if it does not exist (fleetctl init does this too).
