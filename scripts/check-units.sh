@@ -31,6 +31,10 @@ for path in "${units[@]}"; do
     /usr/bin/*) mkdir -p "$root/usr/bin"; printf '#!/bin/sh\nexit 0\n' >"$root$exe"; chmod 0755 "$root$exe" ;;
     *) bad "ExecStart must run a packaged binary from /usr/bin, not '$exe'" ;;
   esac
+  # ExecReload= runs the target's /bin/sh (essential in Debian): a stand-in here too.
+  for other in $(sed -n 's/^ExecReload=[-@:+!]*\([^ ]*\).*/\1/p' "$path"); do
+    mkdir -p "$root$(dirname "$other")"; printf '#!/bin/sh\nexit 0\n' >"$root$other"; chmod 0755 "$root$other"
+  done
   for want in '^Type=notify$' '^NotifyAccess=main$' '^WatchdogSec=[1-9]' '^User=sucursal$' \
     '^ConfigurationDirectory=sucursal$' '^StateDirectory=sucursal/[a-z]*$' '^CapabilityBoundingSet=$' \
     '^SystemCallErrorNumber=EPERM$'; do

@@ -71,18 +71,38 @@ Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flag
 			if err != nil {
 				return err
 			}
-			log := newLogger(final.LogLevel)
+			level := new(slog.LevelVar)
+			log := newLevelLogger(final.LogLevel, level)
 			if final.MemoryLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
 				// Process-wide, so set by the binary, not by the agent library (tests build
 				// agents in-process).
 				debug.SetMemoryLimit(final.MemoryLimit)
 			}
 			final.Version = version
+			// SIGHUP from here on reloads (until now it would have ended the process).
+			hup := make(chan os.Signal, 1)
+			signal.Notify(hup, syscall.SIGHUP)
+			defer signal.Stop(hup)
 			a, err := agent.New(final, log)
 			if err != nil {
 				return err
 			}
-			return a.Run(cmd.Context())
+			a.SetLevel(level)
+			ctx, stop := context.WithCancel(cmd.Context())
+			defer stop()
+			reloaded := make(chan struct{})
+			go func() {
+				defer close(reloaded)
+				reloadOnHUP(ctx, hup, a, log, func() (agent.Config, error) {
+					next, err := resolveConfig(cmd, *configFile, *cfg)
+					next.Version = version
+					return next, err
+				})
+			}()
+			err = a.Run(ctx)
+			stop()
+			<-reloaded
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -114,10 +134,10 @@ Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flag
 // twins) hold the defaults unless changed, so only changed ones override the file.
 func resolveConfig(cmd *cobra.Command, file string, flagged agent.Config) (agent.Config, error) {
 	cfg := agent.DefaultConfig()
+	var loadErr error
 	if file != "" {
-		if err := agent.LoadFile(file, &cfg); err != nil {
-			return cfg, err
-		}
+		// On a problem the rest is still read and checked, so every problem is listed at once.
+		loadErr = agent.LoadFile(file, &cfg)
 	}
 	fs := cmd.Flags()
 	set := func(name string, apply func()) {
@@ -146,14 +166,53 @@ func resolveConfig(cmd *cobra.Command, file string, flagged agent.Config) (agent
 	if fs.Changed("insecure-no-auth") {
 		cfg.Auth.InsecureNoAuth = flagged.Auth.InsecureNoAuth
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, fmt.Errorf("invalid configuration:\n%w", err)
+	if err := cfg.Validate(); err != nil || loadErr != nil {
+		if err != nil {
+			err = fmt.Errorf("invalid configuration:\n%w", err)
+		}
+		return cfg, errors.Join(loadErr, err)
 	}
 	return cfg, nil
 }
 
-func newLogger(level string) *slog.Logger {
+func newLogger(level string) *slog.Logger { return newLevelLogger(level, new(slog.LevelVar)) }
+
+// newLevelLogger logs at the level v holds, set here from level (SIGHUP's log_level sets it again).
+func newLevelLogger(level string, v *slog.LevelVar) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(strings.ToUpper(level)))
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+	v.Set(l)
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: v}))
+}
+
+// reloadOnHUP re-reads the configuration (file, environment, flags) at every SIGHUP and applies
+// what can be applied to a running agent (agent.Reloadable, the API keys); it logs what it
+// reloaded and what it did not. A configuration that no longer loads or validates changes
+// nothing: the one in force stays, and every problem is logged.
+func reloadOnHUP(ctx context.Context, hup <-chan os.Signal, a *agent.Agent, log *slog.Logger, load func() (agent.Config, error)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		}
+		next, err := load()
+		if err == nil {
+			if _, err = a.Reload(next); err == nil {
+				continue // Reload logged what it applied and what it did not
+			}
+		}
+		log.Error("SIGHUP: configuration not reloaded; the one in force stays", "problems", problems(err))
+	}
+}
+
+// problems is err as one string per problem (errors.Join's lines).
+func problems(err error) []string {
+	var out []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

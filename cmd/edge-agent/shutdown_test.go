@@ -40,15 +40,37 @@ func buildAgent(t *testing.T, dir string) string {
 	return bin
 }
 
+// tap keeps the request bodies a target received: what reached the datacenter.
+type tap struct {
+	mu     sync.Mutex
+	bodies []string
+}
+
+func (tp *tap) last() string {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	if len(tp.bodies) == 0 {
+		return ""
+	}
+	return tp.bodies[len(tp.bodies)-1]
+}
+
 // pacedTarget is an OpenAI-compatible model server whose answers stream one piece every 50 ms:
-// model "short" answers 10 pieces, model "endless" streams until the request is cancelled.
-func pacedTarget(t *testing.T) string {
+// model "short" answers 10 pieces, model "endless" streams until the request is cancelled. It
+// records every body in tp (nil: none).
+func pacedTarget(t *testing.T, tp *tap) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Model string `json:"model"`
 		}
-		if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil {
+		body, _ := io.ReadAll(r.Body)
+		if tp != nil {
+			tp.mu.Lock()
+			tp.bodies = append(tp.bodies, string(body))
+			tp.mu.Unlock()
+		}
+		if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil {
 			http.Error(w, `{"error":{"message":"unexpected request","type":"invalid_request_error"}}`, http.StatusBadRequest)
 			return
 		}
@@ -182,11 +204,13 @@ type stream struct {
 	done   chan struct{}
 }
 
-func startStream(url, model string) *stream {
+func startStream(url, model string) *stream { return startStreamSaying(url, model, "hola") }
+
+func startStreamSaying(url, model, prompt string) *stream {
 	s := &stream{first: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
-		body := `{"model":"` + model + `","stream":true,"messages":[{"role":"user","content":"hola"}]}`
+		body := `{"model":"` + model + `","stream":true,"messages":[{"role":"user","content":"` + prompt + `"}]}`
 		resp, err := http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(body))
 		if err != nil {
 			s.err = err
@@ -233,7 +257,7 @@ func TestSIGTERMDrainsThenEndsStreams(t *testing.T) {
 	if _, err := pki.Init(pki.Options{Dir: pkiDir, Edges: []string{"branch-0001"}}); err != nil {
 		t.Fatal(err)
 	}
-	gw := startGateway(t, pkiDir, pacedTarget(t))
+	gw := startGateway(t, pkiDir, pacedTarget(t, nil))
 	p, _ := startAgentProcess(t, bin, pkiDir, gw, "shutdown_grace: 3s\n")
 
 	short, endless := startStream(p.url, "short"), startStream(p.url, "endless")
@@ -250,12 +274,13 @@ func TestSIGTERMDrainsThenEndsStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// After the signal a new request is refused: the listener is closed (connection refused) or,
-	// on a connection that raced it, 503 shutting_down with Retry-After. Until the agent has seen
+	// After the signal a new request is refused: the listener is closed (connection refused, or
+	// reset for a connection the kernel had queued) or, on a connection that raced it, 503
+	// shutting_down with Retry-After. Until the agent has seen
 	// the signal it may still be served, so ask until it is refused.
 	refused := ""
 	for deadline := time.Now().Add(30 * time.Second); refused == "" && time.Now().Before(deadline); {
-		req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/chat/completions", strings.NewReader(`{"model":"short","messages":[{"role":"user","content":"hola"}]}`))
+		req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/chat/completions", strings.NewReader(`{"model":"short","stream":true,"messages":[{"role":"user","content":"hola"}]}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Close = true
 		resp, err := http.DefaultClient.Do(req)
@@ -263,6 +288,9 @@ func TestSIGTERMDrainsThenEndsStreams(t *testing.T) {
 		switch {
 		case errors.As(err, &op) && op.Op == "dial":
 			refused = "connection refused"
+		case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET):
+			// A connection the kernel had queued when the listener closed: reset, never served.
+			refused = "connection reset"
 		case err != nil:
 			t.Fatalf("a request after SIGTERM: %v", err)
 		default:
