@@ -37,6 +37,7 @@ func newRootCmd() *cobra.Command {
 		newAskCmd(),
 		newKeysCmd(),
 		newConfigCmd(),
+		newBenchCmd(),
 	)
 	withVersion(root)
 	envflag.Cobra(root, "EDGE_AGENT")

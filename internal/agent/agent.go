@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	gosync "sync"
 	"sync/atomic"
 	"time"
 
@@ -22,13 +23,9 @@ import (
 	"github.com/sucursal/sucursal/internal/api"
 	"github.com/sucursal/sucursal/internal/apikey"
 	"github.com/sucursal/sucursal/internal/dc"
-	"github.com/sucursal/sucursal/internal/egress"
 	"github.com/sucursal/sucursal/internal/failover"
-	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 	"github.com/sucursal/sucursal/internal/link"
 	"github.com/sucursal/sucursal/internal/pki"
-	"github.com/sucursal/sucursal/internal/redact"
-	"github.com/sucursal/sucursal/internal/redact/ner"
 	"github.com/sucursal/sucursal/internal/sdnotify"
 	"github.com/sucursal/sucursal/internal/sync"
 )
@@ -46,6 +43,13 @@ type Agent struct {
 	// of large requests is over.
 	admission *admission.Controller
 	sync      *sync.Agent // nil when model sync is off
+	// Reload swaps path's policy, rebuilt from parts (the path's other parts) and dcs[0] (the
+	// guard's DC fallback); level is the logger's level (SetLevel; nil: log_level not reloaded).
+	path     *swapPath
+	parts    pathParts
+	dcs      []*dc.Client
+	level    *slog.LevelVar
+	reloadMu gosync.Mutex
 
 	ln, metricsLn net.Listener
 }
@@ -63,24 +67,14 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	nerBackend, err := ner.New(cfg.Redaction.NER, &http.Client{})
-	if err != nil {
-		return nil, fmt.Errorf("redaction: %w", err)
-	}
-	redactor, err := redact.New(cfg.Redaction, nerBackend, reg, log.With("component", "redact"))
-	if err != nil {
-		return nil, fmt.Errorf("redaction: %w", err)
-	}
-	// Every DC client sends through the same exit check, built from the redaction policy.
-	exit, err := egress.New(redactor, reg, log.With("component", "egress"))
-	if err != nil {
-		return nil, fmt.Errorf("egress: %w", err)
-	}
-	links, dcs, err := endpoints(cfg, tlsConf, exit, reg, log)
+	// The redaction policy and the guard are behind one pointer, so SIGHUP can swap them (Reload);
+	// the DC clients' exit check goes through it too.
+	sw := &swapPath{}
+	links, dcs, err := endpoints(cfg, tlsConf, sw, reg, log)
 	if err != nil {
 		return nil, err
 	}
-	g, err := guardsetup.Build(cfg.Guard, dcs[0], reg, log.With("component", "guard"))
+	pol, g, err := buildPolicy(cfg, dcs[0], reg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -91,11 +85,15 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	// Health reports what users saw (per role, since its last switch) for the fleet's rollout
 	// gates; the path's outermost stage feeds it.
 	hl := newHealth(reg)
-	path, rt := requestPath(pathParts{cfg: cfg, health: hl, guard: g, redactor: redactor, dcs: dcs,
-		localModel: func() string { return *localRef.Load() }, reg: reg, log: log})
+	parts := pathParts{cfg: cfg, health: hl, guard: g, redactor: pol.redactor, dcs: dcs,
+		localModel: func() string { return *localRef.Load() }, reg: reg, log: log}
+	var rt *failover.Router
+	pol.handler, rt = requestPath(parts)
+	sw.p.Store(pol)
+	path := sw
 
 	var metricsHandler http.Handler = promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
-	a := &Agent{cfg: cfg, log: log, reg: reg, links: links, router: rt}
+	a := &Agent{cfg: cfg, log: log, reg: reg, links: links, router: rt, dcs: dcs, parts: parts, path: sw}
 	if cfg.SyncEnabled() {
 		a.sync, err = sync.NewAgent(cfg.syncConfig(), sync.AgentDeps{Registerer: reg, Logger: log, Health: hl,
 			OnSwitch: func(m sync.Model) {
@@ -126,7 +124,7 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	a.admission = admission.New(cfg.Admission, reg)
 	apiCfg := cfg.Config
 	apiCfg.Decode = cfg.Egress
-	a.api = api.New(apiCfg, api.Deps{Chat: path, Models: dcs[0], Ready: anyReady(rt), Metrics: apiMetrics,
+	a.api = api.New(apiCfg, api.Deps{Chat: path, Models: dcs[0], Ready: anyReady(links), Metrics: apiMetrics,
 		Keys: a.keys, Admission: a.admission, Registerer: reg, Log: log.With("component", "api")})
 	a.api.SetReadyDetail(func() any { return rt.Status() })
 	return a, nil
@@ -164,9 +162,22 @@ func endpoints(cfg Config, base *tls.Config, exit dc.Exit, reg prometheus.Regist
 	return links, dcs, nil
 }
 
-// anyReady is /readyz: ready while at least one DC endpoint's link is up, not draining, and its
-// breaker not open (failover.Router.Ready); the reason is a code without addresses.
-func anyReady(rt *failover.Router) func() (bool, error) { return rt.Ready }
+// anyReady is /readyz: ready while at least one DC endpoint is connected.
+func anyReady(links []*link.Client) func() (bool, error) {
+	return func() (bool, error) {
+		var first error
+		for _, l := range links {
+			ok, err := l.Ready()
+			if ok {
+				return true, nil
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		return false, first
+	}
+}
 
 // Listen binds the HTTP listeners, so callers (and tests) know the addresses before Run.
 func (a *Agent) Listen() error {

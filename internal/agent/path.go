@@ -36,7 +36,6 @@ const localBackend = "local-degraded"
 // sees placeholders only, and a DC client — through its exit check — is the only way out of the
 // branch. The router is returned too: /readyz shows its breakers, model sync resets one.
 func requestPath(p pathParts) (pipeline.Handler, *failover.Router) {
-	sequential := p.cfg.Guard.Mode == "sequential"
 	var backends []failover.Backend
 	for i, c := range p.dcs {
 		name := failover.PrimaryBackend
@@ -44,8 +43,7 @@ func requestPath(p pathParts) (pipeline.Handler, *failover.Router) {
 			name = "dc-secondary-" + c.Addr()
 		}
 		backends = append(backends, failover.Backend{
-			Name: name, Ready: c.Ready, Connections: c.Connections, // a re-established link closes its breaker at once
-			Breaker: failover.NewBreaker(name, p.cfg.Failover.Breaker, nil, p.breakerChanged),
+			Name: name, Ready: c.Ready, Breaker: failover.NewBreaker(name, p.cfg.Failover.Breaker, nil, p.breakerChanged),
 			Handler: pipeline.Chain(
 				drafter.Stage(p.cfg.Draft, c, // greedy answers drafted on the NUC, verified by the DC; the rest goes plain
 					prometheus.WrapRegistererWith(prometheus.Labels{"dc": c.Addr()}, p.reg), p.log.With("component", "drafter", "dc", c.Addr())),
@@ -61,13 +59,20 @@ func requestPath(p pathParts) (pipeline.Handler, *failover.Router) {
 	router := failover.NewRouter(backends, failover.Policy{MaxAttempts: p.cfg.Failover.MaxAttempts, RetryAfter: chat.DCRetryAfter},
 		p.reg, p.log.With("component", "failover"))
 
+	return front(p)(router), router // the primary DC, then the secondaries, then the local model if allowed
+}
+
+// front is the part of the path above the router, the part a reload rebuilds (SIGHUP: the guard
+// and the redaction policy); the router, its breakers and the DC clients below it stay.
+func front(p pathParts) pipeline.Stage {
+	sequential := p.cfg.Guard.Mode == "sequential"
 	return pipeline.Chain(
 		p.health.stage(), // what users saw (first byte, token gaps, tokens, failures, failovers), for rollout gates and the fleet's usage summary
 		pipeline.When(p.guard != nil, pipeline.Guard(p.guard)), // the prompt check starts on the raw text beside redaction; the answer is checked on its way up
 		pipeline.When(sequential, pipeline.AwaitChecks()),      // guard.mode sequential: the verdict before redaction (only to measure what concurrency buys)
 		pipeline.Redact(p.redactor, p.redactLimits()),          // personal data → placeholders; the answer is rehydrated on its way up
 		pipeline.AwaitChecks(),                                 // nothing leaves the branch before the guard's verdict
-	)(router), router // the primary DC, then the secondaries, then the local model if allowed
+	)
 }
 
 func (p pathParts) breakerChanged(name string, from, to failover.State) {
