@@ -28,7 +28,6 @@ import (
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 	"github.com/sucursal/sucursal/internal/openaicompat"
-	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/sdnotify"
 )
 
@@ -39,6 +38,7 @@ type options struct {
 	draftPassCost                                                          time.Duration
 	maxStreams                                                             int64
 	idleTimeout                                                            time.Duration
+	trust                                                                  trustOptions // trust.go
 }
 
 func main() {
@@ -82,6 +82,7 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	f.StringVar(&o.draftVerifierURL, "draft-verifier-url", o.draftVerifierURL, "base URL of the verifying server: Ollama's native API or vLLM's server (default: --target-url; /v1 is dropped)")
 	f.StringVar(&o.draftVerifierTokenizer, "draft-verifier-tokenizer", o.draftVerifierTokenizer, "vllm: the served model's tokenizer.json, or the folder with it and tokenizer_config.json, config.json, generation_config.json")
 	f.DurationVar(&o.draftPassCost, "draft-pass-cost", 0, "sleep this long per verification pass, to emulate a costlier target (experiments only)")
+	o.trust.register(f) // trust.go
 	withVersion(cmd)
 	envflag.Cobra(cmd, "DC_GATEWAY")
 	return cmd
@@ -133,6 +134,7 @@ func (o options) validate() error {
 	if o.draftPassCost < 0 {
 		errs = append(errs, errors.New("--draft-pass-cost must not be negative"))
 	}
+	errs = append(errs, o.trust.validate()...)
 	if o.maxStreams <= 0 {
 		errs = append(errs, errors.New("--max-streams-per-edge must be positive"))
 	}
@@ -152,11 +154,11 @@ func run(ctx context.Context, o options) error {
 	_ = lvl.UnmarshalText([]byte(strings.ToUpper(o.logLevel)))
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
 
-	tlsConf, err := pki.ServerTLS(o.pkiDir)
+	reg := prometheus.NewRegistry()
+	tlsConf, admission, runTrust, err := o.trust.setup(o.pkiDir, reg, log)
 	if err != nil {
 		return err
 	}
-	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	var dcGuard guard.Classifier
 	if o.guardModel != "" {
@@ -177,7 +179,7 @@ func run(ctx context.Context, o options) error {
 	}
 	srv, err := gateway.New(gateway.Config{
 		Target: openaicompat.New(o.targetURL, o.targetAPIKey), Name: o.name,
-		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, Guard: dcGuard, Drafting: drafting,
+		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, Guard: dcGuard, Drafting: drafting, Admission: admission,
 	}, tlsConf, reg, log)
 	if err != nil {
 		return err
@@ -195,6 +197,7 @@ func run(ctx context.Context, o options) error {
 	})
 	_ = sdnotify.Ready() // the QUIC listener is bound (the metrics listener binds below)
 	g.Go(func() error { return sdnotify.Watchdog(gctx) })
+	g.Go(func() error { return runTrust(gctx) })
 	g.Go(func() error {
 		<-gctx.Done()
 		_ = sdnotify.Stopping()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sucursal/sucursal/internal/envflag"
 	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/trust"
@@ -151,7 +152,8 @@ edge whose certificate predates the list enrols that certificate.`,
 	}
 	f.register(cmd, true)
 	tf.register(cmd)
-	cmd.Flags().StringSliceVar(&labels, "label", nil, "site label kept with the enrolment, KEY=VALUE; repeat or comma-separate")
+	cmd.Flags().StringSliceVar(&labels, "label", nil, "site label kept with the enrolment, KEY=VALUE; repeat or comma-separate; per run, no environment twin")
+	envflag.NoEnv(cmd.Flags(), "label")
 	return cmd
 }
 

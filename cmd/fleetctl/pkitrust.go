@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sucursal/sucursal/internal/envflag"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/trust"
 )
@@ -160,7 +161,8 @@ branch back (a replacement NUC), issue a new certificate: fleetctl pki renew ID.
 	}
 	f.register(cmd, false)
 	tf.register(cmd)
-	cmd.Flags().StringVar(&reason, "reason", "unspecified", "why (kept in the list and shown by 'pki list'), e.g. stolen, decommissioned")
+	cmd.Flags().StringVar(&reason, "reason", "unspecified", "why (kept in the list and shown by 'pki list'), e.g. stolen, decommissioned; per run, no environment twin")
+	envflag.NoEnv(cmd.Flags(), "reason")
 	return cmd
 }
 
@@ -207,7 +209,8 @@ files are copied to it. A revoked edge gets a fresh certificate this way (its ol
 	}
 	f.register(cmd, true)
 	tf.register(cmd)
-	cmd.Flags().DurationVar(&grace, "grace", trust.DefaultRenewGrace, "how long the replaced certificate stays accepted")
+	cmd.Flags().DurationVar(&grace, "grace", trust.DefaultRenewGrace, "how long the replaced certificate stays accepted; per run, no environment twin")
+	envflag.NoEnv(cmd.Flags(), "grace")
 	return cmd
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/openaicompat"
-	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -36,6 +35,9 @@ type Config struct {
 	// Drafting verifies edge drafts (OpDraftHello, OpDraft; drafting.NewService); nil (an untyped
 	// nil: leave it unset) answers drafting_not_configured.
 	Drafting Drafting
+	// Admission enforces fleet trust (trust.Gate: enrolment, revocation, one connection per
+	// edge); nil admits any certificate of the fleet CA.
+	Admission Admission
 }
 
 // Server serves edges on a QUIC listener.
@@ -52,7 +54,7 @@ func New(cfg Config, tlsConf *tls.Config, reg prometheus.Registerer, log *slog.L
 	if cfg.Target == nil {
 		return nil, errors.New("gateway: no target configured")
 	}
-	if tlsConf == nil || tlsConf.ClientAuth != tls.RequireAndVerifyClientCert {
+	if !verifiesClients(tlsConf, cfg.Admission) { // admission.go
 		return nil, errors.New("gateway: the TLS configuration must require and verify client certificates")
 	}
 	if cfg.HelloTimeout <= 0 {
@@ -142,7 +144,7 @@ func (s *Server) Serve(ctx context.Context, ln *Listener) error {
 
 func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 	// The TLS layer has verified the chain; the identity comes from the certificate only.
-	edgeID, err := pki.PeerEdgeID(conn.ConnectionState().TLS)
+	edgeID, err := s.peerEdgeID(conn.ConnectionState().TLS)
 	if err != nil {
 		s.refuse(conn, "no_edge_id", wire.CodeIdentity, "client certificate carries no valid edge id")
 		return
@@ -154,6 +156,7 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 	s.m.connections.Inc()
 	defer s.m.connections.Dec()
 	log.Info("edge connected")
+	defer s.claim(conn, edgeID, log)() // one live connection per edge id (admission.go)
 
 	connCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
