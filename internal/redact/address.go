@@ -71,7 +71,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	first := len(out)
 	last := 0
 	for i := 0; i < len(ws); i++ {
-		if ws[i].start < last {
+		if ws[i].start < last || !mayStartAddress(ws, i, fc) {
 			continue
 		}
 		s, e := a.chainAt(ws[i].start)
@@ -86,6 +86,22 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	n := len(out)
 	for i := 0; i+4 <= len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
+			continue
+		}
+		// only a run of 1–5 digits (4-3 for a Portuguese code) then a space and a letter
+		j := i
+		for j < len(text) && isDigitByte(text[j]) {
+			j++
+		}
+		if j-i > 5 || j+2 > len(text) || !(text[j] == ' ' || text[j] == ',' && text[j+1] == ' ') {
+			i = j
+			continue
+		}
+		if k := j + 1; text[j] == ',' && k+1 < len(text) {
+			j = k
+		}
+		if c := text[j+1]; !(isASCIILetterByte(c) || c >= 0x80) {
+			i = j
 			continue
 		}
 		inside := false
@@ -104,7 +120,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		if e, ok := a.postcodeTown(i, true); ok {
-			if !officeBefore(text, i) {
+			if !officeBefore(fc.lower, i) {
 				out = append(out, Span{Start: i, End: e, Type: TypeAddress, Text: text[i:e], Score: 0.75, Source: "address"})
 			}
 			i = e
@@ -117,12 +133,33 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	return out
 }
 
+// mayStartAddress: word i is a street type, an area, a unit that starts a British address, or a
+// capitalised word within three words of a Basque street type (kalea).
+func mayStartAddress(ws []word, i int, fc *folder) bool {
+	if ws[i].is(fc, lexStreetTypeWords|lexAreaWords) {
+		return true
+	}
+	if ws[i].is(fc, lexUnitWords) {
+		f := string(ws[i].fold(fc))
+		return f == "flat" || f == "apt" || f == "apartment" || f == "unit" || f == "suite"
+	}
+	if !capitalised(ws[i].text) {
+		return false
+	}
+	for j := i + 1; j < len(ws) && j <= i+3; j++ {
+		if ws[j].is(fc, lexPostfixStreetWords) {
+			return true
+		}
+	}
+	return false
+}
+
 // emit appends the address text[s:e], widened over an article and the units British
 // addresses put first, unless it is an office's published address.
 func (a *addrParser) emit(out []Span, s, e int, score float64) []Span {
 	s = a.articleBefore(s)
 	s = a.unitsBefore(s)
-	if officeBefore(a.text, s) {
+	if officeBefore(a.p.fc.lower, s) {
 		return out
 	}
 	return append(out, Span{Start: s, End: e, Type: TypeAddress, Text: a.text[s:e], Score: score, Source: "address"})
@@ -416,7 +453,7 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 		end := -1
 		for n := 0; n < 5; n++ {
 			w := a.p.wordAt(k)
-			if w < 0 || addrStop[string(a.p.ws[w].fold(a.p.fc))] {
+			if w < 0 || a.p.ws[w].is(a.p.fc, lexAddrStop) {
 				break
 			}
 			end = a.p.ws[w].end
@@ -806,9 +843,12 @@ func (a *addrParser) unitsBefore(s int) int {
 
 // officeBefore: an office's published address ("nuestra oficina está en …", "Oficina Paseo de
 // Roma 2", "la nuestra está en …") is public information, not a customer's.
-func officeBefore(text string, s int) bool {
+func officeBefore(lower []byte, s int) bool {
+	if s > len(lower) {
+		return false
+	}
 	lo := max(0, s-100)
-	before := strings.ToLower(text[lo:s])
+	before := string(lower[lo:s])
 	if k := strings.LastIndexAny(before, ".\n"); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
 	}

@@ -19,8 +19,7 @@ var dotWords = []string{"(punto)", "[punto]", "{punto}", " punto ", "(dot)", "[d
 var topLevelDomains = words(`com es net org eu cat gal eus info fr de it pt uk co ie nl be ch at ro ma us io me edu gob gov biz ar mx cl pe ve br cn ua ru pl`)
 
 func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
-	if len(lower) != len(text) || !bytes.Contains(lower, []byte("arroba")) && !bytes.Contains(lower, []byte("at]")) &&
-		!bytes.Contains(lower, []byte("at)")) && !bytes.Contains(lower, []byte("at}")) && !bytes.Contains(lower, []byte("at>")) && !strings.Contains(text, " AT ") {
+	if len(lower) != len(text) || !mayHaveSpelledAt(lower, text) {
 		return out
 	}
 	l := string(lower) // no copy needed for reading; strings.Index on a converted slice
@@ -44,6 +43,30 @@ func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 		}
 	}
 	return out
+}
+
+// mayHaveSpelledAt: "arroba", an "at" in brackets, or " AT " occur in the text (one pass).
+func mayHaveSpelledAt(lower []byte, text string) bool {
+	for off := 0; off < len(lower); {
+		k := bytes.IndexByte(lower[off:], 'a')
+		if k < 0 {
+			return false
+		}
+		k += off
+		off = k + 1
+		if k+2 >= len(lower) {
+			return false
+		}
+		switch {
+		case lower[k+1] == 'r' && bytes.HasPrefix(lower[k:], []byte("arroba")):
+			return true
+		case lower[k+1] == 't' && k > 0 && strings.IndexByte("([{<", lower[k-1]) >= 0 && strings.IndexByte(")]}>", lower[k+2]) >= 0:
+			return true
+		case text[k] == 'A' && text[k+1] == 'T' && k > 0 && text[k-1] == ' ' && text[k+2] == ' ':
+			return true
+		}
+	}
+	return false
 }
 
 func isLocalByte(c byte) bool { return isWordByte(c) || c == '.' || c == '+' || c == '-' }

@@ -65,6 +65,66 @@ func init() {
 	for w := range lowerAmbiguous {
 		lowerAmbiguous[fold(w)] = true
 	}
+	buildLexicon()
+}
+
+// Word classes: one lookup per word in lexicon gives every set the word belongs to, so that
+// the name and address rules read a word's classes without a map access each.
+const (
+	lexGivenNames uint32 = 1 << iota
+	lexSurnames
+	lexNotNames
+	lexNameParticles
+	lexLowerAmbiguous
+	lexPlaces
+	lexStreetTypeWords
+	lexAreaWords
+	lexPostfixStreetWords
+	lexSuffixStreetWords
+	lexUnitWords
+	lexFloorWords
+	lexAddrStop
+	lexCompanyWords
+	lexLowerCues
+	lexCapsParticles
+	lexStreetWords
+	lexCue
+)
+
+var lexicon map[string]uint32
+
+func buildLexicon() {
+	lexicon = map[string]uint32{}
+	for _, s := range []struct {
+		set  map[string]bool
+		flag uint32
+	}{
+		{givenNames, lexGivenNames},
+		{surnames, lexSurnames},
+		{notNames, lexNotNames},
+		{nameParticles, lexNameParticles},
+		{lowerAmbiguous, lexLowerAmbiguous},
+		{places, lexPlaces},
+		{streetTypeWords, lexStreetTypeWords},
+		{areaWords, lexAreaWords},
+		{postfixStreetWords, lexPostfixStreetWords},
+		{suffixStreetWords, lexSuffixStreetWords},
+		{unitWords, lexUnitWords},
+		{floorWords, lexFloorWords},
+		{addrStop, lexAddrStop},
+		{companyWords, lexCompanyWords},
+		{lowerCues, lexLowerCues},
+		{capsParticles, lexCapsParticles},
+		{streetWords, lexStreetWords},
+	} {
+		for w := range s.set {
+			lexicon[w] |= s.flag
+		}
+	}
+	for w := range nameCues {
+		lexicon[fold(w)] |= lexCue
+		lexicon[w] |= lexCue
+	}
 }
 
 // addList adds the folded words of list (lines starting with # are comments) to m.

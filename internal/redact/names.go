@@ -12,6 +12,28 @@ type word struct {
 	folded     []byte // fold(text), computed once on first use
 	ascii      bool   // every rune is ASCII
 	latin1     bool   // every rune is at most U+00FF
+	cls        uint32 // lexicon classes, valid when clsDone
+	clsDone    bool
+}
+
+// class returns the word's lexicon classes (lex* flags), looked up once.
+func (w *word) class(fc *folder) uint32 {
+	if !w.clsDone {
+		w.cls, w.clsDone = lexicon[string(w.fold(fc))], true
+	}
+	return w.cls
+}
+
+// is reports whether the word is in the class flag.
+func (w *word) is(fc *folder, flag uint32) bool { return w.class(fc)&flag != 0 }
+
+// given: a known given name, or a compound of them ("Ana-Belén").
+func (w *word) given(fc *folder) bool {
+	if w.is(fc, lexGivenNames) {
+		return true
+	}
+	f := w.fold(fc)
+	return strings.IndexByte(string(f), '-') > 0 && isGiven(f)
 }
 
 // folder folds the words of one text. lower is the text lower-cased by
@@ -147,6 +169,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		if !capitalised(w.text) && !nameCueStart[c0] && !introStart[c0] && !(c0 >= 'a' && c0 <= 'z' || c0 >= 0x80) {
 			continue // only capitalised words, cue words, introductions and lower-case names can start a name
 		}
+		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStarts[w.text] {
+			continue // "de", "la", "en": no name, cue or introduction starts there
+		}
 		if end, ok := introducedName(text, ws, i, fc); ok {
 			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
 			// lower case; only gazetteer words are taken after the phrase.
@@ -155,10 +180,10 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			continue
 		}
 		f := ws[i].fold(fc)
-		if end, ok := surnamesCommaName(text, ws, i, fc); ok {
+		if end, ok := surnamesCommaName(text, ws, i, fc); ok && strings.Contains(text[w.end:min(len(text), w.end+60)], ", ") {
 			// "GARCÍA LÓPEZ, María", "Bermúdez Lara, Trinidad", "SMITH, John Edward"
 			start := w.start
-			if i > 0 && allCaps(ws[i-1].text) && gap(text, ws[i-1], w, false) && capsParticles[string(ws[i-1].fold(fc))] {
+			if i > 0 && allCaps(ws[i-1].text) && gap(text, ws[i-1], w, false) && ws[i-1].is(fc, lexCapsParticles) {
 				start = ws[i-1].start // "EL MOUSSAOUI, Karim", "DE LA FUENTE, Ana"
 			}
 			out = appendPerson(out, text, start, ws[end].end, 0.8)
@@ -171,7 +196,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 			continue
 		}
-		cueScore, isCue := nameCues[string(f)]
+		wp := &ws[i]
+		cueScore, isCue := 0.0, false
+		if wp.is(fc, lexCue) {
+			cueScore, isCue = nameCues[string(f)]
+		}
 		switch {
 		case isCue && i+1 < len(ws) && nameWord(&ws[i+1], fc) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], fc):
 			end := extendName(text, ws, i+1, fc)
@@ -182,7 +211,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := extendLower(text, ws, i+1, fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
-		case capitalised(w.text) && isGiven(f) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
+		case capitalised(w.text) && wp.given(fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
 			if placeAfter(text, ws, end, fc) {
 				i = end
@@ -190,7 +219,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			score := 0.55
 			for j := i + 1; j <= end; j++ {
-				if surnames[string(ws[j].fold(fc))] {
+				if ws[j].is(fc, lexSurnames) {
 					score = 0.85
 					break
 				}
@@ -198,7 +227,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case !capitalised(w.text) && isGiven(f) && lowerNameOK(text, ws, i, fc):
+		case !capitalised(w.text) && wp.given(fc) && lowerNameOK(text, ws, i, fc):
 			// "habla con lucía", "el cliente es julian", "jose luis moreno"
 			end := extendLower(text, ws, i, fc)
 			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
@@ -210,19 +239,24 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := extendName(text, ws, i, fc)
 			score := 0.45
 			for j := i; j <= end; j++ {
-				if g := ws[j].fold(fc); surnames[string(g)] || isGiven(g) {
+				if ws[j].is(fc, lexSurnames) || ws[j].given(fc) {
 					score = 0.65
 				}
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case capitalised(w.text) && surnames[string(f)] && !places[string(f)] && !notNames[string(f)]:
+		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames:
 			out = appendPerson(out, text, w.start, w.end, 0.4)
 		}
 	}
 	out = dropFamousInNews(out, first, text, fc.lower)
 	return appendRepeats(out, first, ws, fc, text)
 }
+
+// shortStarts are the one- and two-letter lower-case words a name, cue or introduction can
+// start with ("sr garcía", "me llamo", "mi nombre es", "le habla").
+var shortStarts = map[string]bool{"sr": true, "dr": true, "mr": true, "ms": true, "d": true, "me": true, "mi": true,
+	"le": true, "te": true, "i": true, "dn": true}
 
 // appendPerson appends a PERSON span, widened over an abbreviated given name right before it
 // ("M.ª Ángeles", "Fco. Javier", "Mª Luisa").
@@ -246,6 +280,13 @@ var streetWords = words(`calle c rua do da carrer avenida av avda plaza pza pase
 // "Reformas Saez SL", "Bufete Alarcón & Asociados").
 func companyAfter(text string, end int) bool {
 	rest := text[end:min(len(text), end+12)]
+	k := 0
+	for k < len(rest) && (rest[k] == ' ' || rest[k] == ',') {
+		k++
+	}
+	if k == len(rest) || strings.IndexByte("SCLIGPy&.", rest[k]) < 0 {
+		return false
+	}
 	if strings.HasPrefix(rest, ".L") || strings.HasPrefix(rest, ".A.") || strings.HasPrefix(rest, ".C.") {
 		return true // the run took the S of S.L.
 	}
@@ -272,8 +313,7 @@ func isGiven(f []byte) bool {
 }
 
 func knownName(w *word, fc *folder) bool {
-	f := w.fold(fc)
-	return (isGiven(f) || surnames[string(f)]) && !notNames[string(f)]
+	return (w.given(fc) || w.is(fc, lexSurnames)) && !w.is(fc, lexNotNames)
 }
 
 // lowerCues are the words after which a lower-case given name that is also an everyday word
@@ -294,17 +334,16 @@ func lowerNameOK(text string, ws []word, i int, fc *folder) bool {
 	if w.end < len(text) && (strings.IndexByte("@_/\\=", text[w.end]) >= 0 || text[w.end] == '.' && w.end+1 < len(text) && isWordByte(text[w.end+1])) {
 		return false
 	}
-	f := w.fold(fc)
-	if len(f) < 3 || notNames[string(f)] || saintBefore(text, ws, i, fc) || i > 0 && streetWords[string(ws[i-1].fold(fc))] {
+	if len(w.text) < 3 || ws[i].is(fc, lexNotNames) || saintBefore(text, ws, i, fc) || i > 0 && ws[i-1].is(fc, lexStreetWords) {
 		return false
 	}
-	if !lowerAmbiguous[string(f)] {
+	if !ws[i].is(fc, lexLowerAmbiguous) {
 		return true
 	}
 	if i == 0 || !gap(text, ws[i-1], w, true) {
 		return false
 	}
-	return lowerCues[string(ws[i-1].fold(fc))]
+	return ws[i-1].is(fc, lexLowerCues)
 }
 
 // extendLower grows a lower-case name over known given names, surnames, "mª" and particles
@@ -316,11 +355,11 @@ func extendLower(text string, ws []word, i int, fc *folder) int {
 		if string(f) == "mª" || string(f) == "ma" && j == i+1 {
 			continue
 		}
-		if (isGiven(f) || surnames[string(f)]) && !notNames[string(f)] && !lowerAmbiguousAfter(f) {
+		if (ws[j].given(fc) || ws[j].is(fc, lexSurnames)) && !ws[j].is(fc, lexNotNames) && !lowerAmbiguousAfter(f) {
 			end = j
 			continue
 		}
-		if nameParticles[string(f)] || string(f) == "el" {
+		if ws[j].is(fc, lexNameParticles) || string(f) == "el" {
 			continue
 		}
 		break
@@ -344,7 +383,7 @@ func placeNameBefore(text string, ws []word, i int, fc *folder) bool {
 		return false
 	}
 	p := string(ws[i-1].fold(fc))
-	return (p == "del" || p == "de" || p == "de la") && capitalised(ws[i-2].text) && notNames[string(ws[i-2].fold(fc))]
+	return (p == "del" || p == "de" || p == "de la") && capitalised(ws[i-2].text) && ws[i-2].is(fc, lexNotNames)
 }
 
 // saintBefore: a given name right after San/Sant/Santa/Santo/São is a saint's name, part of a
@@ -366,7 +405,7 @@ func placeAfter(text string, ws []word, end int, fc *folder) bool {
 		return false
 	}
 	p := string(ws[end+1].fold(fc))
-	return (p == "de" || p == "del") && places[string(ws[end+2].fold(fc))]
+	return (p == "de" || p == "del") && ws[end+2].is(fc, lexPlaces)
 }
 
 // allCaps: a word of capital letters only (two or more, or one for an initial).
@@ -386,6 +425,9 @@ func allCaps(w string) bool {
 // capsName reads a name in capitals at ws[i]: two to five words of capitals, single-letter
 // initials allowed inside, at least two of them known names and none sentence furniture.
 func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
+	if t := ws[i].text; len(t) < 2 || t[0] >= 'a' && t[0] <= 'z' || t[1] >= 'a' && t[1] <= 'z' || !allCaps(t) {
+		return 0, false
+	}
 	if !allCaps(ws[i].text) || len(ws[i].text) < 2 {
 		return 0, false
 	}
@@ -399,16 +441,16 @@ func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 			break
 		}
 		f := ws[j].fold(fc)
-		if notNames[string(f)] || companyWords[string(f)] {
+		if ws[j].is(fc, lexNotNames|lexCompanyWords) {
 			break
 		}
 		switch {
-		case isGiven(f) || surnames[string(f)]:
+		case ws[j].given(fc) || ws[j].is(fc, lexSurnames):
 			known++
 			end = j
 		case utf8.RuneCountInString(t) == 1 && j > i:
 			// an initial: kept only if a known name follows
-		case nameParticles[string(f)] || string(f) == "el":
+		case ws[j].is(fc, lexNameParticles) || string(f) == "el":
 		default:
 			if utf8.RuneCountInString(t) < 3 {
 				return 0, false
@@ -426,7 +468,10 @@ func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 // capitals (particles between), ", ", then a known given name (and more given names). The part
 // before the comma must be in capitals, hold a known surname, or start a line or a list item.
 func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
-	if !capitalised(ws[i].text) || notNames[string(ws[i].fold(fc))] {
+	if !capitalised(ws[i].text) {
+		return 0, false
+	}
+	if c := ws[i].end; c+2 > len(text) || strings.IndexByte(text[c:min(len(text), c+60)], ',') < 0 || ws[i].is(fc, lexNotNames) {
 		return 0, false
 	}
 	caps, knownSurname := true, false
@@ -435,11 +480,10 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		if j > i && !gap(text, ws[j-1], ws[j], false) {
 			return 0, false
 		}
-		f := ws[j].fold(fc)
-		if notNames[string(f)] || companyWords[string(f)] {
+		if ws[j].is(fc, lexNotNames|lexCompanyWords) {
 			return 0, false
 		}
-		if nameParticles[string(f)] && j > i {
+		if ws[j].is(fc, lexNameParticles) && j > i {
 			caps = caps && allCaps(ws[j].text)
 			continue
 		}
@@ -450,7 +494,7 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 			return 0, false
 		}
 		caps = caps && allCaps(ws[j].text)
-		knownSurname = knownSurname || surnames[string(f)]
+		knownSurname = knownSurname || ws[j].is(fc, lexSurnames)
 		if ws[j].end+2 <= len(text) && text[ws[j].end:ws[j].end+2] == ", " {
 			break
 		}
@@ -459,7 +503,7 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		return 0, false
 	}
 	g := j + 1
-	if !capitalised(ws[g].text) || !isGiven(ws[g].fold(fc)) {
+	if !capitalised(ws[g].text) || !ws[g].given(fc) {
 		return 0, false
 	}
 	if !caps && !knownSurname && !lineOrItemStart(text, ws[i].start) {
@@ -467,7 +511,7 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 	}
 	end := g
 	for k := g + 1; k < len(ws) && k-g < 3 && gap(text, ws[k-1], ws[k], false); k++ {
-		if capitalised(ws[k].text) && isGiven(ws[k].fold(fc)) {
+		if capitalised(ws[k].text) && ws[k].given(fc) {
 			end = k
 			continue
 		}
@@ -498,8 +542,9 @@ func lineOrItemStart(text string, start int) bool {
 // dropFamousInNews removes the public figures (famous) that a news sentence names.
 func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 	kept := out[:first]
+	var buf [64]byte
 	for _, sp := range out[first:] {
-		if famous[fold(sp.Text)] {
+		if sp.End-sp.Start < 40 && sp.End <= len(lower) && strings.IndexByte(sp.Text, ' ') > 0 && famous[string(appendAccentFolded(buf[:0], lower[sp.Start:sp.End]))] {
 			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
 			news := false
 			for _, w := range newsWords {
@@ -523,22 +568,24 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 // ("kike_88: …").
 func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []Span {
 	n := len(out)
-	var parts map[string]bool
+	var parts hashSet
+	k := 0
 	for _, sp := range out[first:n] {
 		if sp.Score < 0.5 {
 			continue
 		}
-		for k := range ws {
-			if ws[k].start >= sp.Start && ws[k].end <= sp.End {
-				f := ws[k].fold(fc)
-				if len(f) < 3 || nameParticles[string(f)] || notNames[string(f)] || lowerAmbiguousAfter(f) {
-					continue
-				}
-				if parts == nil {
-					parts = map[string]bool{}
-				}
-				parts[string(f)] = true
+		for k > 0 && ws[k-1].end > sp.Start {
+			k-- // spans may start before the previous one ended (a widened abbreviation)
+		}
+		for ; k < len(ws) && ws[k].start < sp.End; k++ {
+			if ws[k].start < sp.Start || ws[k].end > sp.End {
+				continue
 			}
+			f := ws[k].fold(fc)
+			if len(f) < 3 || ws[k].is(fc, lexNameParticles|lexNotNames) || lowerAmbiguousAfter(f) {
+				continue
+			}
+			parts.add(f)
 		}
 	}
 	at := first // spans from first on are in text order
@@ -550,7 +597,7 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 		if at < n && out[at].Start < w.end {
 			continue // already inside a name
 		}
-		if parts != nil && parts[string(w.fold(fc))] {
+		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) {
 			out = append(out, span(text, w.start, w.end, 0.7, "gazetteer"))
 			continue
 		}
@@ -573,6 +620,51 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 	return out
 }
 
+// hashSet is a small set of words by their 64-bit FNV-1a hash (open addressing, at most 96
+// words; more are not added), on the stack.
+type hashSet struct {
+	slots [128]uint64
+	n     int
+}
+
+func fnv64(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h | 1 // 0 marks an empty slot
+}
+
+func (s *hashSet) add(b []byte) {
+	if s.n >= 96 {
+		return
+	}
+	h := fnv64(b)
+	for i := h & 127; ; i = (i + 1) & 127 {
+		switch s.slots[i] {
+		case h:
+			return
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return
+		}
+	}
+}
+
+func (s *hashSet) has(b []byte) bool {
+	h := fnv64(b)
+	for i := h & 127; ; i = (i + 1) & 127 {
+		switch s.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
 // chatHandle: a user handle built on a given name at the start of a line and followed by a colon
 // ("kike_88: …", "lucia.m: …"). It returns the handle's end.
 func chatHandle(text string, w *word, fc *folder) (int, bool) {
@@ -589,7 +681,7 @@ func chatHandle(text string, w *word, fc *folder) (int, bool) {
 	for e < len(text) && (isWordByte(text[e]) || text[e] == '_' || text[e] == '.') {
 		e++
 	}
-	if e >= len(text) || text[e] != ':' || e-w.start > 24 || !isGiven(w.fold(fc)) {
+	if e >= len(text) || text[e] != ':' || e-w.start > 24 || !w.given(fc) {
 		return 0, false
 	}
 	return e, true
@@ -598,7 +690,7 @@ func chatHandle(text string, w *word, fc *folder) (int, bool) {
 // nameWord is a capitalised word that could be part of a name: not all capitals (DNI, IBAN),
 // not a word that starts sentences or names institutions.
 func nameWord(w *word, fc *folder) bool {
-	if !capitalised(w.text) || notNames[string(w.fold(fc))] {
+	if !capitalised(w.text) || w.is(fc, lexNotNames) {
 		return false
 	}
 	for _, r := range w.text[1:] {
@@ -628,7 +720,7 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 		if !gap(text, ws[j-1], ws[j], false) {
 			break
 		}
-		if capitalised(ws[j].text) && !notNames[string(ws[j].fold(fc))] {
+		if capitalised(ws[j].text) && !ws[j].is(fc, lexNotNames) {
 			end = j
 			continue
 		}
@@ -695,7 +787,7 @@ func introLen(ws []word, i int) int {
 // known given names, surnames and particles, in any case. It returns the index of its last word.
 func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
 	n := introLen(ws, i)
-	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !givenNames[string(ws[i+n].fold(fc))] {
+	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !ws[i+n].is(fc, lexGivenNames) {
 		return 0, false
 	}
 	end := i + n

@@ -208,7 +208,7 @@ func (r *Redactor) appendRules(out []Span, text string, ws []word, fc *folder, f
 	// a recognizer's address that is an office's published one
 	kept := out[:0]
 	for _, sp := range out {
-		if sp.Type == TypeAddress && sp.Source != "address" && officeBefore(text, sp.Start) {
+		if sp.Type == TypeAddress && sp.Source != "address" && officeBefore(fc.lower, sp.Start) {
 			continue
 		}
 		kept = append(kept, sp)
