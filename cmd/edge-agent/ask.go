@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/envflag"
 	"github.com/sucursal/sucursal/internal/openaicompat"
 )
 
@@ -47,6 +48,10 @@ func newAskCmd() *cobra.Command {
 	f.StringVar(&apiKey, "api-key", "", "API key from 'edge-agent keys add' (needed when the agent has a key file)")
 	f.StringVar(&caFile, "ca-file", "", "PEM file of the CA that signed the agent's tls_cert (https URLs; default: the system's roots)")
 	_ = cmd.MarkFlagRequired("model")
+	// What one smoke test asks is typed each time; where and with which key stays in the environment.
+	for _, name := range []string{"model", "max-tokens", "no-stream"} {
+		envflag.NoEnv(f, name)
+	}
 	return cmd
 }
 

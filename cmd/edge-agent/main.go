@@ -62,7 +62,13 @@ func newServeCmd() (*cobra.Command, *serveOptions) {
 and forwards each request over one mutually authenticated QUIC connection to the dc-gateway.
 It also serves /healthz, /readyz (the QUIC link is up) and /metrics.
 
-Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flags (flags win).`,
+Configuration comes from --config (YAML), then EDGE_AGENT_* variables, then flags (flags win).
+'edge-agent config check FILE' checks a file. SIGTERM drains (shutdown_grace); SIGHUP reloads the
+redaction policy, the guard, the API keys and log_level.`,
+		Example: `  edge-agent --config /etc/sucursal/edge-agent.yaml
+  edge-agent --edge-id branch-0001 --dc dc-gateway.example.internal:4443 --pki /etc/sucursal/pki
+  EDGE_AGENT_LOG_LEVEL=debug edge-agent --config /etc/sucursal/edge-agent.yaml
+  systemctl reload edge-agent   # SIGHUP: reload the policies, keys and log level`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sucursal/sucursal/internal/envflag"
 	"github.com/sucursal/sucursal/internal/redact"
 	"github.com/sucursal/sucursal/internal/redact/corpus"
 	"github.com/sucursal/sucursal/internal/redact/ner"
@@ -33,6 +34,9 @@ With --eval corpus.jsonl, prints precision and recall per entity type on a label
 
 The policy is --policy (YAML, see docs/REDACTION.md) or the built-in default. A NER backend in the
 policy is called as it would be in service.`,
+		Example: `  echo "Soy Ana García, DNI 12345678Z" | edge-agent redact --policy /etc/sucursal/redaction.yaml
+  edge-agent redact --lines < prompts.txt
+  edge-agent redact --eval testdata/redact/corpus.jsonl`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -63,6 +67,9 @@ policy is called as it would be in service.`,
 	f.StringVar(&eval, "eval", "", "labelled corpus (JSON lines) to evaluate the policy on")
 	f.BoolVar(&lines, "lines", false, "treat every stdin line as its own text")
 	f.BoolVar(&showValues, "show-values", false, "include the detected values in the output (operator's terminal only)")
+	for _, name := range []string{"eval", "lines", "show-values"} { // per run: a leftover EDGE_AGENT_SHOW_VALUES must not print values
+		envflag.NoEnv(f, name)
+	}
 	return cmd
 }
 
