@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/fleet"
+	"github.com/sucursal/sucursal/internal/trust"
 )
 
 // natsFlags are the connection flags of every command that talks to the fleet's NATS.
@@ -58,12 +59,13 @@ func (f *natsFlags) connect(name string) (jetstream.JetStream, func(), error) {
 func newInitCommand() *cobra.Command {
 	var nf natsFlags
 	var cfg fleet.Config
+	var trustBucket string
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the fleet's JetStream buckets (idempotent)",
 		Long: `Creates, or updates in place: a KV for desired state, a KV for edge status whose
 entries expire after --status-ttl, a KV for the manifest catalog, rollouts and the controller lease,
-and an Object Store for artifacts. Running it again changes nothing.`,
+an Object Store for artifacts, and the KV the dc-gateways watch for the trust list. Running it again changes nothing.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			js, closeConn, err := nf.connect("init")
 			if err != nil {
@@ -73,13 +75,17 @@ and an Object Store for artifacts. Running it again changes nothing.`,
 			if err := fleet.Init(cmd.Context(), js, cfg); err != nil {
 				return err
 			}
+			if _, err := trust.EnsureBucket(cmd.Context(), js, trustBucket, cfg.Replicas); err != nil {
+				return err
+			}
 			c := cfg.WithDefaults()
-			fmt.Fprintf(cmd.OutOrStdout(), "buckets ready: %s %s %s %s\n", c.Buckets.Desired, c.Buckets.Status, c.Control, c.Buckets.Artifacts)
+			fmt.Fprintf(cmd.OutOrStdout(), "buckets ready: %s %s %s %s %s\n", c.Buckets.Desired, c.Buckets.Status, c.Control, c.Buckets.Artifacts, trustBucket)
 			return nil
 		},
 	}
 	nf.register(cmd)
 	cmd.Flags().DurationVar(&cfg.StatusTTL, "status-ttl", 30*time.Second, "an edge silent for this long counts as offline")
 	cmd.Flags().IntVar(&cfg.Replicas, "replicas", 1, "JetStream replicas of each bucket (3 on a cluster)")
+	cmd.Flags().StringVar(&trustBucket, "trust-bucket", trust.DefaultBucket, "KV bucket of the signed enrolment/revocation list")
 	return cmd
 }
