@@ -37,7 +37,7 @@ type options struct {
 	draftVerifier, draftVerifierURL, draftVerifierTokenizer                string
 	draftPassCost                                                          time.Duration
 	maxStreams                                                             int64
-	idleTimeout                                                            time.Duration
+	idleTimeout, drainGrace                                                time.Duration
 	trust                                                                  trustOptions // trust.go
 }
 
@@ -51,7 +51,7 @@ func main() {
 }
 
 func newRootCmd() *cobra.Command {
-	o := options{listen: ":4443", metricsListen: "127.0.0.1:9464", name: "dc-gateway", logLevel: "info", maxStreams: 1024, idleTimeout: 30 * time.Second}
+	o := options{listen: ":4443", metricsListen: "127.0.0.1:9464", name: "dc-gateway", logLevel: "info", maxStreams: 1024, idleTimeout: 30 * time.Second, drainGrace: gateway.DefaultDrainGrace}
 	cmd := &cobra.Command{
 		Use:   "dc-gateway",
 		Short: "Relay edge requests from QUIC (mTLS) to the central OpenAI-compatible model server",
@@ -73,6 +73,7 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	f.StringVar(&o.name, "name", o.name, "name reported to edges")
 	f.Int64Var(&o.maxStreams, "max-streams-per-edge", o.maxStreams, "concurrent request streams one edge may open")
 	f.DurationVar(&o.idleTimeout, "idle-timeout", o.idleTimeout, "close an edge connection silent for this long")
+	f.DurationVar(&o.drainGrace, "drain-grace", o.drainGrace, "on SIGTERM: tell edges to go away, refuse new streams, let in-flight ones finish for at most this long")
 	f.StringVar(&o.logLevel, "log-level", o.logLevel, "debug, info, warn or error")
 	f.StringVar(&o.guardModel, "guard-model", o.guardModel, "guard model edges fail over to, on redacted text (empty = no DC guard)")
 	f.StringVar(&o.guardURL, "guard-url", o.guardURL, "OpenAI-compatible base URL of the guard model (default: --target-url)")
@@ -135,6 +136,9 @@ func (o options) validate() error {
 		errs = append(errs, errors.New("--draft-pass-cost must not be negative"))
 	}
 	errs = append(errs, o.trust.validate()...)
+	if o.drainGrace < 0 {
+		errs = append(errs, errors.New("--drain-grace must not be negative (0 = the default, 30s)"))
+	}
 	if o.maxStreams <= 0 {
 		errs = append(errs, errors.New("--max-streams-per-edge must be positive"))
 	}
@@ -179,7 +183,7 @@ func run(ctx context.Context, o options) error {
 	}
 	srv, err := gateway.New(gateway.Config{
 		Target: openaicompat.New(o.targetURL, o.targetAPIKey), Name: o.name,
-		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, Guard: dcGuard, Drafting: drafting, Admission: admission,
+		MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout, DrainGrace: o.drainGrace, Guard: dcGuard, Drafting: drafting, Admission: admission,
 	}, tlsConf, reg, log)
 	if err != nil {
 		return err
@@ -191,9 +195,11 @@ func run(ctx context.Context, o options) error {
 	log.Info("dc-gateway serving", "listen", ln.Addr().String(), "target", o.targetURL, "guard_model", o.guardModel)
 
 	g, gctx := errgroup.WithContext(ctx)
+	served := make(chan struct{})
 	g.Go(func() error {
+		defer close(served)
 		defer ln.Close()
-		return srv.Serve(gctx, ln)
+		return srv.Serve(gctx, ln) // on SIGTERM: drains (--drain-grace), then returns
 	})
 	_ = sdnotify.Ready() // the QUIC listener is bound (the metrics listener binds below)
 	g.Go(func() error { return sdnotify.Watchdog(gctx) })
@@ -207,6 +213,7 @@ func run(ctx context.Context, o options) error {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+		mux.Handle("GET /readyz", srv.ReadyHandler()) // 503 while draining or while the target does not answer
 		hs := &http.Server{Addr: o.metricsListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		g.Go(func() error {
 			if err := hs.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -215,13 +222,9 @@ func run(ctx context.Context, o options) error {
 			return nil
 		})
 		g.Go(func() error {
-			<-gctx.Done()
+			<-served // /readyz says "draining" until the drain is over
 			return hs.Close()
 		})
 	}
-	g.Go(func() error {
-		<-gctx.Done()
-		return ln.Close()
-	})
 	return g.Wait()
 }

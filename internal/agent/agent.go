@@ -124,7 +124,7 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	a.admission = admission.New(cfg.Admission, reg)
 	apiCfg := cfg.Config
 	apiCfg.Decode = cfg.Egress
-	a.api = api.New(apiCfg, api.Deps{Chat: path, Models: dcs[0], Ready: anyReady(links), Metrics: apiMetrics,
+	a.api = api.New(apiCfg, api.Deps{Chat: path, Models: dcs[0], Ready: anyReady(rt), Metrics: apiMetrics,
 		Keys: a.keys, Admission: a.admission, Registerer: reg, Log: log.With("component", "api")})
 	a.api.SetReadyDetail(func() any { return rt.Status() })
 	return a, nil
@@ -162,22 +162,9 @@ func endpoints(cfg Config, base *tls.Config, exit dc.Exit, reg prometheus.Regist
 	return links, dcs, nil
 }
 
-// anyReady is /readyz: ready while at least one DC endpoint is connected.
-func anyReady(links []*link.Client) func() (bool, error) {
-	return func() (bool, error) {
-		var first error
-		for _, l := range links {
-			ok, err := l.Ready()
-			if ok {
-				return true, nil
-			}
-			if first == nil {
-				first = err
-			}
-		}
-		return false, first
-	}
-}
+// anyReady is /readyz: ready while at least one DC endpoint's link is up, not draining, and its
+// breaker not open (failover.Router.Ready); the reason is a code without addresses.
+func anyReady(rt *failover.Router) func() (bool, error) { return rt.Ready }
 
 // Listen binds the HTTP listeners, so callers (and tests) know the addresses before Run.
 func (a *Agent) Listen() error {

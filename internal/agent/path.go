@@ -43,7 +43,8 @@ func requestPath(p pathParts) (pipeline.Handler, *failover.Router) {
 			name = "dc-secondary-" + c.Addr()
 		}
 		backends = append(backends, failover.Backend{
-			Name: name, Ready: c.Ready, Breaker: failover.NewBreaker(name, p.cfg.Failover.Breaker, nil, p.breakerChanged),
+			Name: name, Ready: c.Ready, Connections: c.Connections, // a re-established link closes its breaker at once
+			Breaker: failover.NewBreaker(name, p.cfg.Failover.Breaker, nil, p.breakerChanged),
 			Handler: pipeline.Chain(
 				drafter.Stage(p.cfg.Draft, c, // greedy answers drafted on the NUC, verified by the DC; the rest goes plain
 					prometheus.WrapRegistererWith(prometheus.Labels{"dc": c.Addr()}, p.reg), p.log.With("component", "drafter", "dc", c.Addr())),

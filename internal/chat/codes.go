@@ -42,6 +42,7 @@ const (
 	CodeDCProtocolError     = "dc_protocol_error"
 	CodeDCUnresponsive      = "dc_unresponsive"
 	CodeDCBusy              = "dc_busy"
+	CodeDCDraining          = "dc_draining" // the gateway is going away (a deploy): another DC, or retry shortly
 	CodeTargetUnreachable   = "target_unreachable"
 	CodeUpstreamTimeout     = "upstream_timeout"
 	CodeUpstreamUnavailable = "upstream_unavailable"
@@ -49,7 +50,7 @@ const (
 
 // backendFaults are the codes that mean the datacenter path, not the request, failed.
 var backendFaults = map[string]bool{
-	CodeDCUnavailable: true, CodeDCConnectionLost: true, CodeDCProtocolError: true, CodeDCUnresponsive: true,
+	CodeDCUnavailable: true, CodeDCConnectionLost: true, CodeDCProtocolError: true, CodeDCUnresponsive: true, CodeDCDraining: true,
 	CodeTargetUnreachable: true, CodeUpstreamTimeout: true, CodeUpstreamUnavailable: true,
 }
 

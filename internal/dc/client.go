@@ -50,8 +50,12 @@ func New(l *link.Client, exit Exit, cfg Config) (*Client, error) {
 // Addr is the gateway's address.
 func (c *Client) Addr() string { return c.l.Addr() }
 
-// Ready reports whether the QUIC link is up, and if not why.
-func (c *Client) Ready() (bool, error) { return c.l.Ready() }
+// Ready reports whether the QUIC link can take requests, and if not why: a *link.NotReadyError
+// whose text is a reason code and a sentence (no addresses, no raw TLS errors).
+func (c *Client) Ready() (bool, error) { return c.l.Readiness() }
+
+// Connections changes each time the link (re)connects (see link.Client.Connections).
+func (c *Client) Connections() uint64 { return c.l.Connections() }
 
 // RTT is the link's smoothed round-trip time (0 when down).
 func (c *Client) RTT() time.Duration { return c.l.RTT() }
@@ -180,7 +184,7 @@ func (c *Client) stream(ctx context.Context, req wire.Request, fn func(wire.Fram
 			case <-call.Accepted():
 			default:
 				unacknowledged.Store(true)
-				call.Abandon()
+				call.Unacknowledged()
 			}
 		})
 		defer timer.Stop()

@@ -71,7 +71,7 @@ func (c *Client) draftCall(ctx context.Context, req wire.Request, want wire.Type
 		return wire.Frame{}, &wire.DraftRefusedError{Status: fe.e.Status, Code: fe.e.Code}
 	case errors.Is(err, errUnexpectedFrame):
 		return wire.Frame{}, fmt.Errorf("%w: %w", wire.ErrBadVerifyResult, err)
-	case errors.Is(err, link.ErrNotConnected):
+	case errors.Is(err, link.ErrNotConnected), errors.Is(err, link.ErrDraining):
 		return wire.Frame{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return wire.Frame{}, err

@@ -30,6 +30,8 @@ func userError(ctx context.Context, err error) error {
 		return badGateway("the datacenter answered with an unexpected frame")
 	case errors.Is(err, link.ErrNotConnected):
 		return chat.Unavailable(chat.CodeDCUnavailable, "the datacenter is unreachable from this branch; try again shortly", chat.DCRetryAfter)
+	case errors.Is(err, link.ErrDraining):
+		return chat.Unavailable(chat.CodeDCDraining, "the datacenter gateway is restarting; try again shortly", time.Second)
 	case errors.Is(err, link.ErrBusy):
 		return chat.Unavailable(chat.CodeDCBusy, "the datacenter gateway is serving as many requests from this branch as it allows; try again shortly", time.Second)
 	case errors.Is(err, link.ErrStreamLost):

@@ -160,6 +160,18 @@ func (b *Breaker) Failure() {
 	}
 }
 
+// Reset closes the breaker at once, forgetting failures and backoff: the backend's connection
+// was re-established, so what failed on the old one says nothing about the new one.
+func (b *Breaker) Reset() {
+	b.mu.Lock()
+	from := b.state
+	b.state, b.failures, b.probing, b.openFor = Closed, 0, false, b.cfg.OpenFor
+	b.mu.Unlock()
+	if from != Closed {
+		b.notify(from, Closed)
+	}
+}
+
 // Trip opens the breaker at once (a hard signal such as the QUIC connection closing).
 func (b *Breaker) Trip() {
 	b.mu.Lock()

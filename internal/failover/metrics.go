@@ -3,11 +3,12 @@ package failover
 import "github.com/prometheus/client_golang/prometheus"
 
 type metrics struct {
-	served      *prometheus.CounterVec
-	skipped     *prometheus.CounterVec
-	retries     *prometheus.CounterVec
-	degraded    prometheus.Counter
-	unavailable prometheus.Counter
+	served       *prometheus.CounterVec
+	skipped      *prometheus.CounterVec
+	retries      *prometheus.CounterVec
+	degraded     prometheus.Counter
+	unavailable  prometheus.Counter
+	targetFaults *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -32,9 +33,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Namespace: "sucursal", Subsystem: "failover", Name: "unavailable_total",
 			Help: "Requests answered 503 because no backend could serve.",
 		}),
+		targetFaults: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "failover", Name: "target_faults_total",
+			Help: "Requests a DC gateway answered with its target's failure (the link itself worked), by backend.",
+		}, []string{"backend"}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.served, m.skipped, m.retries, m.degraded, m.unavailable)
+		reg.MustRegister(m.served, m.skipped, m.retries, m.degraded, m.unavailable, m.targetFaults)
 	}
 	return m
 }

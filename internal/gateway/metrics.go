@@ -9,6 +9,7 @@ type metrics struct {
 	activeStreams prometheus.Gauge
 	upstreamTTFT  prometheus.Histogram
 	chunks        prometheus.Counter
+	pings         prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -23,7 +24,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"reason"}),
 		streams: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "sucursal", Subsystem: "gateway", Name: "streams_total",
-			Help: "Request streams served, by operation and outcome (ok, cancelled, upstream_error, bad_request).",
+			Help: "Request streams served, by operation and outcome (ok, cancelled, client_gone, draining, upstream_error, upstream_unreachable, upstream_timeout, bad_request).",
 		}, []string{"op", "outcome"}),
 		activeStreams: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: "sucursal", Subsystem: "gateway", Name: "active_streams",
@@ -38,9 +39,37 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Namespace: "sucursal", Subsystem: "gateway", Name: "chunks_total",
 			Help: "Streamed chunks relayed from the target to edges.",
 		}),
+		pings: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "pings_total",
+			Help: "Pings answered on edge control streams.",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.connections, m.helloRefused, m.streams, m.activeStreams, m.upstreamTTFT, m.chunks)
+		reg.MustRegister(m.connections, m.helloRefused, m.streams, m.activeStreams, m.upstreamTTFT, m.chunks, m.pings)
 	}
 	return m
+}
+
+// registerState exports whether the gateway is draining and whether its target answers.
+func (m *metrics) registerState(reg prometheus.Registerer, s *Server) {
+	if reg == nil {
+		return
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: "sucursal", Subsystem: "gateway", Name: "draining",
+		Help: "1 while the gateway drains (after SIGTERM): edges were told to go away.",
+	}, func() float64 {
+		if s.Draining() {
+			return 1
+		}
+		return 0
+	}), prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: "sucursal", Subsystem: "gateway", Name: "target_up",
+		Help: "1 when the last probe or request reached the target and it answered.",
+	}, func() float64 {
+		if st, _ := s.target.get(); st == targetUp {
+			return 1
+		}
+		return 0
+	}))
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,10 +36,23 @@ type Config struct {
 	// Drafting verifies edge drafts (OpDraftHello, OpDraft; drafting.NewService); nil (an untyped
 	// nil: leave it unset) answers drafting_not_configured.
 	Drafting Drafting
+	// DrainGrace is how long in-flight streams may still run once Serve's context ends (a
+	// SIGTERM): every edge is told to go away at once, new streams are refused with dc_draining,
+	// and connections close when their streams are done or the grace is over. Default 30 s.
+	DrainGrace time.Duration
+	// ResetKey makes QUIC stateless resets work across restarts (see StatelessResetKey). Nil
+	// derives it from the TLS certificate's private key.
+	ResetKey *quic.StatelessResetKey
+	// TargetProbeInterval is how often the target is asked GET /models for /readyz (and
+	// whenever a request finds it unreachable). Default 5 s.
+	TargetProbeInterval time.Duration
 	// Admission enforces fleet trust (trust.Gate: enrolment, revocation, one connection per
 	// edge); nil admits any certificate of the fleet CA.
 	Admission Admission
 }
+
+// DefaultDrainGrace is how long a draining gateway lets in-flight streams finish by default.
+const DefaultDrainGrace = 30 * time.Second
 
 // Server serves edges on a QUIC listener.
 type Server struct {
@@ -46,6 +60,13 @@ type Server struct {
 	tls *tls.Config
 	log *slog.Logger
 	m   *metrics
+
+	draining atomic.Bool
+	inflight tracker // request streams being served
+	target   *targetHealth
+
+	mu    sync.Mutex
+	conns map[*edgeConn]struct{}
 }
 
 // New returns a gateway server. tlsConf must require and verify fleet client certificates
@@ -69,7 +90,23 @@ func New(cfg Config, tlsConf *tls.Config, reg prometheus.Registerer, log *slog.L
 	if cfg.Name == "" {
 		cfg.Name = "dc-gateway"
 	}
-	return &Server{cfg: cfg, tls: tlsConf, log: log, m: newMetrics(reg)}, nil
+	if cfg.DrainGrace <= 0 {
+		cfg.DrainGrace = DefaultDrainGrace
+	}
+	if cfg.TargetProbeInterval <= 0 {
+		cfg.TargetProbeInterval = 5 * time.Second
+	}
+	if cfg.ResetKey == nil {
+		k, err := ResetKeyFromTLS(tlsConf)
+		if err != nil {
+			return nil, err
+		}
+		cfg.ResetKey = k
+	}
+	s := &Server{cfg: cfg, tls: tlsConf, log: log, m: newMetrics(reg), conns: map[*edgeConn]struct{}{}}
+	s.target = newTargetHealth(cfg.Target, log)
+	s.m.registerState(reg, s)
+	return s, nil
 }
 
 // QUICConfig is the transport configuration the gateway listens with.
@@ -110,7 +147,10 @@ func (s *Server) Listen(addr string) (*Listener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gateway: listen on %s (UDP): %w", addr, err)
 	}
-	tr := &quic.Transport{Conn: conn}
+	// The same stateless-reset key across restarts: a restarted gateway answers packets of a
+	// connection it no longer knows with a reset the edge can verify, so the edge drops the old
+	// connection at once and re-dials, instead of waiting for its idle timeout.
+	tr := &quic.Transport{Conn: conn, StatelessResetKey: s.cfg.ResetKey}
 	ln, err := tr.Listen(s.tls, s.QUICConfig())
 	if err != nil {
 		tr.Close()
@@ -119,27 +159,105 @@ func (s *Server) Listen(addr string) (*Listener, error) {
 	return &Listener{Listener: ln, tr: tr, conn: conn}, nil
 }
 
-// Serve accepts connections until ctx ends or the listener closes, then closes every connection
-// (telling each edge why) and waits for all their streams to finish before releasing the socket.
+// Serve accepts connections until ctx ends or the listener closes.
+//
+// When ctx ends the gateway drains: it stops accepting connections, tells every edge to go away
+// (a GoAway on the control stream), answers new streams with dc_draining, lets in-flight streams
+// finish for at most DrainGrace, then closes every connection and releases the socket. Closing
+// the listener instead (ln.Close) is a hard stop: every connection ends at once.
 func (s *Server) Serve(ctx context.Context, ln *Listener) error {
-	var wg sync.WaitGroup
+	hard, kill := context.WithCancel(context.WithoutCancel(ctx))
 	defer ln.Close()
 	defer s.cfg.Target.HTTP.CloseIdleConnections()
-	defer wg.Wait()
-	for {
-		conn, err := ln.Accept(ctx)
-		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, quic.ErrServerClosed) {
-				return nil
+	var conns sync.WaitGroup
+	defer conns.Wait()
+	probe := make(chan struct{})
+	defer func() { <-probe }()
+	defer kill() // runs first: ends the probe and every connection
+	go func() {
+		defer close(probe)
+		s.target.run(hard, s.cfg.TargetProbeInterval)
+	}()
+
+	accepted := make(chan error, 1)
+	go func() {
+		for {
+			conn, err := ln.Accept(hard)
+			if err != nil {
+				accepted <- err
+				return
 			}
-			return fmt.Errorf("gateway: accept: %w", err)
+			conns.Add(1)
+			go func() {
+				defer conns.Done()
+				s.serveConn(hard, conn)
+			}()
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.serveConn(ctx, conn)
-		}()
+	}()
+	select {
+	case err := <-accepted:
+		if hard.Err() != nil || errors.Is(err, quic.ErrServerClosed) || errors.Is(err, quic.ErrTransportClosed) {
+			return nil
+		}
+		return fmt.Errorf("gateway: accept: %w", err)
+	case <-ctx.Done():
 	}
+	s.drain(ln)
+	<-accepted
+	return nil
+}
+
+// drain runs when Serve's context ends; it returns once every stream ended or the grace is over,
+// with every connection closed.
+func (s *Server) drain(ln *Listener) {
+	s.draining.Store(true)
+	_ = ln.Listener.Close() // no new connections; established ones stay
+	grace := s.cfg.DrainGrace
+	edges := s.edges()
+	s.log.Info("draining: telling edges to go away", "edges", len(edges), "streams", s.inflight.count(), "grace", grace.String())
+	for _, e := range edges {
+		e.goAway(grace)
+	}
+	// Edges that read the GoAway close their connection themselves once their last answer has
+	// arrived (closing from here could drop frames still in flight). Edges of older builds do not:
+	// theirs are closed a moment after their streams ended.
+	const linger = time.Second
+	end := time.Now().Add(grace)
+	var idleSince time.Time
+	for {
+		now := time.Now()
+		n := s.inflight.count()
+		if n == 0 && idleSince.IsZero() {
+			idleSince = now
+		} else if n > 0 {
+			idleSince = time.Time{}
+		}
+		if len(s.edges()) == 0 || (!idleSince.IsZero() && now.Sub(idleSince) >= linger) {
+			s.log.Info("drained: every stream finished")
+			break
+		}
+		if now.After(end) {
+			s.log.Warn("drain grace over: closing connections with streams in flight", "streams", n)
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, e := range s.edges() {
+		_ = e.conn.CloseWithError(wire.CodeGoingAway, "gateway restarting")
+	}
+}
+
+// Draining reports whether the gateway is draining (its context ended).
+func (s *Server) Draining() bool { return s.draining.Load() }
+
+func (s *Server) edges() []*edgeConn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*edgeConn, 0, len(s.conns))
+	for e := range s.conns {
+		out = append(out, e)
+	}
+	return out
 }
 
 func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
@@ -150,32 +268,57 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 		return
 	}
 	log := s.log.With("edge_id", edgeID, "remote", conn.RemoteAddr().String())
-	if err := s.hello(ctx, conn, edgeID, log); err != nil {
+	ctrl, err := s.hello(ctx, conn, edgeID, log)
+	if err != nil {
 		return
 	}
 	s.m.connections.Inc()
 	defer s.m.connections.Dec()
-	log.Info("edge connected")
+	log.Info("edge connected", "control", ctrl != nil)
 	defer s.claim(conn, edgeID, log)() // one live connection per edge id (admission.go)
 
 	connCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A connection that dies (the edge went away, the socket closed) cancels its upstream work.
+	defer context.AfterFunc(conn.Context(), cancel)()
+	e := &edgeConn{conn: conn, ctrl: ctrl}
+	s.mu.Lock()
+	s.conns[e] = struct{}{}
+	draining := s.draining.Load()
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, e)
+		s.mu.Unlock()
+	}()
+	if draining {
+		e.goAway(s.cfg.DrainGrace) // connected while the drain began
+	}
 	go func() {
-		// Closing the connection on shutdown unblocks AcceptStream below.
+		// Closing the connection on a hard stop unblocks AcceptStream below.
 		<-connCtx.Done()
 		_ = conn.CloseWithError(wire.CodeShutdown, "gateway shutting down")
 	}()
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	if ctrl != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.serveControl(e, log)
+		}()
+	}
 	for {
 		str, err := conn.AcceptStream(connCtx)
 		if err != nil {
 			log.Info("edge disconnected", "reason", err.Error())
 			return
 		}
+		s.inflight.add()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer s.inflight.done()
 			s.serveStream(connCtx, edgeID, str, log)
 		}()
 	}
@@ -183,13 +326,15 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 
 // hello reads the edge's hello on the first stream and acknowledges it, or closes the connection
 // with a code and a reason the edge can show its operator.
-func (s *Server) hello(ctx context.Context, conn *quic.Conn, edgeID string, log *slog.Logger) error {
+// When the edge offers wire.FeatureControl the stream stays open as the control stream and is
+// returned; otherwise it is closed and nil is returned.
+func (s *Server) hello(ctx context.Context, conn *quic.Conn, edgeID string, log *slog.Logger) (*quic.Stream, error) {
 	hctx, cancel := context.WithTimeout(ctx, s.cfg.HelloTimeout)
 	defer cancel()
 	str, err := conn.AcceptStream(hctx)
 	if err != nil {
 		s.refuse(conn, "no_hello", wire.CodeBadHello, "no hello within "+s.cfg.HelloTimeout.String())
-		return err
+		return nil, err
 	}
 	stop := context.AfterFunc(hctx, func() { str.CancelRead(wire.CodeBadHello) })
 	defer stop()
@@ -200,33 +345,44 @@ func (s *Server) hello(ctx context.Context, conn *quic.Conn, edgeID string, log 
 			msg := fmt.Sprintf("unsupported protocol version %d: this gateway speaks version %d", ve.Got, ve.Want)
 			log.Warn("edge refused", "reason", "version", "edge_version", ve.Got, "gateway_version", ve.Want)
 			s.refuse(conn, "version", wire.CodeVersionMismatch, msg)
-			return err
+			return nil, err
 		}
 		s.refuse(conn, "bad_hello", wire.CodeBadHello, "could not read hello: "+err.Error())
-		return err
+		return nil, err
 	}
 	var h wire.Hello
 	if f.Type != wire.TypeHello || f.Decode(&h) != nil {
 		s.refuse(conn, "bad_hello", wire.CodeBadHello, "first frame must be a hello")
-		return errors.New("bad hello")
+		return nil, errors.New("bad hello")
 	}
 	if h.Version != wire.Version {
 		msg := fmt.Sprintf("unsupported protocol version %d: this gateway speaks version %d", h.Version, wire.Version)
 		log.Warn("edge refused", "reason", "version", "edge_version", h.Version, "gateway_version", wire.Version)
 		s.refuse(conn, "version", wire.CodeVersionMismatch, msg)
-		return errors.New("version mismatch")
+		return nil, errors.New("version mismatch")
 	}
 	if h.EdgeID != edgeID {
 		// The certificate is the identity; an edge that claims another is misconfigured (or worse).
 		log.Warn("edge refused", "reason", "identity_mismatch")
 		s.refuse(conn, "identity_mismatch", wire.CodeIdentity,
 			fmt.Sprintf("hello claims edge id %q but the client certificate is for %q", h.EdgeID, edgeID))
-		return errors.New("identity mismatch")
+		return nil, errors.New("identity mismatch")
 	}
-	if err := wire.WriteJSON(str, wire.TypeHelloAck, wire.HelloAck{Version: wire.Version, Gateway: s.cfg.Name, EdgeID: edgeID}); err != nil {
-		return err
+	ack := wire.HelloAck{Version: wire.Version, Gateway: s.cfg.Name, EdgeID: edgeID}
+	control := wire.HasFeature(h.Features, wire.FeatureControl)
+	if control {
+		ack.Features = []string{wire.FeatureControl}
 	}
-	return str.Close()
+	if err := wire.WriteJSON(str, wire.TypeHelloAck, ack); err != nil {
+		return nil, err
+	}
+	if !stop() {
+		return nil, hctx.Err()
+	}
+	if !control {
+		return nil, str.Close()
+	}
+	return str, nil
 }
 
 func (s *Server) refuse(conn *quic.Conn, reason string, code quic.ApplicationErrorCode, msg string) {

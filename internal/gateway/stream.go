@@ -40,6 +40,16 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 		return
 	}
 	log = log.With("request_id", req.RequestID, "op", req.Op)
+	if s.draining.Load() {
+		// A stream the edge opened before it read the GoAway (or an edge without a control
+		// stream): refused before the target is called, so the edge can send it elsewhere.
+		_ = writeError(str, chat.Unavailable(chat.CodeDCDraining,
+			"the datacenter gateway is restarting; this branch will use another datacenter or retry shortly", time.Second))
+		_ = str.Close()
+		str.CancelRead(wire.CodeOK)
+		s.m.streams.WithLabelValues(req.Op, "draining").Inc()
+		return
+	}
 	// Acknowledge at once: the edge learns the gateway is alive one round trip after sending,
 	// however long the model takes (see wire.TypeAccepted).
 	_ = wire.Write(str, wire.TypeAccepted, nil)
@@ -65,7 +75,7 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 	}()
 
 	start := time.Now()
-	outcome := s.dispatch(reqCtx, str, req)
+	outcome := s.dispatch(reqCtx, str, req, log)
 	if errors.Is(context.Cause(reqCtx), errEdgeCancelled) {
 		outcome = "cancelled"
 		str.CancelWrite(wire.CodeCancelled)
@@ -76,20 +86,23 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 	str.CancelRead(wire.CodeOK)
 	<-watched
 	s.m.streams.WithLabelValues(req.Op, outcome).Inc()
+	if req.Op == wire.OpChatCompletions || req.Op == wire.OpModels {
+		s.target.observe(outcome)
+	}
 	log.Debug("stream served", "outcome", outcome, "duration_ms", time.Since(start).Milliseconds())
 }
 
 var errEdgeCancelled = errors.New("edge cancelled the request")
 
-func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Request) (outcome string) {
+func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Request, log *slog.Logger) (outcome string) {
 	switch req.Op {
 	case wire.OpModels:
 		status, body, err := s.cfg.Target.Get(ctx, "/models")
 		if err != nil {
-			return s.fail(str, err)
+			return s.fail(str, err, log)
 		}
 		if status/100 != 2 {
-			return s.fail(str, chat.ParseError(status, body))
+			return s.fail(str, chat.ParseError(status, body), log)
 		}
 		_ = wire.WriteJSON(str, wire.TypeResponse, wire.Response{Status: status, Body: json.RawMessage(body)})
 		return "ok"
@@ -101,11 +114,11 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 		return s.serveDraftHello(ctx, str, req.Body)
 	case wire.OpChatCompletions:
 		if req.Stream {
-			return s.stream(ctx, str, req.Body)
+			return s.stream(ctx, str, req.Body, log)
 		}
 		body, err := s.cfg.Target.Post(ctx, "/chat/completions", req.Body)
 		if err != nil {
-			return s.fail(str, err)
+			return s.fail(str, err, log)
 		}
 		_ = wire.WriteJSON(str, wire.TypeResponse, wire.Response{Status: http.StatusOK, Body: json.RawMessage(body)})
 		return "ok"
@@ -115,7 +128,7 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 	return "bad_request"
 }
 
-func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte) string {
+func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte, log *slog.Logger) string {
 	start := time.Now()
 	var done wire.Done
 	// Chunks that arrived from the target together leave in one stream write (one QUIC packet
@@ -130,44 +143,65 @@ func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte) stri
 		done.Chunks++
 		s.m.chunks.Inc()
 		if err := wire.Write(bw, wire.TypeChunk, data); err != nil {
-			return err
+			return &edgeGoneError{err}
 		}
 		if more {
 			return nil
 		}
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return &edgeGoneError{err}
+		}
+		return nil
 	})
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
+	if ferr := bw.Flush(); err == nil && ferr != nil {
+		err = &edgeGoneError{ferr}
 	}
 	if err != nil {
-		return s.fail(str, err)
+		return s.fail(str, err, log)
 	}
 	_ = wire.WriteJSON(str, wire.TypeDone, done)
 	return "ok"
 }
 
-// fail sends the error frame that matches err and names the outcome for metrics.
-func (s *Server) fail(str *quic.Stream, err error) string {
+// edgeGoneError is a failed write towards the edge: the edge reset the stream (it cut a slow
+// client, or its user went away) or the connection broke. The target did nothing wrong.
+type edgeGoneError struct{ err error }
+
+func (e *edgeGoneError) Error() string { return "write to the edge: " + e.err.Error() }
+func (e *edgeGoneError) Unwrap() error { return e.err }
+
+// fail sends the error frame that matches err and names the outcome for metrics. Failures of the
+// target are logged at warn — status, code and the error's class, never a body.
+func (s *Server) fail(str *quic.Stream, err error, log *slog.Logger) string {
+	var gone *edgeGoneError
+	var se *quic.StreamError
+	if errors.As(err, &gone) || errors.As(err, &se) {
+		return "client_gone" // nobody left to tell; not the target's fault
+	}
 	if errors.Is(err, context.Canceled) {
 		return "cancelled"
 	}
 	var ce *chat.Error
 	switch {
 	case errors.As(err, &ce):
+		log.Warn("target answered an error", "status", ce.Status, "code", ce.Code)
 		_ = writeError(str, ce)
 		return "upstream_error"
 	case errors.Is(err, openaicompat.ErrUnreachable):
-		_ = writeError(str, chat.Unavailable("target_unreachable",
-			"the datacenter gateway cannot reach its model server", 5*time.Second))
+		log.Warn("target unreachable", "error", err.Error())
+		_ = writeError(str, chat.Unavailable(chat.CodeTargetUnreachable,
+			"the datacenter gateway cannot reach its model server; try again shortly", 5*time.Second))
 		return "upstream_unreachable"
 	case errors.Is(err, context.DeadlineExceeded):
-		_ = writeError(str, &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: "upstream_timeout",
-			Message: "the datacenter model server did not answer in time"})
+		log.Warn("target timed out")
+		_ = writeError(str, &chat.Error{Status: http.StatusGatewayTimeout, Type: "api_error", Code: chat.CodeUpstreamTimeout,
+			Message: "the datacenter model server did not answer in time", RetryAfter: 5 * time.Second})
 		return "upstream_timeout"
 	}
-	_ = writeError(str, &chat.Error{Status: http.StatusBadGateway, Type: "api_error", Code: "upstream_error",
-		Message: "the datacenter model server failed: " + err.Error()})
+	// The error's text can name the target's address: it goes to the log, not to the branch.
+	log.Warn("target request failed", "error", err.Error())
+	_ = writeError(str, &chat.Error{Status: http.StatusBadGateway, Type: "api_error", Code: chat.CodeUpstreamError,
+		Message: "the datacenter model server failed during the request", RetryAfter: 5 * time.Second})
 	return "upstream_error"
 }
 

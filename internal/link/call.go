@@ -20,6 +20,8 @@ var ErrStreamLost = errors.New("link: the connection to the datacenter broke dur
 
 // Call is one request on its own stream.
 type Call struct {
+	c        *Client
+	sess     *session
 	str      *quic.Stream
 	fr       *wire.Reader
 	stop     func() bool
@@ -35,10 +37,11 @@ type Call struct {
 //
 // Open sends what it is given: the exit check is the caller's (package dc, the only caller).
 func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
-	conn, err := c.current()
+	sess, err := c.current()
 	if err != nil {
 		return nil, err
 	}
+	conn := sess.conn
 	// OpenStream, not OpenStreamSync: when the gateway's per-edge stream limit is reached, the
 	// request is refused at once (ErrBusy) instead of waiting silently for a stream to free.
 	str, err := conn.OpenStream()
@@ -55,8 +58,9 @@ func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
 	}
 	// Buffered: the gateway sends chunks that arrived together in one write, and reading them
 	// frame by frame from the stream would lock it twice per frame.
-	call := &Call{str: str, fr: wire.NewReader(bufio.NewReaderSize(str, 4<<10)), m: c.m, accepted: make(chan struct{})}
+	call := &Call{c: c, sess: sess, str: str, fr: wire.NewReader(bufio.NewReaderSize(str, 4<<10)), m: c.m, accepted: make(chan struct{})}
 	c.m.openStreams.Inc()
+	sess.opened()
 	if err := wire.WriteJSON(str, wire.TypeRequest, req); err != nil {
 		call.abort(wire.CodeProtocol)
 		return nil, fmt.Errorf("%w: %w", ErrStreamLost, err)
@@ -73,7 +77,10 @@ func (call *Call) Accepted() <-chan struct{} { return call.accepted }
 func (call *Call) Next() (wire.Frame, error) {
 	f, err := call.fr.Read()
 	if err == nil {
-		call.ackOnce.Do(func() { close(call.accepted) })
+		call.ackOnce.Do(func() {
+			close(call.accepted)
+			call.sess.unacked.Store(0)
+		})
 		if f.Type == wire.TypeAccepted {
 			f, err = call.fr.Read()
 		}
@@ -95,12 +102,20 @@ func (call *Call) Close() {
 		_ = call.str.Close()
 		call.str.CancelRead(wire.CodeOK)
 		call.m.openStreams.Dec()
+		call.sess.closed()
 	})
 }
 
-// Abandon gives up on the call from any goroutine (e.g. the gateway did not acknowledge it in
-// time): the gateway is told to cancel and a pending Next returns an error.
+// Abandon gives up on the call from any goroutine: the gateway is told to cancel and a pending
+// Next returns an error.
 func (call *Call) Abandon() { call.cancel() }
+
+// Unacknowledged abandons a call the gateway did not acknowledge in time, and counts it against
+// the connection: several in a row mean the gateway is gone, and the link is declared dead.
+func (call *Call) Unacknowledged() {
+	call.cancel()
+	call.c.unacknowledged(call.sess)
+}
 
 // cancel runs when the caller's context ends first: tell the gateway, then reset the stream.
 func (call *Call) cancel() {
@@ -110,6 +125,7 @@ func (call *Call) cancel() {
 		call.str.CancelRead(wire.CodeCancelled)
 		call.m.cancels.Inc()
 		call.m.openStreams.Dec()
+		call.sess.closed()
 	})
 }
 
@@ -118,5 +134,6 @@ func (call *Call) abort(code quic.StreamErrorCode) {
 		call.str.CancelWrite(code)
 		call.str.CancelRead(code)
 		call.m.openStreams.Dec()
+		call.sess.closed()
 	})
 }

@@ -46,12 +46,21 @@ type Tuning struct {
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
 	BackoffMin  time.Duration `yaml:"backoff_min"`
 	BackoffMax  time.Duration `yaml:"backoff_max"`
+	// PingInterval and PingTimeout: with a gateway that has a control stream, a ping every
+	// PingInterval; no pong for PingTimeout declares the link dead (its streams end, it re-dials).
+	PingInterval time.Duration `yaml:"ping_interval"`
+	PingTimeout  time.Duration `yaml:"ping_timeout"`
+	// DeadAfterUnacknowledged requests in a row that the gateway did not acknowledge in time
+	// declare the link dead too (for gateways without a control stream). 0 means the default.
+	DeadAfterUnacknowledged int `yaml:"dead_after_unacknowledged"`
 }
 
-// DefaultTuning: 5 s dial and keepalive, 20 s idle timeout, re-dial backoff 100 ms to 10 s.
+// DefaultTuning: 5 s dial and keepalive, 20 s idle timeout, re-dial backoff 100 ms to 10 s, a
+// ping every 500 ms and dead after 1.5 s without a pong (or 3 unacknowledged requests in a row).
 func DefaultTuning() Tuning {
 	return Tuning{DialTimeout: 5 * time.Second, KeepAlive: 5 * time.Second, IdleTimeout: 20 * time.Second,
-		BackoffMin: 100 * time.Millisecond, BackoffMax: 10 * time.Second}
+		BackoffMin: 100 * time.Millisecond, BackoffMax: 10 * time.Second,
+		PingInterval: 500 * time.Millisecond, PingTimeout: 1500 * time.Millisecond, DeadAfterUnacknowledged: 3}
 }
 
 // Validate lists every problem at once.
@@ -61,7 +70,8 @@ func (t Tuning) Validate() error {
 		name string
 		v    time.Duration
 	}{{"link.dial_timeout", t.DialTimeout}, {"link.keepalive", t.KeepAlive}, {"link.idle_timeout", t.IdleTimeout},
-		{"link.backoff_min", t.BackoffMin}, {"link.backoff_max", t.BackoffMax}} {
+		{"link.backoff_min", t.BackoffMin}, {"link.backoff_max", t.BackoffMax},
+		{"link.ping_interval", t.PingInterval}, {"link.ping_timeout", t.PingTimeout}} {
 		if d.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s must be positive", d.name))
 		}
@@ -69,28 +79,29 @@ func (t Tuning) Validate() error {
 	if t.KeepAlive >= t.IdleTimeout && t.IdleTimeout > 0 {
 		errs = append(errs, fmt.Errorf("link.keepalive (%s) must be shorter than link.idle_timeout (%s)", t.KeepAlive, t.IdleTimeout))
 	}
+	if t.PingInterval >= t.PingTimeout && t.PingTimeout > 0 {
+		errs = append(errs, fmt.Errorf("link.ping_interval (%s) must be shorter than link.ping_timeout (%s)", t.PingInterval, t.PingTimeout))
+	}
 	if t.BackoffMin > t.BackoffMax {
 		errs = append(errs, errors.New("link.backoff_min must not exceed link.backoff_max"))
+	}
+	if t.DeadAfterUnacknowledged < 0 {
+		errs = append(errs, errors.New("link.dead_after_unacknowledged must not be negative"))
 	}
 	return errors.Join(errs...)
 }
 
 func (c *Config) defaults() {
 	d := DefaultTuning()
-	if c.DialTimeout <= 0 {
-		c.DialTimeout = d.DialTimeout
+	for _, f := range []struct{ v, def *time.Duration }{{&c.DialTimeout, &d.DialTimeout}, {&c.KeepAlive, &d.KeepAlive},
+		{&c.IdleTimeout, &d.IdleTimeout}, {&c.BackoffMin, &d.BackoffMin}, {&c.BackoffMax, &d.BackoffMax},
+		{&c.PingInterval, &d.PingInterval}, {&c.PingTimeout, &d.PingTimeout}} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
 	}
-	if c.KeepAlive <= 0 {
-		c.KeepAlive = d.KeepAlive
-	}
-	if c.IdleTimeout <= 0 {
-		c.IdleTimeout = d.IdleTimeout
-	}
-	if c.BackoffMin <= 0 {
-		c.BackoffMin = d.BackoffMin
-	}
-	if c.BackoffMax <= 0 {
-		c.BackoffMax = d.BackoffMax
+	if c.DeadAfterUnacknowledged <= 0 {
+		c.DeadAfterUnacknowledged = d.DeadAfterUnacknowledged
 	}
 }
 
@@ -107,15 +118,19 @@ type Client struct {
 	m   *metrics
 
 	mu      sync.Mutex
-	conn    *quic.Conn
+	sess    *session // nil while down
 	ack     wire.HelloAck
 	lastErr error
-	changed chan struct{} // closed and replaced whenever conn changes
+	epoch   uint64        // connections established so far
+	changed chan struct{} // closed and replaced whenever the state changes
 }
 
 // New returns a client; call Run to connect.
 func New(cfg Config, reg prometheus.Registerer, log *slog.Logger) *Client {
 	cfg.defaults()
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return &Client{cfg: cfg, log: log, m: newMetrics(reg), changed: make(chan struct{})}
 }
 
@@ -123,15 +138,16 @@ func New(cfg Config, reg prometheus.Registerer, log *slog.Logger) *Client {
 func (c *Client) Run(ctx context.Context) error {
 	backoff := c.cfg.BackoffMin
 	for {
-		conn, err := c.dial(ctx)
+		sess, err := c.dial(ctx)
 		if ctx.Err() != nil {
-			if conn != nil {
-				_ = conn.CloseWithError(wire.CodeShutdown, "edge shutting down")
+			if sess != nil {
+				_ = sess.conn.CloseWithError(wire.CodeShutdown, "edge shutting down")
 			}
+			c.setSession(nil, wire.HelloAck{}, ErrNotConnected)
 			return nil
 		}
 		if err != nil {
-			c.setConn(nil, wire.HelloAck{}, err)
+			c.setSession(nil, wire.HelloAck{}, err)
 			c.m.dialFailures.Inc()
 			wait := jitter(backoff)
 			c.log.Warn("cannot connect to the datacenter gateway", "addr", c.cfg.Addr, "error", err.Error(), "retry_in", wait.String())
@@ -144,22 +160,32 @@ func (c *Client) Run(ctx context.Context) error {
 			continue
 		}
 		backoff = c.cfg.BackoffMin
-		c.log.Info("connected to the datacenter gateway", "addr", c.cfg.Addr, "gateway", c.Ack().Gateway)
+		c.log.Info("connected to the datacenter gateway", "addr", c.cfg.Addr, "gateway", c.Ack().Gateway, "control", sess.ctrl != nil)
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			c.watch(sess)
+		}()
 		select {
 		case <-ctx.Done():
-			_ = conn.CloseWithError(wire.CodeShutdown, "edge shutting down")
-			c.setConn(nil, wire.HelloAck{}, ErrNotConnected)
+			_ = sess.conn.CloseWithError(wire.CodeShutdown, "edge shutting down")
+			<-watched
+			c.setSession(nil, wire.HelloAck{}, ErrNotConnected)
 			return nil
-		case <-conn.Context().Done():
-			cause := context.Cause(conn.Context())
-			c.setConn(nil, wire.HelloAck{}, cause)
+		case <-sess.conn.Context().Done():
+			<-watched
+			cause := context.Cause(sess.conn.Context())
+			if why := sess.deadReason(); why != "" {
+				cause = fmt.Errorf("%w: %s", errDeclaredDead, why)
+			}
+			c.setSession(nil, wire.HelloAck{}, cause)
 			c.m.disconnects.Inc()
 			c.log.Warn("lost the datacenter gateway", "addr", c.cfg.Addr, "error", describe(cause))
 		}
 	}
 }
 
-func (c *Client) dial(ctx context.Context) (*quic.Conn, error) {
+func (c *Client) dial(ctx context.Context) (*session, error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
 	defer cancel()
 	conn, err := quic.DialAddr(dctx, c.cfg.Addr, c.cfg.TLS, &quic.Config{
@@ -179,7 +205,7 @@ func (c *Client) dial(ctx context.Context) (*quic.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", c.cfg.Addr, err)
 	}
-	ack, err := c.hello(dctx, conn)
+	ack, ctrl, err := c.hello(dctx, conn)
 	if err != nil {
 		var ve *wire.VersionError
 		if errors.As(err, &ve) {
@@ -189,33 +215,43 @@ func (c *Client) dial(ctx context.Context) (*quic.Conn, error) {
 		}
 		return nil, err
 	}
-	c.setConn(conn, ack, nil)
-	return conn, nil
+	sess := newSession(conn, ctrl)
+	c.setSession(sess, ack, nil)
+	return sess, nil
 }
 
-func (c *Client) hello(ctx context.Context, conn *quic.Conn) (wire.HelloAck, error) {
+// hello runs the hello exchange on the connection's first stream. When the gateway accepts
+// wire.FeatureControl the stream stays open and is returned as the control stream.
+func (c *Client) hello(ctx context.Context, conn *quic.Conn) (wire.HelloAck, *quic.Stream, error) {
 	str, err := conn.OpenStreamSync(ctx)
 	if err != nil {
-		return wire.HelloAck{}, refused(conn, err)
+		return wire.HelloAck{}, nil, refused(conn, err)
 	}
 	stop := context.AfterFunc(ctx, func() { str.CancelRead(wire.CodeBadHello) })
 	defer stop()
-	if err := wire.WriteJSON(str, wire.TypeHello, wire.Hello{Version: wire.Version, EdgeID: c.cfg.EdgeID, Software: c.cfg.Software}); err != nil {
-		return wire.HelloAck{}, refused(conn, err)
+	h := wire.Hello{Version: wire.Version, EdgeID: c.cfg.EdgeID, Software: c.cfg.Software, Features: []string{wire.FeatureControl}}
+	if err := wire.WriteJSON(str, wire.TypeHello, h); err != nil {
+		return wire.HelloAck{}, nil, refused(conn, err)
 	}
 	f, err := wire.NewReader(str).Read()
 	if err != nil {
-		return wire.HelloAck{}, refused(conn, err)
+		return wire.HelloAck{}, nil, refused(conn, err)
 	}
 	var ack wire.HelloAck
 	if f.Type != wire.TypeHelloAck || f.Decode(&ack) != nil {
-		return wire.HelloAck{}, fmt.Errorf("link: the gateway answered the hello with a %s frame", f.Type)
+		return wire.HelloAck{}, nil, fmt.Errorf("link: the gateway answered the hello with a %s frame", f.Type)
 	}
 	if ack.Version != wire.Version {
-		return wire.HelloAck{}, fmt.Errorf("link: %w: gateway speaks version %d, this edge %d", wire.ErrVersion, ack.Version, wire.Version)
+		return wire.HelloAck{}, nil, fmt.Errorf("link: %w: gateway speaks version %d, this edge %d", wire.ErrVersion, ack.Version, wire.Version)
 	}
-	_ = str.Close()
-	return ack, nil
+	if !stop() {
+		return wire.HelloAck{}, nil, ctx.Err()
+	}
+	if !wire.HasFeature(ack.Features, wire.FeatureControl) {
+		_ = str.Close() // a gateway of an older build: QUIC keepalives and accept timeouts only
+		return ack, nil, nil
+	}
+	return ack, str, nil
 }
 
 // refused turns "the gateway closed the connection with a reason" into a RefusedError.
@@ -238,30 +274,94 @@ func describe(err error) string {
 	if errors.As(err, &ie) {
 		return "idle timeout: no packets from the gateway"
 	}
+	var sr *quic.StatelessResetError
+	if errors.As(err, &sr) {
+		return "reset by the gateway (it restarted)"
+	}
 	if err == nil {
 		return "closed"
 	}
 	return err.Error()
 }
 
-func (c *Client) setConn(conn *quic.Conn, ack wire.HelloAck, err error) {
+func (c *Client) setSession(sess *session, ack wire.HelloAck, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.conn, c.ack, c.lastErr = conn, ack, err
-	close(c.changed)
-	c.changed = make(chan struct{})
-	if conn != nil {
+	c.sess, c.ack, c.lastErr = sess, ack, err
+	if sess != nil {
+		c.epoch++
+	}
+	c.notifyLocked()
+	if sess != nil {
 		c.m.up.Set(1)
 	} else {
 		c.m.up.Set(0)
 	}
 }
 
-// Ready reports whether the connection to the DC is up, and if not, the last reason.
+func (c *Client) notifyLocked() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// Readiness reasons: stable codes for /readyz and metrics. The raw cause (addresses, TLS errors)
+// goes to the log only.
+const (
+	ReasonDown      = "dc_link_down"        // no connection: never connected, lost, or re-dialling
+	ReasonRefused   = "dc_refused"          // the gateway refused this edge (identity, version)
+	ReasonHandshake = "dc_handshake_failed" // the TLS handshake failed (certificates, CA)
+	ReasonDraining  = "dc_draining"         // the gateway said it is going away (GoAway)
+	ReasonVersion   = "dc_version_mismatch" // the gateway speaks another protocol version
+)
+
+// NotReadyError says why the link cannot take new requests. Its text is the reason code and a
+// sentence without addresses or raw errors; Unwrap gives the cause for logs.
+type NotReadyError struct {
+	Reason string
+	Err    error
+}
+
+func (e *NotReadyError) Error() string {
+	switch e.Reason {
+	case ReasonVersion:
+		return e.Reason + ": the datacenter gateway speaks another protocol version (see the edge log)"
+	case ReasonRefused:
+		return e.Reason + ": the datacenter gateway refused this edge (see the edge log)"
+	case ReasonHandshake:
+		return e.Reason + ": the TLS handshake with the datacenter gateway failed (see the edge log)"
+	case ReasonDraining:
+		return e.Reason + ": the datacenter gateway is going away; new requests go elsewhere"
+	}
+	return e.Reason + ": no connection to the datacenter gateway"
+}
+
+func (e *NotReadyError) Unwrap() error { return e.Err }
+
+func notReady(err error) *NotReadyError {
+	var re *RefusedError
+	var te *quic.TransportError
+	switch {
+	case errors.Is(err, wire.ErrVersion) || (errors.As(err, &re) && re.Code == wire.CodeVersionMismatch):
+		return &NotReadyError{Reason: ReasonVersion, Err: err}
+	case errors.As(err, &re):
+		return &NotReadyError{Reason: ReasonRefused, Err: err}
+	case errors.As(err, &te) && te.ErrorCode.IsCryptoError():
+		return &NotReadyError{Reason: ReasonHandshake, Err: err}
+	case errors.Is(err, ErrDraining):
+		return &NotReadyError{Reason: ReasonDraining, Err: err}
+	}
+	return &NotReadyError{Reason: ReasonDown, Err: err}
+}
+
+// Ready reports whether the link can take new requests now; if not, the error is the raw cause
+// (for logs and tests: it can name addresses and TLS errors). Readiness gives the reason code.
 func (c *Client) Ready() (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.conn != nil && c.conn.Context().Err() == nil {
+	if s := c.sess; s != nil && s.conn.Context().Err() == nil {
+		if s.draining.Load() {
+			return false, ErrDraining
+		}
 		return true, nil
 	}
 	if c.lastErr == nil {
@@ -270,14 +370,31 @@ func (c *Client) Ready() (bool, error) {
 	return false, c.lastErr
 }
 
-// WaitReady blocks until the link is up or ctx ends.
+// Readiness is Ready for /readyz: when not ready, the error is a *NotReadyError whose text is a
+// reason code and a sentence, without addresses or raw TLS errors.
+func (c *Client) Readiness() (bool, error) {
+	ok, err := c.Ready()
+	if ok {
+		return true, nil
+	}
+	return false, notReady(err)
+}
+
+// Connections counts the connections established so far: it changes each time the link
+// (re)connects, so a caller can tell a fresh connection from the one that failed it.
+func (c *Client) Connections() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.epoch
+}
+
+// WaitReady blocks until the link can take requests or ctx ends.
 func (c *Client) WaitReady(ctx context.Context) error {
 	for {
 		c.mu.Lock()
-		ok := c.conn != nil && c.conn.Context().Err() == nil
 		ch := c.changed
 		c.mu.Unlock()
-		if ok {
+		if ok, _ := c.Ready(); ok {
 			return nil
 		}
 		select {
@@ -301,24 +418,38 @@ func (c *Client) Ack() wire.HelloAck {
 // RTT is quic-go's smoothed RTT estimate of the current connection (0 when down).
 func (c *Client) RTT() time.Duration {
 	c.mu.Lock()
-	conn := c.conn
+	s := c.sess
 	c.mu.Unlock()
-	if conn == nil {
+	if s == nil {
 		return 0
 	}
-	return conn.ConnectionStats().SmoothedRTT
+	return s.conn.ConnectionStats().SmoothedRTT
 }
 
-func (c *Client) current() (*quic.Conn, error) {
+// PingRTT is the round trip of the last answered ping (0 when down or without a control stream).
+func (c *Client) PingRTT() time.Duration {
+	c.mu.Lock()
+	s := c.sess
+	c.mu.Unlock()
+	if s == nil {
+		return 0
+	}
+	return time.Duration(s.pingRTT.Load())
+}
+
+func (c *Client) current() (*session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.conn == nil || c.conn.Context().Err() != nil {
+	if c.sess == nil || c.sess.conn.Context().Err() != nil {
 		if c.lastErr != nil {
 			return nil, fmt.Errorf("%w: %s", ErrNotConnected, describe(c.lastErr))
 		}
 		return nil, ErrNotConnected
 	}
-	return c.conn, nil
+	if c.sess.draining.Load() {
+		return nil, ErrDraining
+	}
+	return c.sess, nil
 }
 
 func jitter(d time.Duration) time.Duration {

@@ -9,6 +9,10 @@ type metrics struct {
 	openStreams  prometheus.Gauge
 	cancels      prometheus.Counter
 	busy         prometheus.Counter
+	pingRTT      prometheus.Histogram
+	pingTimeouts prometheus.Counter
+	ackTimeouts  prometheus.Counter
+	goAways      prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -37,9 +41,26 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Namespace: "sucursal", Subsystem: "link", Name: "stream_limit_refusals_total",
 			Help: "Requests refused at once because the gateway's stream limit for this edge was reached.",
 		}),
+		pingRTT: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "ping_rtt_seconds",
+			Help:    "Round trip of pings on the control stream to the datacenter gateway.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+		}),
+		pingTimeouts: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "declared_dead_total",
+			Help: "Connections the edge declared dead because the gateway stopped answering pings.",
+		}),
+		ackTimeouts: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "unacknowledged_dead_total",
+			Help: "Connections the edge declared dead after requests in a row were not acknowledged in time.",
+		}),
+		goAways: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "link", Name: "goaways_total",
+			Help: "GoAway announcements received from the datacenter gateway (it was draining).",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.up, m.dialFailures, m.disconnects, m.openStreams, m.cancels, m.busy)
+		reg.MustRegister(m.up, m.dialFailures, m.disconnects, m.openStreams, m.cancels, m.busy, m.pingRTT, m.pingTimeouts, m.ackTimeouts, m.goAways)
 	}
 	return m
 }

@@ -35,6 +35,11 @@ const (
 	TypeAccepted Type = 9
 	// TypeVerifyResult: gateway → edge, the answer to one drafting round (OpDraft, see verify.go).
 	TypeVerifyResult Type = 10
+	// Control-stream frames (control.go): only between peers that both offered FeatureControl in
+	// the hello, so a peer of an older build never receives a type it does not know.
+	TypePing   Type = 11 // edge → gateway: are you there? (Ping)
+	TypePong   Type = 12 // gateway → edge: the answer to a Ping, echoing it
+	TypeGoAway Type = 13 // gateway → edge: I am going away; open no new streams (GoAway)
 )
 
 func (t Type) String() string {
@@ -59,11 +64,17 @@ func (t Type) String() string {
 		return "accepted"
 	case TypeVerifyResult:
 		return "verify-result"
+	case TypePing:
+		return "ping"
+	case TypePong:
+		return "pong"
+	case TypeGoAway:
+		return "goaway"
 	}
 	return fmt.Sprintf("type(%d)", uint8(t))
 }
 
-func (t Type) known() bool { return t >= TypeHello && t <= TypeVerifyResult }
+func (t Type) known() bool { return t >= TypeHello && t <= TypeGoAway }
 
 var (
 	// ErrVersion means the peer speaks a protocol version this build does not.

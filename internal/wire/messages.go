@@ -91,6 +91,11 @@ const (
 	CodeBadHello        = 0x11
 	CodeIdentity        = 0x12
 	CodeShutdown        = 0x13
-	CodeCancelled       = 0x20
-	CodeProtocol        = 0x21
+	// CodeGoingAway closes a connection at the end of a gateway's drain (after GoAway).
+	CodeGoingAway = 0x14
+	// CodeLinkDead is the edge closing a connection it declared dead (no pongs, or repeated
+	// unacknowledged requests): the gateway will rarely see it, the edge's own streams do.
+	CodeLinkDead  = 0x15
+	CodeCancelled = 0x20
+	CodeProtocol  = 0x21
 )
