@@ -34,8 +34,10 @@ func newHubCommand() *cobra.Command {
 certificate, DIR/nats/hub.crt). Missing credentials are created at start: DIR/nats/controller.nk,
 operator.nk (for fleetctl --nkey), gateway.nk (dc-gateway --trust-nats-nkey: may only watch the
 trust list) and edges/<id>.nk for each edge (sync.nkey_seed_file: may do exactly what
-'fleetctl edge-permissions' prints). Edges the trust list does not enrol get no NATS user;
-users are read at start, so restart the hub after enrolling or revoking edges.
+
+'fleetctl edge-permissions' prints). Edges the trust list does not enrol get no NATS user, and the
+running hub follows the list published to the trust bucket: 'fleetctl pki revoke --nats' drops
+the edge's user and connection within seconds (an edge enrolled later needs its seed in DIR).
 --insecure serves anonymous clients without TLS, and only on a loopback address (development).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
@@ -57,15 +59,24 @@ users are read at start, so restart the hub after enrolling or revoking edges.
 			default:
 				log.Warn("hub without authentication or TLS (--insecure): anyone on this machine can write the fleet's buckets")
 			}
-			cfg := cf.config()
+			if err := cf.states.th.Validate(); err != nil {
+				return err
+			}
+			cfg, reg := cf.config(), metricsRegistry() // metrics.go: --metrics-listen
 			cfg.Fleet.StatusTTL = statusTTL
+			cfg.Metrics = reg
+			if cfg.CertDir == "" {
+				cfg.CertDir = pkiDir // the hub's PKI: every certificate's expiry on /metrics
+			}
 			hc.OnReady = func() { _ = sdnotify.Ready() }
-			return runNotified(cmd.Context(), func(ctx context.Context) error { return fleet.RunHub(ctx, hc, cfg, log) })
+			return withMetrics(cmd.Context(), cf.metrics, reg, log, func(ctx context.Context) error {
+				return runNotified(ctx, func(ctx context.Context) error { return fleet.RunHub(ctx, hc, cfg, log) })
+			})
 		},
 	}
 	cmd.Flags().StringVar(&hc.StoreDir, "store", "", "JetStream storage directory (required)")
 	cmd.Flags().StringVar(&hc.Listen, "listen", "127.0.0.1:4222", "client listen address")
-	cmd.Flags().DurationVar(&statusTTL, "status-ttl", 30*time.Second, "an edge silent for this long counts as offline")
+	cmd.Flags().DurationVar(&statusTTL, "status-ttl", 30*time.Second, "heartbeat keys expire after this long (the controller keeps each edge's last one; OFFLINE is --offline-after)")
 	cmd.Flags().StringVar(&pkiDir, "pki", "", "fleet PKI directory: nkey credentials and TLS (see above); needs ca.key the first time, to sign the hub's certificate")
 	cmd.Flags().StringSliceVar(&hubSANs, "hub-san", nil, "extra DNS name or IP for the hub's certificate (localhost, 127.0.0.1, ::1 are always in)")
 	cmd.Flags().BoolVar(&insecure, "insecure", false, "no authentication, no TLS: loopback addresses only (development)")
