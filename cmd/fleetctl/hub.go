@@ -34,7 +34,6 @@ func newHubCommand() *cobra.Command {
 certificate, DIR/nats/hub.crt). Missing credentials are created at start: DIR/nats/controller.nk,
 operator.nk (for fleetctl --nkey), gateway.nk (dc-gateway --trust-nats-nkey: may only watch the
 trust list) and edges/<id>.nk for each edge (sync.nkey_seed_file: may do exactly what
-
 'fleetctl edge-permissions' prints). Edges the trust list does not enrol get no NATS user, and the
 running hub follows the list published to the trust bucket: 'fleetctl pki revoke --nats' drops
 the edge's user and connection within seconds (an edge enrolled later needs its seed in DIR).

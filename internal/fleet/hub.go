@@ -36,6 +36,7 @@ var ErrInsecureHub = errors.New("fleet: a hub without credentials listens on loo
 // Hub is an embedded nats-server for development and small fleets.
 type Hub struct {
 	srv  *server.Server
+	opts *server.Options
 	auth *HubAuth
 }
 
@@ -81,7 +82,7 @@ func StartHub(cfg HubConfig) (*Hub, error) {
 		srv.Shutdown()
 		return nil, errors.New("fleet: hub did not become ready")
 	}
-	return &Hub{srv: srv, auth: cfg.Auth}, nil
+	return &Hub{srv: srv, opts: opts, auth: cfg.Auth}, nil
 }
 
 // URL is the client URL of the hub.
@@ -136,6 +137,10 @@ func RunHub(ctx context.Context, hcfg HubConfig, cfg ControllerConfig, log *slog
 	if err != nil {
 		return err
 	}
+	if hcfg.Auth != nil {
+		stop := hub.FollowTrust(ctx, js, log)
+		defer stop()
+	}
 	if log != nil {
 		log.Info("hub ready", "url", hub.URL(), "store", hcfg.StoreDir, "authenticated", hcfg.Auth != nil)
 	}
@@ -143,4 +148,54 @@ func RunHub(ctx context.Context, hcfg HubConfig, cfg ControllerConfig, log *slog
 		hcfg.OnReady()
 	}
 	return ctl.Run(ctx)
+}
+
+// FollowTrust keeps the hub's edge users in step with the trust list published to the trust
+// bucket: an edge revoked with 'fleetctl pki revoke --nats' loses its NATS user (and its
+// connection) within seconds, without a restart. It returns when stop is called.
+func (h *Hub) FollowTrust(ctx context.Context, js jetstream.JetStream, log *slog.Logger) (stop func()) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	store := trust.NewStore(h.auth.ca, "")
+	var floor uint64
+	if h.auth.list != nil {
+		floor = h.auth.list.Version
+	}
+	store.OnChange(func(l *trust.List) {
+		if l.Version <= floor {
+			return // not newer than what the hub started with
+		}
+		if err := h.ReloadUsers(l); err != nil {
+			log.Error("hub users not reloaded for the new trust list", "version", l.Version, "err", err)
+			return
+		}
+		log.Info("hub users follow the trust list", "version", l.Version, "enrolled", len(l.Enrolled))
+	})
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = trust.Watch(wctx, js, h.auth.trustBucket, store, log)
+	}()
+	return func() { cancel(); <-done }
+}
+
+// ReloadUsers replaces the edge users with those the list enrols; clients whose user is gone
+// are disconnected by the server.
+func (h *Hub) ReloadUsers(l *trust.List) error {
+	if h.auth == nil {
+		return errors.New("fleet: hub has no credentials")
+	}
+	users, err := h.auth.usersFor(l)
+	if err != nil {
+		return err
+	}
+	next := h.opts.Clone()
+	next.Nkeys = users
+	if err := h.srv.ReloadOptions(next); err != nil {
+		return fmt.Errorf("fleet: reload hub users: %w", err)
+	}
+	h.opts = next
+	return nil
 }

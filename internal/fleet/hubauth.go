@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -130,6 +131,12 @@ func GatewayPermissions(bucket string) Permissions {
 type HubAuth struct {
 	Users []*server.NkeyUser
 	TLS   *tls.Config
+
+	dir         string
+	buckets     fleetapi.Buckets
+	trustBucket string
+	ca          *x509.Certificate
+	list        *trust.List // nil: no DIR/trust.json, every edge with a seed gets a user
 	// For the hub's own connection (it runs the controller).
 	controllerSeed, caFile string
 }
@@ -137,42 +144,52 @@ type HubAuth struct {
 // LoadHubAuth builds the hub's users from the seeds in the PKI directory: the controller and the
 // operators may do anything, a gateway only watch the trust list, and each edge exactly what
 // EdgePermissions allows it. An edge the trust list revoked or does not enrol gets no user (when
-// DIR/trust.json exists), so a stolen NUC loses the fleet's NATS too (at the hub's next start).
+// DIR/trust.json exists), so a stolen NUC loses the fleet's NATS too; a running hub follows the
+// list published to the trust bucket (RunHub).
 func LoadHubAuth(dir string, b fleetapi.Buckets, trustBucket string) (*HubAuth, error) {
 	conf, err := pki.HubTLS(dir)
 	if err != nil {
 		return nil, err
 	}
-	a := &HubAuth{TLS: conf, controllerSeed: filepath.Join(dir, ControllerSeedFile), caFile: filepath.Join(dir, pki.CACertFile)}
-	for _, role := range []struct {
-		file  string
-		perms *Permissions
-	}{{ControllerSeedFile, nil}, {OperatorSeedFile, nil}, {GatewaySeedFile, ptr(GatewayPermissions(trustBucket))}} {
-		pub, err := publicKey(filepath.Join(dir, role.file))
-		if err != nil {
-			return nil, err
-		}
-		a.Users = append(a.Users, &server.NkeyUser{Nkey: pub, Permissions: serverPerms(role.perms)})
-	}
 	ca, err := pki.LoadCACert(dir)
 	if err != nil {
 		return nil, err
 	}
-	list, err := trust.ReadFile(filepath.Join(dir, trust.FileName), ca)
-	if err != nil {
+	a := &HubAuth{TLS: conf, dir: dir, buckets: b, trustBucket: trustBucket, ca: ca,
+		controllerSeed: filepath.Join(dir, ControllerSeedFile), caFile: filepath.Join(dir, pki.CACertFile)}
+	if _, err := os.Stat(filepath.Join(dir, trust.FileName)); err == nil {
+		if a.list, err = trust.ReadFile(filepath.Join(dir, trust.FileName), ca); err != nil {
+			return nil, err
+		}
+	}
+	if a.Users, err = a.usersFor(a.list); err != nil {
 		return nil, err
 	}
-	_, statErr := os.Stat(filepath.Join(dir, trust.FileName))
-	enforce := statErr == nil
-	ids, err := pki.Edges(dir)
+	return a, nil
+}
+
+// usersFor lists the users for a trust list (nil: every edge that has a seed).
+func (a *HubAuth) usersFor(list *trust.List) ([]*server.NkeyUser, error) {
+	var users []*server.NkeyUser
+	for _, role := range []struct {
+		file  string
+		perms *Permissions
+	}{{ControllerSeedFile, nil}, {OperatorSeedFile, nil}, {GatewaySeedFile, ptr(GatewayPermissions(a.trustBucket))}} {
+		pub, err := publicKey(filepath.Join(a.dir, role.file))
+		if err != nil {
+			return nil, err
+		}
+		users = append(users, &server.NkeyUser{Nkey: pub, Permissions: serverPerms(role.perms)})
+	}
+	ids, err := pki.Edges(a.dir)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
-		if enforce && list.Find(id) == nil {
+		if list != nil && list.Find(id) == nil {
 			continue
 		}
-		path := EdgeSeedPath(dir, id)
+		path := EdgeSeedPath(a.dir, id)
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			continue // enrolled before credentials existed: fleetctl hub --pki creates it
 		}
@@ -180,13 +197,13 @@ func LoadHubAuth(dir string, b fleetapi.Buckets, trustBucket string) (*HubAuth, 
 		if err != nil {
 			return nil, err
 		}
-		p, err := EdgePermissions(id, b)
+		p, err := EdgePermissions(id, a.buckets)
 		if err != nil {
 			return nil, err
 		}
-		a.Users = append(a.Users, &server.NkeyUser{Nkey: pub, Permissions: serverPerms(&p)})
+		users = append(users, &server.NkeyUser{Nkey: pub, Permissions: serverPerms(&p)})
 	}
-	return a, nil
+	return users, nil
 }
 
 // clientOptions are the hub's own connection options (as the controller).

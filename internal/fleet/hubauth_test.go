@@ -38,6 +38,11 @@ func TestHubWithoutCredentialsRefusesToListenBeyondLoopback(t *testing.T) {
 // securedHub starts a hub with credentials from a fresh PKI: edges nuc-a (enrolled) and nuc-x
 // (a certificate and seed, but not enrolled).
 func securedHub(t *testing.T) (string, string) {
+	dir, hub, _ := securedHubJS(t)
+	return dir, hub.URL()
+}
+
+func securedHubJS(t *testing.T) (string, *fleet.Hub, jetstream.JetStream) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := pki.Init(pki.Options{Dir: dir, Edges: []string{"nuc-a", "nuc-x"}}); err != nil {
@@ -87,7 +92,7 @@ func securedHub(t *testing.T) (string, string) {
 	if _, err := trust.EnsureBucket(ctx, js, "", 1); err != nil {
 		t.Fatal(err)
 	}
-	return dir, hub.URL()
+	return dir, hub, js
 }
 
 func connectAs(url, seed, caFile, inbox string) (*nats.Conn, error) {
@@ -243,4 +248,47 @@ func TestEdgeAgentSyncsOnSecuredHub(t *testing.T) {
 		_, err := kv.Get(context.Background(), fleetapi.StatusKey("nuc-a"))
 		return err == nil
 	})
+}
+
+// TestHubFollowsTrustListRevocation: a running hub drops the NATS user of an edge revoked in the
+// published trust list — its connection is closed and it cannot connect again — without a restart.
+func TestHubFollowsTrustListRevocation(t *testing.T) {
+	dir, hub, js := securedHubJS(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := hub.FollowTrust(ctx, js, nil)
+	defer stop()
+	ca := filepath.Join(dir, pki.CACertFile)
+	seed := fleet.EdgeSeedPath(dir, "nuc-a")
+	edge, err := connectAs(hub.URL(), seed, ca, fleetapi.InboxPrefix("nuc-a"))
+	if err != nil {
+		t.Fatalf("enrolled edge: %v", err)
+	}
+	defer edge.Close()
+
+	caKey, err := pki.LoadCA(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := trust.ReadFile(filepath.Join(dir, trust.FileName), caKey.Cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Revoke("nuc-a", "stolen", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := l.Seal(caKey, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin := time.Now()
+	if err := trust.Publish(context.Background(), js, "", data); err != nil {
+		t.Fatal(err)
+	}
+	fleettest.Eventually(t, "the revoked edge's NATS connection closed", func() bool { return !edge.IsConnected() })
+	t.Logf("revoked edge's NATS connection closed %s after the list was published", time.Since(begin).Round(time.Millisecond))
+	if nc, err := connectAs(hub.URL(), seed, ca, fleetapi.InboxPrefix("nuc-a")); err == nil {
+		nc.Close()
+		t.Fatal("a revoked edge connected to the hub again")
+	}
 }
