@@ -157,6 +157,8 @@ check_root() { # name tarball proc|noproc
   expect /etc/sucursal "755 root:root"
   expect /etc/sucursal/pki "750 root:sucursal"
   expect /etc/sucursal/edge-agent.yaml "640 root:sucursal"
+  expect /etc/sucursal/dc-gateway.yaml "640 root:sucursal"
+  cmp -s "$root/etc/sucursal/dc-gateway.yaml" packaging/dc-gateway.yaml || die "$name: dc-gateway.yaml differs from packaging/"
   cmp -s "$root/etc/sucursal/edge-agent.yaml" packaging/edge-agent.yaml || die "$name: edge-agent.yaml differs from packaging/"
   for e in dc-gateway fleetctl-hub fleetctl-controller; do
     expect "/etc/sucursal/$e.env" "600 root:root"
@@ -167,12 +169,13 @@ check_root() { # name tarball proc|noproc
 
   # What the services do first, as the service user: read the config, write the state directory.
   in_root setpriv --reuid=sucursal --regid=sucursal --init-groups sh -c \
-    'cd / && cat /etc/sucursal/edge-agent.yaml >/dev/null && for d in edge gateway hub controller; do touch /var/lib/sucursal/$d/.w && rm /var/lib/sucursal/$d/.w || exit 1; done' ||
-    die "$name: the sucursal user cannot read /etc/sucursal/edge-agent.yaml or write its state directories"
+    'cd / && cat /etc/sucursal/edge-agent.yaml /etc/sucursal/dc-gateway.yaml >/dev/null && for d in edge gateway hub controller; do touch /var/lib/sucursal/$d/.w && rm /var/lib/sucursal/$d/.w || exit 1; done' ||
+    die "$name: the sucursal user cannot read /etc/sucursal/edge-agent.yaml and dc-gateway.yaml or write its state directories"
 
   conffiles() { grep -qx "$2" "$root/var/lib/dpkg/info/$1.conffiles" 2>/dev/null || die "$name: $2 is not a conffile of $1"; }
   conffiles sucursal-edge /etc/sucursal/edge-agent.yaml
   conffiles sucursal-gateway /etc/sucursal/dc-gateway.env
+  conffiles sucursal-gateway /etc/sucursal/dc-gateway.yaml
   conffiles sucursal-fleet /etc/sucursal/fleetctl-hub.env
   conffiles sucursal-fleet /etc/sucursal/fleetctl-controller.env
 

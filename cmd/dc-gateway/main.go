@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sucursal/sucursal/internal/envflag"
@@ -45,26 +46,58 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCmd().ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "dc-gateway:", err)
+		if !errors.Is(err, errReported) {
+			fmt.Fprintln(os.Stderr, "dc-gateway:", err)
+		}
 		os.Exit(1)
 	}
 }
 
+// defaultOptions are the values before the file, the environment and the flags.
+func defaultOptions() options {
+	return options{listen: ":4443", metricsListen: "127.0.0.1:9464", name: "dc-gateway", logLevel: "info", maxStreams: 1024,
+		idleTimeout: 30 * time.Second, guardKind: "safety", drainGrace: gateway.DefaultDrainGrace}
+}
+
 func newRootCmd() *cobra.Command {
-	o := options{listen: ":4443", metricsListen: "127.0.0.1:9464", name: "dc-gateway", logLevel: "info", maxStreams: 1024, idleTimeout: 30 * time.Second, drainGrace: gateway.DefaultDrainGrace}
+	o := defaultOptions()
+	var configFile string
 	cmd := &cobra.Command{
 		Use:   "dc-gateway",
 		Short: "Relay edge requests from QUIC (mTLS) to the central OpenAI-compatible model server",
 		Long: `dc-gateway accepts QUIC connections only from edges holding a certificate of the fleet CA
 (see fleetctl pki init), serves each request on its own stream, forwards it to --target-url and
-streams the answer back. A request the edge cancels is cancelled upstream.`,
+streams the answer back. A request the edge cancels is cancelled upstream.
+
+Configuration comes from --config (YAML, one key per flag: its name with '_' for '-'), then
+DC_GATEWAY_* variables, then flags (flags win). 'dc-gateway config check FILE' checks a file.`,
+		Example: `  dc-gateway --config /etc/sucursal/dc-gateway.yaml
+  dc-gateway --pki /etc/sucursal/pki --target-url http://127.0.0.1:8000/v1
+  DC_GATEWAY_LOG_LEVEL=debug dc-gateway --config /etc/sucursal/dc-gateway.yaml`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
-		RunE:          func(cmd *cobra.Command, _ []string) error { return run(cmd.Context(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			final, err := resolve(cmd, configFile)
+			if err != nil {
+				return err
+			}
+			return run(cmd.Context(), final)
+		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&configFile, "config", "", "YAML configuration file, e.g. /etc/sucursal/dc-gateway.yaml (flags and environment override it)")
+	bindFlags(f, &o)
+	cmd.AddCommand(newConfigCmd())
+	withVersion(cmd)
+	envflag.Cobra(cmd, "DC_GATEWAY")
+	return cmd
+}
+
+// bindFlags defines the gateway's flags over o (resolve binds them a second time, over the file's
+// values).
+func bindFlags(f *pflag.FlagSet, o *options) {
 	f.StringVar(&o.listen, "listen", o.listen, "UDP address for edge QUIC connections")
 	f.StringVar(&o.pkiDir, "pki", o.pkiDir, "folder written by 'fleetctl pki init' (ca.crt, dc-gateway.crt/.key)")
 	f.StringVar(&o.targetURL, "target-url", o.targetURL, "OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1")
@@ -78,15 +111,13 @@ streams the answer back. A request the edge cancels is cancelled upstream.`,
 	f.StringVar(&o.guardModel, "guard-model", o.guardModel, "guard model edges fail over to, on redacted text (empty = no DC guard)")
 	f.StringVar(&o.guardURL, "guard-url", o.guardURL, "OpenAI-compatible base URL of the guard model (default: --target-url)")
 	f.StringVar(&o.guardAPIKey, "guard-api-key", o.guardAPIKey, "bearer token for the guard model server (default: --target-api-key)")
-	f.StringVar(&o.guardKind, "guard-kind", "safety", "what the guard model answers: safety (Llama Guard) or injection (BENIGN/MALICIOUS)")
+	f.StringVar(&o.guardKind, "guard-kind", o.guardKind, "what the guard model answers: safety (Llama Guard) or injection (BENIGN/MALICIOUS)")
 	f.StringVar(&o.draftVerifier, "draft-verifier", o.draftVerifier, "verify edge drafts (speculative drafting): ollama, vllm, or empty = off (edges then stream plain)")
 	f.StringVar(&o.draftVerifierURL, "draft-verifier-url", o.draftVerifierURL, "base URL of the verifying server: Ollama's native API or vLLM's server (default: --target-url; /v1 is dropped)")
 	f.StringVar(&o.draftVerifierTokenizer, "draft-verifier-tokenizer", o.draftVerifierTokenizer, "vllm: the served model's tokenizer.json, or the folder with it and tokenizer_config.json, config.json, generation_config.json")
-	f.DurationVar(&o.draftPassCost, "draft-pass-cost", 0, "sleep this long per verification pass, to emulate a costlier target (experiments only)")
+	f.DurationVar(&o.draftPassCost, "draft-pass-cost", 0, "sleep this long per verification pass, to emulate a costlier target (experiments only; no file key, no environment twin)")
+	envflag.NoEnv(f, "draft-pass-cost")
 	o.trust.register(f) // trust.go
-	withVersion(cmd)
-	envflag.Cobra(cmd, "DC_GATEWAY")
-	return cmd
 }
 
 func (o options) validate() error {
