@@ -70,6 +70,8 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	a := addrParser{text: text, p: &dateParser{text: text, ws: ws, fc: fc}}
 	first := len(out)
 	last := 0
+	var skipBuf [4][2]int
+	skip := skipBuf[:0] // office addresses: no postcode inside them is read again
 	for i := 0; i < len(ws); i++ {
 		if ws[i].start < last || !mayStartAddress(ws, i, fc) {
 			continue
@@ -78,7 +80,11 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		if e <= s {
 			continue
 		}
-		out = a.emit(out, s, e, 0.85)
+		if !a.office(s) {
+			out = a.emit(out, s, e, 0.85)
+		} else {
+			skip = append(skip, [2]int{s, e})
+		}
 		last = e
 	}
 	// chains that start with a number (44 Upper Richmond Road, 12 rue des Lilas), and a
@@ -111,11 +117,18 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 				break
 			}
 		}
+		for _, r := range skip {
+			inside = inside || r[0] <= i && i < r[1]
+		}
 		if inside {
 			continue
 		}
 		if s, e := a.chainAt(i); e > s {
-			out = a.emit(out, s, e, 0.85)
+			if !a.office(s) {
+				out = a.emit(out, s, e, 0.85)
+			} else {
+				skip = append(skip, [2]int{s, e})
+			}
 			i = e
 			continue
 		}
@@ -157,12 +170,13 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 // emit appends the address text[s:e], widened over an article and the units British
 // addresses put first, unless it is an office's published address.
 func (a *addrParser) emit(out []Span, s, e int, score float64) []Span {
-	s = a.articleBefore(s)
-	s = a.unitsBefore(s)
-	if officeBefore(a.p.fc.lower, s) {
-		return out
-	}
+	s = a.unitsBefore(a.articleBefore(s))
 	return append(out, Span{Start: s, End: e, Type: TypeAddress, Text: a.text[s:e], Score: score, Source: "address"})
+}
+
+// office: the address at s (widened as emit does) is an office's published one.
+func (a *addrParser) office(s int) bool {
+	return officeBefore(a.p.fc.lower, a.unitsBefore(a.articleBefore(s)))
 }
 
 // chainAt reads an address chain that starts at word i and returns its byte range.
@@ -309,7 +323,7 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 		return segArea, e
 	}
 	if anchored {
-		if e := a.town(i, prev == segPostcodeTown || prev == segTown); e > 0 {
+		if e := a.town(i, prev == segPostcodeTown || prev == segTown, false); e > 0 {
 			return segTown, e
 		}
 	}
@@ -597,6 +611,19 @@ func (a *addrParser) floor(i int) int {
 		break
 	}
 	if !marked {
+		// "4 izq", "3 dcha": a bare floor number, then a door word
+		j := e
+		for j < len(t) && t[j] == ' ' {
+			j++
+		}
+		if j > e {
+			if f, fe := a.p.foldAt(j); fe > 0 && floorWords[f] && f != "bis" {
+				if fe < len(t) && t[fe] == '.' {
+					fe++
+				}
+				return fe
+			}
+		}
 		return 0
 	}
 	if e < len(t) && t[e] == '.' && (e+1 == len(t) || t[e+1] == ' ' || t[e+1] == ',') {
@@ -688,7 +715,7 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		j++
 	}
 	if j > e {
-		if te := a.town(j, false); te > 0 {
+		if te := a.town(j, false, !alone); te > 0 {
 			return te, true
 		}
 	}
@@ -711,7 +738,7 @@ func (a *addrParser) zip(i int) int {
 // place in lower case, particles between ("Talavera de la Reina", "Castelló de la Plana",
 // "Vitoria-Gasteiz"). After a town (province), only a known place or a single capitalised word
 // before punctuation.
-func (a *addrParser) town(i int, province bool) int {
+func (a *addrParser) town(i int, province, lowerOK bool) int {
 	t := a.text
 	end := -1
 	j := i
@@ -721,6 +748,9 @@ func (a *addrParser) town(i int, province bool) int {
 			break
 		}
 		ww := &a.p.ws[w]
+		if n > 0 && (a.ukPostcode(ww.start) > 0 || a.stateZip(ww.start) > 0) {
+			break // "Cardiff CF14 2FJ", "Springfield, IL 62704"
+		}
 		fw := string(ww.fold(a.p.fc))
 		switch {
 		case places[fw]:
@@ -736,6 +766,8 @@ func (a *addrParser) town(i int, province bool) int {
 				return max(end, 0)
 			}
 		case capitalised(ww.text) && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
+		case lowerOK && n < 2 && !capitalised(ww.text) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
+			// after a postcode inside an address, a town in lower case ("15701 santiago")
 		default:
 			return max(end, 0)
 		}
@@ -799,6 +831,16 @@ func (a *addrParser) articleBefore(s int) int {
 // 12, Beaumont Court, 44 Upper Richmond Road", "Hotel Miramar, hab. 402, Paseo Marítimo 12".
 func (a *addrParser) unitsBefore(s int) int {
 	t := a.text
+	if s >= 2 && t[s-1] == ' ' && isDigitByte(t[s]) {
+		// "Flat 12, Beaumont Court, …" read from its number: take the unit word too
+		k := s - 1
+		for k > 0 && isASCIILetterByte(t[k-1]) {
+			k--
+		}
+		if f, _ := a.p.foldAt(k); k < s-1 && unitWords[f] {
+			s = k
+		}
+	}
 	for n := 0; n < 3; n++ {
 		if s < 3 || t[s-2:s] != ", " {
 			return s
@@ -847,7 +889,7 @@ func officeBefore(lower []byte, s int) bool {
 	if s > len(lower) {
 		return false
 	}
-	lo := max(0, s-100)
+	lo := max(0, s-160)
 	before := string(lower[lo:s])
 	if k := strings.LastIndexAny(before, ".\n"); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]

@@ -238,7 +238,9 @@ func (p *dateParser) day(i int) (int, int) {
 	return p.numberWords(i, 31)
 }
 
-func isOrdinalSuffix(s string) bool { return s == "st" || s == "nd" || s == "rd" || s == "th" || s == "er" }
+func isOrdinalSuffix(s string) bool {
+	return s == "st" || s == "nd" || s == "rd" || s == "th" || s == "er"
+}
 
 // numberWords reads a number written in words ("veintitrés", "treinta y uno", "mil novecientos
 // sesenta y uno", "sesenta y ocho") up to max.
@@ -472,10 +474,19 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			continue
 		}
 		if e := p.parse(i, true); e > i {
+			if todayBefore(text, i) {
+				return out // "(hoy es 10/03/2025)": today, not a birth
+			}
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.85, Source: "cue"})
 		}
 	}
 	return out
+}
+
+// todayBefore: "hoy es", "today is", "a fecha de" right before a date.
+func todayBefore(text string, i int) bool {
+	b := strings.ToLower(text[max(0, i-14):i])
+	return strings.Contains(b, "hoy") || strings.Contains(b, "today") || strings.Contains(b, "avui") || strings.Contains(b, "gaur")
 }
 
 // appendBirthYear: a year alone after a birth cue ("nacida en el 63", "es del '49", "born in

@@ -242,9 +242,26 @@ func (r *Redactor) boost(score float64, typ string, words []string, lower []byte
 	return score
 }
 
+// containsWordStart reports whether w occurs in b at the start of a word ("nació" in "nació
+// el", not in "Encarnación"); a context word that starts with a non-letter matches anywhere.
+func containsWordStart(b []byte, w string) bool {
+	for off := 0; off < len(b); {
+		k := bytes.Index(b[off:], []byte(w))
+		if k < 0 {
+			return false
+		}
+		k += off
+		if k == 0 || !isWordByte(b[k-1]) && b[k-1] < 0x80 || !isWordByte(w[0]) {
+			return true
+		}
+		off = k + 1
+	}
+	return false
+}
+
 // containsJoined reports whether w occurs in before + " " + after, without building it.
 func containsJoined(before, after []byte, w string) bool {
-	if bytes.Contains(before, []byte(w)) || bytes.Contains(after, []byte(w)) {
+	if containsWordStart(before, w) || containsWordStart(after, w) {
 		return true
 	}
 	for k := 0; k < len(w); k++ { // a multi-word context word across the join

@@ -31,12 +31,10 @@ func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 			}
 			k += off
 			off = k + len(at)
-			if at == " at " && text[k+1:k+3] != "AT" {
-				continue // lower-case "at" is English prose
-			}
+			lowerAt := at == " at " && text[k+1:k+3] != "AT" // English prose, unless the dots are spelled too
 			s := emailLocalStart(text, l, k)
 			e, spelledDot := emailDomainEnd(text, l, k+len(at))
-			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba ") {
+			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba ") || lowerAt && !spelledDot {
 				continue
 			}
 			out = append(out, Span{Start: s, End: e, Type: TypeEmail, Text: text[s:e], Score: 0.85, Source: "email_spelled"})
@@ -62,8 +60,8 @@ func mayHaveSpelledAt(lower []byte, text string) bool {
 			return true
 		case lower[k+1] == 't' && k > 0 && strings.IndexByte("([{<", lower[k-1]) >= 0 && strings.IndexByte(")]}>", lower[k+2]) >= 0:
 			return true
-		case text[k] == 'A' && text[k+1] == 'T' && k > 0 && text[k-1] == ' ' && text[k+2] == ' ':
-			return true
+		case lower[k+1] == 't' && k > 0 && lower[k-1] == ' ' && lower[k+2] == ' ':
+			return true // " AT ", or " at " with spelled dots (checked later)
 		}
 	}
 	return false

@@ -201,7 +201,7 @@ gran vía via
 sl sa slu sau slp cb ltd llc inc gmbh plc hotel bufete talleres construcciones promociones reformas limpiezas autos
 concesionario allianz iberdrola whatsapp business travel clientes service services platinum oro infinite tarjeta classic gold
 premium cuenta seguro seguros póliza poliza mutua asociados asociación asociacion abogados grupo fundación fundacion
-hospital clínico clinico universitario clínic clinic sant santa
+hospital clínico clinico universitario clínic clinic sant santa puerta parque centro ambulatorio consultorio
 arrendamientos urbanos propiedad horizontal enjuiciamiento procedimiento
 start begin end dear regards best kind warm yours sincerely i burger
 french english british spanish italian portuguese moroccan romanian ukrainian chinese francés frances alemán aleman inglés ingles
@@ -210,7 +210,7 @@ customer support equipo team atención atencion cliente usuario usuaria agente b
 
 // places are Spanish regions, provinces and towns: a capitalised surname alone that is one of
 // them is the place ("antes 46004 Valencia"); inside a full name it stays a surname.
-var places = words(`compostela gasteiz donostia bizkaia gipuzkoa araba navarra cantabria asturias galicia cataluña catalunya andalucía andalucia
+var places = words(`santiago compostela gasteiz donostia bizkaia gipuzkoa araba navarra cantabria asturias galicia cataluña catalunya andalucía andalucia
 alicante castellón castellon murcia toledo granada córdoba cordoba cádiz cadiz huelva jaén jaen almería almeria badajoz cáceres
 caceres salamanca zamora león palencia burgos soria segovia ávila avila guadalajara cuenca albacete ciudad teruel huesca lleida
 tarragona girona gerona lugo ourense pontevedra coruña oviedo gijón gijon santander logroño pamplona vitoria palma mallorca

@@ -232,7 +232,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := extendLower(text, ws, i, fc)
 			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
 			i = end
-		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc):
+		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc) && !saintWord(&ws[i], fc):
 			// Two or more capitalised words that are not sentence furniture: most often a name
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is
 			// known; alone, only a context word ("cliente", "titular") lifts it over the threshold.
@@ -362,9 +362,19 @@ func extendLower(text string, ws []word, i int, fc *folder) int {
 		if ws[j].is(fc, lexNameParticles) || string(f) == "el" {
 			continue
 		}
+		if patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
+			end = j // "maría del pilar gonzálvez": an unknown surname of the -ez form
+			continue
+		}
 		break
 	}
 	return end
+}
+
+// patronymic: a Spanish surname of the -ez/-az/-iz/-oz form (folded, at least five letters).
+func patronymic(f []byte) bool {
+	n := len(f)
+	return n >= 5 && f[n-1] == 'z' && strings.IndexByte("aeio", f[n-2]) >= 0
 }
 
 // lowerAmbiguousAfter: words that are surnames but far more often the next word of a sentence.
@@ -393,6 +403,15 @@ func saintBefore(text string, ws []word, i int, fc *folder) bool {
 		return false
 	}
 	switch string(ws[i-1].fold(fc)) {
+	case "san", "sant", "santa", "santo", "sao", "são", "st", "sto", "sta", "saint", "sainte":
+		return true
+	}
+	return false
+}
+
+// saintWord: San, Sant, Santa, Santo, São, St: a saint's name follows, part of a place.
+func saintWord(w *word, fc *folder) bool {
+	switch string(w.fold(fc)) {
 	case "san", "sant", "santa", "santo", "sao", "são", "st", "sto", "sta", "saint", "sainte":
 		return true
 	}
@@ -582,7 +601,7 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 				continue
 			}
 			f := ws[k].fold(fc)
-			if len(f) < 3 || ws[k].is(fc, lexNameParticles|lexNotNames) || lowerAmbiguousAfter(f) {
+			if len(f) < 3 || ws[k].is(fc, lexNameParticles|lexNotNames|lexPlaces) || lowerAmbiguousAfter(f) {
 				continue
 			}
 			parts.add(f)
@@ -594,27 +613,15 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 		for at < n && out[at].End <= w.start {
 			at++
 		}
+		if e, ok := chatHandle(text, w, fc); ok && !(at < n && out[at].Start <= w.start && out[at].End >= e) {
+			out = appendHandle(out, text, w.start, e)
+			continue
+		}
 		if at < n && out[at].Start < w.end {
 			continue // already inside a name
 		}
 		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) {
 			out = append(out, span(text, w.start, w.end, 0.7, "gazetteer"))
-			continue
-		}
-		if e, ok := chatHandle(text, w, fc); ok {
-			h := text[w.start:e]
-			for off := 0; off < len(text); {
-				j := strings.Index(text[off:], h)
-				if j < 0 {
-					break
-				}
-				s := off + j
-				if (s == 0 || !isWordByte(text[s-1])) && (s+len(h) == len(text) || !isWordByte(text[s+len(h)])) && s != w.start {
-					out = append(out, span(text, s, s+len(h), 0.75, "gazetteer"))
-				}
-				off = s + len(h)
-			}
-			out = append(out, span(text, w.start, e, 0.75, "gazetteer"))
 		}
 	}
 	return out
@@ -663,6 +670,23 @@ func (s *hashSet) has(b []byte) bool {
 			return false
 		}
 	}
+}
+
+// appendHandle appends the chat handle text[s:e] and its other occurrences.
+func appendHandle(out []Span, text string, s0, e0 int) []Span {
+	h := text[s0:e0]
+	for off := 0; off < len(text); {
+		j := strings.Index(text[off:], h)
+		if j < 0 {
+			break
+		}
+		s := off + j
+		if (s == 0 || !isWordByte(text[s-1])) && (s+len(h) == len(text) || !isWordByte(text[s+len(h)])) && s != s0 {
+			out = append(out, span(text, s, s+len(h), 0.75, "gazetteer"))
+		}
+		off = s + len(h)
+	}
+	return append(out, span(text, s0, e0, 0.75, "gazetteer"))
 }
 
 // chatHandle: a user handle built on a given name at the start of a line and followed by a colon
