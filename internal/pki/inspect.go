@@ -17,6 +17,7 @@ type Role string
 const (
 	RoleCA        Role = "ca"
 	RoleDCGateway Role = "dc-gateway"
+	RoleHub       Role = "nats-hub"
 	RoleEdge      Role = "edge"
 )
 
@@ -32,7 +33,8 @@ type CertInfo struct {
 	Problems []string
 }
 
-// Inspect lists the certificates in dir (CA first, then the gateway, then edges by id) and checks
+// Inspect lists the certificates in dir (CA first, then the gateway, the NATS hub, then edges by
+// id) and checks
 // each: valid at now, signed by the CA in dir, key present and private, edge id matching its file
 // name. It works on an edge's partial copy too (ca.crt plus its own edges/<id> files).
 func Inspect(dir string, now time.Time) ([]CertInfo, error) {
@@ -47,6 +49,14 @@ func Inspect(dir string, now time.Time) ([]CertInfo, error) {
 	switch {
 	case err == nil:
 		out = append(out, describe(dir, DCCertFile, DCKeyFile, RoleDCGateway, dc, ca, now))
+	case !errors.Is(err, ErrMissing):
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+
+	hub, _, err := readCert(filepath.Join(dir, HubCertFile), "")
+	switch {
+	case err == nil:
+		out = append(out, describe(dir, HubCertFile, HubKeyFile, RoleHub, hub, ca, now))
 	case !errors.Is(err, ErrMissing):
 		return nil, fmt.Errorf("pki: %w", err)
 	}

@@ -39,3 +39,24 @@ func TestEnsureHubCert(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestInspectListsTheHubCertificate(t *testing.T) {
+	dir := t.TempDir()
+	mustInit(t, Options{Dir: dir})
+	if _, err := EnsureHubCert(dir, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	infos, err := Inspect(dir, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range infos {
+		if in.Role == RoleHub {
+			if in.Path != HubCertFile || len(in.Problems) != 0 {
+				t.Fatalf("hub certificate: %+v", in)
+			}
+			return
+		}
+	}
+	t.Fatalf("Inspect did not list %s: %+v", HubCertFile, infos)
+}
