@@ -76,10 +76,13 @@ func (f *watchFlags) register(cmd *cobra.Command) {
 // replaces the last; anywhere else (a pipe, a file, a log) frames are appended, text and YAML
 // frames after a separator line, JSON as one document per frame.
 func (f *watchFlags) run(ctx context.Context, w io.Writer, format string, render func(io.Writer) error) error {
+	return f.runOn(ctx, w, isTerminal(w), format, render)
+}
+
+func (f *watchFlags) runOn(ctx context.Context, w io.Writer, tty bool, format string, render func(io.Writer) error) error {
 	if f.watch && f.every <= 0 {
 		return fmt.Errorf("--interval must be positive, got %s", f.every)
 	}
-	tty := isTerminal(w)
 	for first := true; ; first = false {
 		var frame bytes.Buffer
 		if err := render(&frame); err != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -188,5 +190,51 @@ func TestWatchAppendsOffTerminalAndRolloutStatusListsAll(t *testing.T) {
 	}
 	if _, err := run(t, "rollout", "list", "--nats", url, "-o", "toml"); err == nil {
 		t.Fatal("rollout list -o toml accepted")
+	}
+}
+
+// On a terminal each frame starts by homing the cursor and clearing the screen (a redraw in
+// place); off one frames are appended after a separator, and a single run prints no decoration.
+func TestWatchRedrawsOnATerminal(t *testing.T) {
+	frames := 0
+	render := func(w io.Writer) error { frames++; _, err := fmt.Fprintf(w, "frame %d\n", frames); return err }
+	for _, tc := range []struct {
+		name       string
+		watch, tty bool
+		format     string
+		want       []string
+		dontWant   []string
+	}{
+		{"once", false, true, "text", []string{"frame 1\n"}, []string{"\x1b[", "---"}},
+		{"terminal", true, true, "text", []string{"\x1b[H\x1b[2J", "frame 1\n", "frame 2\n"}, []string{"\n--- "}},
+		{"pipe", true, false, "text", []string{"frame 1\n\n--- ", "frame 2\n"}, []string{"\x1b["}},
+		{"pipe yaml", true, false, "yaml", []string{"---\nframe 1\n---\nframe 2\n"}, []string{"\x1b["}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			frames = 0
+			f := watchFlags{watch: tc.watch, every: 30 * time.Millisecond}
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			var out bytes.Buffer
+			if err := f.runOn(ctx, &out, tc.tty, tc.format, render); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("missing %q in %q", w, out.String())
+				}
+			}
+			for _, w := range tc.dontWant {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("unexpected %q in %q", w, out.String())
+				}
+			}
+			if tc.tty && tc.watch && strings.Count(out.String(), "\x1b[H\x1b[2J") != frames {
+				t.Errorf("%d frames, %d redraws", frames, strings.Count(out.String(), "\x1b[H\x1b[2J"))
+			}
+		})
+	}
+	if err := (&watchFlags{watch: true}).runOn(context.Background(), io.Discard, false, "text", render); err == nil {
+		t.Error("--interval 0 accepted")
 	}
 }
