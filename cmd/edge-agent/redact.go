@@ -19,7 +19,7 @@ import (
 
 // newRedactCmd is `edge-agent redact`: the operator's view of the redaction policy, offline.
 func newRedactCmd() *cobra.Command {
-	var policy, eval string
+	var policy, eval, output string
 	var lines, showValues bool
 	cmd := &cobra.Command{
 		Use:   "redact",
@@ -29,14 +29,19 @@ and the entities found (type, byte offsets, placeholder, score, detector). Value
 with --show-values. With --lines every input line is its own text, all in one session (so a value
 keeps its placeholder across lines).
 
-With --eval corpus.jsonl, prints precision and recall per entity type on a labelled corpus
-(the format of testdata/redact/corpus.jsonl), and how many decoys were redacted.
+With --eval corpus.jsonl, prints precision, recall and coverage per entity type on a labelled
+corpus (the format of testdata/redact/corpus.jsonl), how many items were fully covered and how
+many decoys were redacted, then the worst miss forms: for each type, the most common shapes of
+the values that were not covered (9{5} Aa is "five digits, a capitalised word"), and the decoy
+types that were redacted. Values themselves are printed only with --show-values; -o json prints
+the same report (figures and shapes, never values) as one JSON object.
 
 The policy is --policy (YAML, see docs/REDACTION.md) or the built-in default. A NER backend in the
 policy is called as it would be in service.`,
 		Example: `  echo "Soy Ana García, DNI 12345678Z" | edge-agent redact --policy /etc/sucursal/redaction.yaml
   edge-agent redact --lines < prompts.txt
-  edge-agent redact --eval testdata/redact/corpus.jsonl`,
+  edge-agent redact --eval testdata/redact/corpus.jsonl
+  edge-agent redact --eval testdata/redact/realistic-dev.jsonl -o json`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -56,8 +61,14 @@ policy is called as it would be in service.`,
 			if err != nil {
 				return err
 			}
+			if output != "text" && output != "json" {
+				return fmt.Errorf("--output %q: want text or json", output)
+			}
 			if eval != "" {
-				return runEval(cmd, r, eval)
+				return runEval(cmd, r, eval, output, showValues)
+			}
+			if output != "text" {
+				return fmt.Errorf("--output json applies to --eval only (without it every text is a JSON line already)")
 			}
 			return runRedact(cmd, r, cmd.InOrStdin(), cmd.OutOrStdout(), lines, showValues)
 		},
@@ -66,8 +77,9 @@ policy is called as it would be in service.`,
 	f.StringVar(&policy, "policy", "", "redaction policy YAML (default: built-in policy)")
 	f.StringVar(&eval, "eval", "", "labelled corpus (JSON lines) to evaluate the policy on")
 	f.BoolVar(&lines, "lines", false, "treat every stdin line as its own text")
-	f.BoolVar(&showValues, "show-values", false, "include the detected values in the output (operator's terminal only)")
-	for _, name := range []string{"eval", "lines", "show-values"} { // per run: a leftover EDGE_AGENT_SHOW_VALUES must not print values
+	f.BoolVar(&showValues, "show-values", false, "include the detected values in the output, with --eval the missed values and redacted decoys (operator's terminal only)")
+	f.StringVarP(&output, "output", "o", "text", "with --eval: text (table and miss forms) or json")
+	for _, name := range []string{"eval", "lines", "show-values", "output"} { // per run: a leftover EDGE_AGENT_SHOW_VALUES must not print values
 		envflag.NoEnv(f, name)
 	}
 	return cmd
@@ -137,7 +149,7 @@ func runRedact(cmd *cobra.Command, r *redact.Redactor, in io.Reader, out io.Writ
 	return nil
 }
 
-func runEval(cmd *cobra.Command, r *redact.Redactor, path string) error {
+func runEval(cmd *cobra.Command, r *redact.Redactor, path, output string, showValues bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -158,5 +170,14 @@ func runEval(cmd *cobra.Command, r *redact.Redactor, path string) error {
 	if err != nil {
 		return err
 	}
-	return rep.Print(cmd.OutOrStdout())
+	out := cmd.OutOrStdout()
+	if output == "json" {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep.JSON())
+	}
+	if err := rep.Print(out); err != nil {
+		return err
+	}
+	return rep.PrintMisses(out, showValues)
 }

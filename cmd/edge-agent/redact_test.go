@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,9 +50,58 @@ func TestRedactCommand(t *testing.T) {
 
 func TestRedactEvalCommand(t *testing.T) {
 	out := runRedactCmd(t, "", "--eval", filepath.Join("..", "..", "testdata", "redact", "corpus.jsonl"))
-	for _, want := range []string{"precision", "recall", "PERSON", "IBAN", "DNI", "items: 240"} {
+	for _, want := range []string{"precision", "recall", "PERSON", "IBAN", "DNI", "items: 240", "missed (not covered), most common shapes:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestRedactEvalMissForms: on a corpus with a value the policy misses, --eval names its form
+// (shape) but not the value, unless --show-values; -o json carries the same shapes.
+func TestRedactEvalMissForms(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.jsonl")
+	// "Zq7" is no name the rules know; the DNI is caught.
+	line := `{"id":"x-1","lang":"es","domain":"bank","text":"El usuario Zq7 tiene DNI 12345678Z.","entities":[` +
+		`{"type":"PERSON","value":"Zq7","start":11,"end":14},{"type":"DNI","value":"12345678Z","start":25,"end":34}]}` + "\n"
+	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runRedactCmd(t, "", "--eval", path)
+	for _, want := range []string{"PERSON", "1× Aa9", "items: 1, fully covered: 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("eval output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Zq7") {
+		t.Errorf("a missed value printed without --show-values:\n%s", out)
+	}
+	if shown := runRedactCmd(t, "", "--eval", path, "--show-values"); !strings.Contains(shown, `"Zq7"`) {
+		t.Errorf("--show-values did not print the missed value:\n%s", shown)
+	}
+	var rep struct {
+		Items int `json:"items"`
+		Types []struct {
+			Type       string `json:"type"`
+			Missed     int    `json:"missed"`
+			MissShapes []struct {
+				Shape string `json:"shape"`
+				Count int    `json:"count"`
+			} `json:"miss_shapes"`
+		} `json:"types"`
+	}
+	js := runRedactCmd(t, "", "--eval", path, "-o", "json")
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatalf("-o json: %v\n%s", err, js)
+	}
+	found := false
+	for _, ty := range rep.Types {
+		if ty.Type == "PERSON" && ty.Missed == 1 && len(ty.MissShapes) == 1 && ty.MissShapes[0].Shape == "Aa9" {
+			found = true
+		}
+	}
+	if rep.Items != 1 || !found || strings.Contains(js, "Zq7") {
+		t.Errorf("-o json = %s", js)
 	}
 }
