@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sucursal/sucursal/internal/envflag"
+	"github.com/sucursal/sucursal/internal/fleet"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/trust"
 )
@@ -134,8 +135,9 @@ func newPKIRevokeCommand() *cobra.Command {
 		reason string
 	)
 	cmd := &cobra.Command{
-		Use:   "revoke --dir DIR ID... [--reason TEXT] [--nats URL]",
-		Short: "Revoke edges: gateways refuse their certificates at the handshake and close their live connections",
+		Use:     "revoke --dir DIR ID... [--reason TEXT] [--nats URL]",
+		Short:   "Revoke edges: gateways refuse their certificates at the handshake and close their live connections",
+		Example: `  fleetctl pki revoke --dir pki branch-0042 --reason "NUC stolen" --nats tls://fleet.dc:4222`,
 		Long: `Revokes every certificate the trust list knows for each ID (the enrolled one and any a renewal
 superseded) and drops the enrolment. With --nats the list is published at once: gateways watching
 the bucket refuse the edge within a second or two and close its live connection. To bring a
@@ -173,11 +175,13 @@ func newPKIRenewCommand() *cobra.Command {
 		grace time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "renew --dir DIR ID... [--grace 168h] [--nats URL]",
-		Short: "Issue a new key and certificate for an edge under the same CA (no fleet re-key); the old one is superseded",
+		Use:     "renew --dir DIR ID... [--grace 168h] [--nats URL]",
+		Short:   "Issue a new key and certificate for an edge under the same CA (no fleet re-key); the old one is superseded",
+		Example: `  fleetctl pki renew --dir pki branch-0042 --grace 168h --nats tls://fleet.dc:4222`,
 		Long: `Writes new edges/ID.crt and edges/ID.key and enrols the new certificate. The certificate it
 replaces stays accepted for --grace (0: refused at once), so the edge keeps its link while the new
-files are copied to it. A revoked edge gets a fresh certificate this way (its old ones stay revoked).`,
+files are copied to it. A revoked edge gets a fresh certificate this way (its old ones stay
+revoked), and a fresh NATS seed edges/ID.nk (the old one may be on the stolen NUC).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			if err := f.check(); err != nil {
@@ -193,6 +197,12 @@ files are copied to it. A revoked edge gets a fresh certificate this way (its ol
 						return false, err
 					}
 					if l.Find(id) == nil {
+						// Not enrolled (revoked, or never): a replacement NUC. The old NATS seed may
+						// be on the stolen one, so it is replaced too.
+						if err := fleet.RotateEdgeSeed(f.dir, id); err != nil {
+							return false, err
+						}
+						fmt.Fprintf(cmd.OutOrStdout(), "created  edges/%s.nk (a new NATS seed: the old one is no longer accepted)\n", id)
 						err = l.Enrol(renewed, nil, now)
 					} else {
 						err = l.Renew(renewed, grace, now)
@@ -220,9 +230,10 @@ func newPKIListCommand() *cobra.Command {
 		within time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "list --dir DIR",
-		Short: "Show the trust list: enrolled edges (with expiry), revoked certificates, and what expires soon",
-		Args:  cobra.NoArgs,
+		Use:     "list --dir DIR",
+		Short:   "Show the trust list: enrolled edges (with expiry), revoked certificates, and what expires soon",
+		Example: `  fleetctl pki list --dir pki --expiring-within 720h`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
 				return err
@@ -267,9 +278,15 @@ func newPKIListCommand() *cobra.Command {
 				return err
 			}
 			for _, id := range ids {
-				if l.Find(id) == nil {
-					fmt.Fprintf(out, "note: edges/%s.crt is not enrolled (gateways enforcing the list refuse it): fleetctl pki add-edge --dir %s %s\n", id, f.dir, id)
+				if l.Find(id) != nil {
+					continue
 				}
+				cert, err := pki.ReadEdgeCert(f.dir, id)
+				if err == nil && pki.ReasonOf(l.Check(id, cert, now)) == pki.ReasonRevoked {
+					fmt.Fprintf(out, "note: edges/%s.crt is revoked; to bring the branch back with a new certificate: fleetctl pki renew --dir %s %s\n", id, f.dir, id)
+					continue
+				}
+				fmt.Fprintf(out, "note: edges/%s.crt is not enrolled (gateways enforcing the list refuse it): fleetctl pki add-edge --dir %s %s\n", id, f.dir, id)
 			}
 			return nil
 		},
@@ -285,9 +302,10 @@ func newPKIPublishCommand() *cobra.Command {
 		tf trustFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "publish --dir DIR --nats URL",
-		Short: "Publish DIR/trust.json to the bucket the gateways watch (after editing offline)",
-		Args:  cobra.NoArgs,
+		Use:     "publish --dir DIR --nats URL",
+		Short:   "Publish DIR/trust.json to the bucket the gateways watch (after editing offline)",
+		Example: `  fleetctl pki publish --dir pki --nats tls://fleet.dc:4222`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -255,4 +256,44 @@ func TestGatewayEnforcesEnrolmentAndRevocation(t *testing.T) {
 	if _, err := dialEdge(ctx, t, dir, "nuc-b", g2.addr); err != nil {
 		t.Fatalf("enrolled edge refused by a gateway restarted without NATS: %v", err)
 	}
+}
+
+// TestRenewAfterRevokeRotatesTheNATSSeed: a replacement NUC for a revoked id gets a new
+// certificate and a new NATS seed (the old seed may be on the stolen one); a plain renewal keeps
+// the seed, so the edge keeps its NATS access while its new certificate is copied.
+func TestRenewAfterRevokeRotatesTheNATSSeed(t *testing.T) {
+	clearTwins(t)
+	dir := filepath.Join(t.TempDir(), "pki")
+	if _, err := run(t, "pki", "init", "--dir", dir, "--edge", "nuc-a,nuc-b"); err != nil {
+		t.Fatal(err)
+	}
+	seed := func(id string) string { return readFile(t, fleet.EdgeSeedPath(dir, id)) }
+	a, b := seed("nuc-a"), seed("nuc-b")
+	if out, err := run(t, "pki", "renew", "--dir", dir, "nuc-a"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if seed("nuc-a") != a {
+		t.Fatal("a plain renewal replaced the edge's NATS seed")
+	}
+	for _, args := range [][]string{{"pki", "revoke", "--dir", dir, "--reason", "stolen", "nuc-b"}, {"pki", "renew", "--dir", dir, "nuc-b"}} {
+		if out, err := run(t, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	if seed("nuc-b") == b {
+		t.Fatal("the replacement for a revoked edge kept the old NATS seed")
+	}
+	out, err := run(t, "pki", "list", "--dir", dir)
+	if err != nil || !strings.Contains(out, "nuc-b  enrolled") || !strings.Contains(out, "stolen") {
+		t.Fatalf("pki list after revoke+renew: %v\n%s", err, out)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -58,6 +58,20 @@ func EnsureCredentials(dir string, edges []string) ([]string, error) {
 	return created, nil
 }
 
+// RotateEdgeSeed replaces an edge's nkey seed with a new one (a replacement NUC for a revoked id:
+// the old seed may be on the stolen one).
+func RotateEdgeSeed(dir, id string) error {
+	if err := pki.ValidateEdgeID(id); err != nil {
+		return err
+	}
+	path := EdgeSeedPath(dir, id)
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("fleet: %w", err)
+	}
+	_, err := writeNewSeed(path)
+	return err
+}
+
 // writeNewSeed writes a fresh user seed to path unless the file exists. O_EXCL with mode 0600:
 // the seed is never readable by others, not even for an instant.
 func writeNewSeed(path string) (bool, error) {
