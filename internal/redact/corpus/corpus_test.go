@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -184,4 +185,20 @@ func FuzzReadJSONL(f *testing.F) {
 			t.Fatalf("round trip: %d items, then %d (%v)", len(items), len(again), err)
 		}
 	})
+}
+
+// TestEvaluatePlaceholderTypes: a detector that reports CARDEXP (the placeholder's spelling) is
+// scored against CARD_EXP labels.
+func TestEvaluatePlaceholderTypes(t *testing.T) {
+	text := "caduca 09/27"
+	items := []Item{{ID: "x", Text: text, Entities: []Label{{Type: "CARD_EXP", Value: "09/27", Start: 7, End: 12}}}}
+	rep, err := Evaluate(context.Background(), items, func(context.Context, string) ([]Found, error) {
+		return []Found{{Type: "CARDEXP", Start: 7, End: 12}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Types) != 1 || rep.Types[0].Type != "CARD_EXP" || rep.Types[0].Found != 1 || rep.Types[0].TruePred != 1 {
+		t.Errorf("types = %+v, want one CARD_EXP row found and predicted", rep.Types)
+	}
 }

@@ -57,7 +57,13 @@ type Report struct {
 	DecoyHits map[string][]string
 }
 
-// Evaluate runs detect over every item and scores it per type.
+// placeholderTypes maps the type names a detector may report in placeholder spelling (letters and
+// digits only) to the corpora's label for them, so that a detector passing redact's span types
+// straight through is scored against the right labels.
+var placeholderTypes = map[string]string{"CARDEXP": "CARD_EXP"}
+
+// Evaluate runs detect over every item and scores it per type. A detection's type in placeholder
+// spelling (CARDEXP) is read as its label (CARD_EXP).
 func Evaluate(ctx context.Context, items []Item, detect Detector) (Report, error) {
 	rep := Report{Items: len(items), DecoyHits: map[string][]string{}}
 	by := map[string]*TypeScore{}
@@ -72,6 +78,11 @@ func Evaluate(ctx context.Context, items []Item, detect Detector) (Report, error
 		found, err := detect(ctx, it.Text)
 		if err != nil {
 			return rep, fmt.Errorf("corpus: evaluate %s: %w", it.ID, err)
+		}
+		for i := range found {
+			if l, ok := placeholderTypes[found[i].Type]; ok {
+				found[i].Type = l
+			}
 		}
 		all := true
 		for _, g := range it.Entities {
