@@ -29,6 +29,7 @@ import (
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/guard/guardsetup"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/sdnotify"
 )
 
@@ -194,7 +195,8 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		pki.ExpiryCollector(o.pkiDir)) // the gateway's certificate, the CA's (and any edge certificates beside them): RB-12
 	var dcGuard guard.Classifier
 	if o.guardModel != "" {
 		gu, key := o.guardURL, o.guardAPIKey

@@ -65,7 +65,8 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 		return nil, err
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		pki.ExpiryCollector(cfg.PKI)) // the edge's own certificate and the CA's: RB-12
 
 	// The redaction policy and the guard are behind one pointer, so SIGHUP can swap them (Reload);
 	// the DC clients' exit check goes through it too.

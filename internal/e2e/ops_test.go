@@ -376,6 +376,11 @@ scrape_configs:
 			}
 		}
 		checkMetrics(t, name, text)
+		for _, want := range []string{"sucursal_build_info{", "sucursal_certificate_expiry_timestamp_seconds{"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s /metrics has no %s…}", name, want)
+			}
+		}
 	}
 
 	// Kill branch-b; SucursalEdgeOffline must fire within its stated time, counted from the

@@ -1,6 +1,10 @@
 package gateway
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sucursal/sucursal/internal/buildinfo"
+)
 
 type metrics struct {
 	connections   prometheus.Gauge
@@ -45,7 +49,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.connections, m.helloRefused, m.streams, m.activeStreams, m.upstreamTTFT, m.chunks, m.pings)
+		reg.MustRegister(m.connections, m.helloRefused, m.streams, m.activeStreams, m.upstreamTTFT, m.chunks, m.pings,
+			buildinfo.Collector()) // sucursal_build_info of the dc-gateway
 	}
 	return m
 }
