@@ -91,10 +91,50 @@ const (
 	lexCue
 )
 
-var lexicon map[string]uint32
+// lexTable maps a folded word to its classes, keyed by the word's 64-bit
+// FNV-1a hash in an open-addressing table (no key bytes to compare: with a few thousand words a
+// 64-bit collision is not a practical concern, and a false class costs a wrong guess, not a leak
+// — every class only adds or removes candidates the threshold still filters).
+const lexSlots = 1 << 14
+
+var lexTable struct {
+	hash [lexSlots]uint64
+	cls  [lexSlots]uint32
+}
+
+func lexLookup(f []byte) uint32 {
+	h := fnv64(f)
+	for i := h & (lexSlots - 1); ; i = (i + 1) & (lexSlots - 1) {
+		switch lexTable.hash[i] {
+		case h:
+			return lexTable.cls[i]
+		case 0:
+			return 0
+		}
+	}
+}
+
+func lexInsert(w string, cls uint32) {
+	h := fnv64([]byte(w))
+	for i := h & (lexSlots - 1); ; i = (i + 1) & (lexSlots - 1) {
+		if lexTable.hash[i] == h || lexTable.hash[i] == 0 {
+			lexTable.hash[i] = h
+			lexTable.cls[i] = cls
+			return
+		}
+	}
+}
 
 func buildLexicon() {
-	lexicon = map[string]uint32{}
+	lexicon := map[string]uint32{}
+	defer func() {
+		if len(lexicon) > lexSlots*3/4 {
+			panic("redact: lexicon larger than its table")
+		}
+		for w, c := range lexicon {
+			lexInsert(w, c)
+		}
+	}()
 	for _, s := range []struct {
 		set  map[string]bool
 		flag uint32

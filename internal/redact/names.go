@@ -19,7 +19,7 @@ type word struct {
 // class returns the word's lexicon classes (lex* flags), looked up once.
 func (w *word) class(fc *folder) uint32 {
 	if !w.clsDone {
-		w.cls, w.clsDone = lexicon[string(w.fold(fc))], true
+		w.cls, w.clsDone = lexLookup(w.fold(fc)), true
 	}
 	return w.cls
 }
