@@ -41,6 +41,8 @@ func newControllerCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "controller",
 		Short: "Run the fleet controller: executes rollouts while it holds the KV lease, stands by otherwise",
+		Example: `  fleetctl controller --nats tls://fleet.dc:4222 --nkey /etc/sucursal/pki/nats/controller.nk --nats-ca /etc/sucursal/pki/ca.crt
+  fleetctl controller --nats nats://127.0.0.1:4222 --id controller-b --metrics-listen 127.0.0.1:9465`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			js, closeConn, err := nf.connect("controller")
 			if err != nil {

@@ -15,8 +15,9 @@ import (
 
 func newEdgeCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "edge",
-		Short: "Manage the fleet's record of edges",
+		Use:     "edge",
+		Short:   "Manage the fleet's record of edges",
+		Example: `  fleetctl edge forget branch-0042`,
 	}
 	cmd.AddCommand(newEdgeForgetCommand())
 	return cmd

@@ -30,6 +30,8 @@ func newHubCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hub --store DIR (--pki DIR | --insecure)",
 		Short: "Run an embedded NATS server with JetStream plus the fleet controller (development, small fleets)",
+		Example: `  fleetctl hub --store /var/lib/sucursal/hub --pki /etc/sucursal/pki --listen 0.0.0.0:4222
+  fleetctl hub --store /tmp/hub --insecure   # development, loopback only`,
 		Long: `With --pki DIR every client authenticates with an nkey and talks TLS (the fleet CA signs the hub's
 certificate, DIR/nats/hub.crt). Missing credentials are created at start: DIR/nats/controller.nk,
 operator.nk (for fleetctl --nkey), gateway.nk (dc-gateway --trust-nats-nkey: may only watch the

@@ -61,8 +61,9 @@ func newInitCommand() *cobra.Command {
 	var cfg fleet.Config
 	var trustBucket string
 	cmd := &cobra.Command{
-		Use:   "init",
-		Short: "Create the fleet's JetStream buckets (idempotent)",
+		Use:     "init",
+		Short:   "Create the fleet's JetStream buckets (idempotent)",
+		Example: `  fleetctl init --nats tls://fleet.dc:4222 --nkey operator.nk --nats-ca pki/ca.crt --replicas 3`,
 		Long: `Creates, or updates in place: a KV for desired state, a KV for edge status whose
 entries expire after --status-ttl, a KV for the manifest catalog, rollouts and the controller lease,
 an Object Store for artifacts, and the KV the dc-gateways watch for the trust list. Running it again changes nothing.`,

@@ -12,7 +12,8 @@ import (
 )
 
 func newKeysCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "keys", Short: "Manage the ed25519 keys that sign model manifests"}
+	cmd := &cobra.Command{Use: "keys", Short: "Manage the ed25519 keys that sign model manifests",
+		Example: "  fleetctl keys gen --out signing"}
 	cmd.AddCommand(newKeysGenCommand())
 	return cmd
 }
@@ -20,8 +21,9 @@ func newKeysCommand() *cobra.Command {
 func newKeysGenCommand() *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "gen",
-		Short: "Generate a signing key: OUT.key (keep on the operator machine) and OUT.pub (give to edges)",
+		Use:     "gen",
+		Short:   "Generate a signing key: OUT.key (keep on the operator machine) and OUT.pub (give to edges)",
+		Example: `  fleetctl keys gen --out signing   # writes signing.key and signing.pub`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return errors.New("--out is required")

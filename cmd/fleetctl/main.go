@@ -27,8 +27,12 @@ func main() {
 // newRootCommand builds the command tree. Subcommands are listed here and nowhere else.
 func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
-		Use:          "fleetctl",
-		Short:        "Operate a Sucursal fleet: PKI, model publishing and rollouts",
+		Use:   "fleetctl",
+		Short: "Operate a Sucursal fleet: PKI, model publishing and rollouts",
+		Example: `  fleetctl pki init --dir pki --edge branch-0001
+  fleetctl publish --role drafter --version 1.4.0 --file drafter.gguf --key signing.key
+  fleetctl rollout start --role drafter --version 1.4.0 --key signing.key
+  fleetctl status`,
 		Version:      version,
 		SilenceUsage: true, // a failed run prints its error, not a wall of usage text
 	}
@@ -39,6 +43,7 @@ func newRootCommand() *cobra.Command {
 		newEdgePermissionsCommand(), newSizeCommand(), newEdgeCommand(),
 	)
 	withVersion(root)
+	applyFlagRules(root) // per-run flags lose their twins, required ones are marked (flagrules.go)
 	// Last, so every flag above gets its FLEETCTL_* twin.
 	envflag.Cobra(root, "FLEETCTL")
 	return root

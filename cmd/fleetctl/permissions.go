@@ -19,6 +19,8 @@ func newEdgePermissionsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edge-permissions --edge ID [--format json|nsc]",
 		Short: "Print the NATS permissions one edge needs for model sync (and nothing more)",
+		Example: `  fleetctl edge-permissions --edge branch-0042
+  fleetctl edge-permissions --edge branch-0042 --format nsc`,
 		Long: `json (default): the user's "permissions" block for a nats-server configuration, e.g.
   authorization { users = [ { user: "ID", password: "...", permissions: <this output> } ] }
 nsc: the flags for "nsc add user" / "nsc edit user" (JWT-based accounts).

@@ -22,6 +22,8 @@ func newPKICommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pki",
 		Short: "Create and inspect the fleet PKI (CA, dc-gateway and edge certificates)",
+		Example: `  fleetctl pki init --dir pki --edge branch-0001 --dc-san dc-gateway.example.internal
+  fleetctl pki show --dir pki`,
 		Long: `The fleet PKI authenticates both ends of the edge-to-datacenter QUIC link.
 Layout of --dir: ca.crt ca.key dc-gateway.crt dc-gateway.key edges/<id>.crt edges/<id>.key.
 Keep ca.key on the operator machine only; copy ca.crt plus one edge's pair to that edge.
@@ -69,6 +71,8 @@ func newPKIInitCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init --dir DIR [--edge ID]... [--dc-san NAME]... [--force] [--nats URL]",
 		Short: "Create the CA, the dc-gateway certificate and edge certificates; re-run to enrol more edges",
+		Example: `  fleetctl pki init --dir pki --edge branch-0001,branch-0002 --dc-san dc-gateway.example.internal
+  fleetctl pki init --dir pki --force   # a new CA: every certificate is re-issued`,
 		Long: `Creates whatever is missing in --dir. An existing CA and existing certificates are kept,
 so re-running with new --edge ids enrols new branches under the same CA.
 --force replaces the CA and re-issues every certificate it signed: every edge then needs its new files.
@@ -123,8 +127,9 @@ func newPKIAddEdgeCommand() *cobra.Command {
 		labels []string
 	)
 	cmd := &cobra.Command{
-		Use:   "add-edge --dir DIR ID... [--label KEY=VALUE]... [--nats URL]",
-		Short: "Enrol new edges under the existing CA (never creates a CA)",
+		Use:     "add-edge --dir DIR ID... [--label KEY=VALUE]... [--nats URL]",
+		Short:   "Enrol new edges under the existing CA (never creates a CA)",
+		Example: `  fleetctl pki add-edge --dir pki branch-0003 --label site=madrid-centro`,
 		Long: `Issues a certificate for each new ID (an existing one is kept) and enrols it in DIR/trust.json,
 the list dc-gateways enforce; with --nats the list is published to them at once. Running it for an
 edge whose certificate predates the list enrols that certificate.`,
@@ -160,9 +165,10 @@ edge whose certificate predates the list enrols that certificate.`,
 func newPKIShowCommand() *cobra.Command {
 	var f pkiFlags
 	cmd := &cobra.Command{
-		Use:   "show --dir DIR",
-		Short: "List the certificates in DIR with their expiry dates and any problems",
-		Args:  cobra.NoArgs,
+		Use:     "show --dir DIR",
+		Short:   "List the certificates in DIR with their expiry dates and any problems",
+		Example: `  fleetctl pki show --dir /etc/sucursal/pki`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
 				return err

@@ -11,8 +11,9 @@ func newRollbackCommand() *cobra.Command {
 	var nf natsFlags
 	var role, keyFile string
 	cmd := &cobra.Command{
-		Use:   "rollback",
-		Short: "Send every edge of a role back to the version before its last rollout (signed directive)",
+		Use:     "rollback",
+		Short:   "Send every edge of a role back to the version before its last rollout (signed directive)",
+		Example: `  fleetctl rollback --role drafter --key signing.key`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			key, err := manifest.ReadPrivateKeyFile(keyFile)
 			if err != nil {

@@ -22,6 +22,9 @@ func newRolloutCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rollout",
 		Short: "Start and steer wave rollouts (the fleet controller carries them out)",
+		Example: `  fleetctl rollout start --role drafter --version 1.4.0 --key signing.key --waves 5%,25%,100%
+  fleetctl rollout status --role drafter --watch
+  fleetctl rollout pause --role drafter`,
 	}
 	cmd.AddCommand(newRolloutStartCommand(), newRolloutListCommand(), newRolloutStatusCommand(),
 		newRolloutStateCommand("pause", fleet.StatePaused, "Stop advancing waves; edges keep what they have"),
@@ -38,6 +41,8 @@ func newRolloutStartCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "start",
 		Short: "Write a rollout spec; returns at once, the controller executes it",
+		Example: `  fleetctl rollout start --role drafter --version 1.4.0 --key signing.key
+  fleetctl rollout start --role guard --version 2.0.0 --key signing.key --selector site=madrid --gate "error_rate<0.02" --soak 30m`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var errs []error
 			w, err := fleet.ParseWaves(waves)
@@ -229,6 +234,8 @@ func newRolloutListCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "One line per role's rollout: version, state, wave, members, last message",
+		Example: `  fleetctl rollout list
+  fleetctl rollout list -o json`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkOutput(output); err != nil {
 				return err
@@ -267,8 +274,9 @@ func newRolloutStateCommand(use, state, short string) *cobra.Command {
 	var nf natsFlags
 	var role string
 	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
+		Use:     use,
+		Short:   short,
+		Example: "  fleetctl rollout " + use + " --role drafter",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			js, closeConn, err := nf.connect("rollout")
 			if err != nil {

@@ -18,9 +18,10 @@ func withVersion(root *cobra.Command) {
 	text := buildinfo.Read().String(root.Name())
 	root.SetVersionTemplate(text) // a template without actions: printed as it is
 	root.AddCommand(&cobra.Command{
-		Use:   "version",
-		Short: "Print the version, commit, build date and Go version",
-		Args:  cobra.NoArgs,
-		Run:   func(cmd *cobra.Command, _ []string) { fmt.Fprint(cmd.OutOrStdout(), text) },
+		Use:     "version",
+		Short:   "Print the version, commit, build date and Go version",
+		Example: "  fleetctl version\n  fleetctl --version",
+		Args:    cobra.NoArgs,
+		Run:     func(cmd *cobra.Command, _ []string) { fmt.Fprint(cmd.OutOrStdout(), text) },
 	})
 }
