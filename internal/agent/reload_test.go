@@ -101,8 +101,12 @@ func TestReload(t *testing.T) {
 		t.Fatal("the reload did not swap the policy")
 	}
 	for name, mutate := range map[string]func(*Config){
-		"invalid":        func(c *Config) { c.Redaction.Deny = append(c.Redaction.Deny, redact.DenyEntry{Value: "x", Type: "lower"}) },
-		"does not build": func(c *Config) { c.Redaction.Custom = []redact.CustomRecognizer{{Name: "bad", Type: "CODE", Pattern: "(", Score: 1}} },
+		"invalid": func(c *Config) {
+			c.Redaction.Deny = append(c.Redaction.Deny, redact.DenyEntry{Value: "x", Type: "lower"})
+		},
+		"does not build": func(c *Config) {
+			c.Redaction.Custom = []redact.CustomRecognizer{{Name: "bad", Type: "CODE", Pattern: "(", Score: 1}}
+		},
 	} {
 		bad := next
 		mutate(&bad)
