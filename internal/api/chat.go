@@ -11,6 +11,7 @@ import (
 	"github.com/sucursal/sucursal/internal/apikey"
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/pipeline"
+	"github.com/sucursal/sucursal/internal/tracecontext"
 )
 
 // handleChat is POST /v1/chat/completions. Each check comes before what it protects: the key
@@ -19,6 +20,13 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	id := newRequestID()
 	w.Header().Set("X-Request-Id", id)
+	// The edge starts its own trace for the DC (tracecontext: no value a client chose leaves the
+	// branch); a client's valid traceparent is kept in this NUC's log lines, to join the two.
+	trace := tracecontext.New()
+	log := s.d.Log.With("request_id", id, "trace_id", trace.TraceID)
+	if client, ok := tracecontext.Parse(r.Header.Get(tracecontext.Header)); ok {
+		log = log.With("client_trace_id", client.TraceID)
+	}
 	s.m.inflight.Inc()
 	defer s.m.inflight.Dec()
 	s.active.Add(1)
@@ -26,7 +34,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	tenant := anonymous.Tenant
 	refuse := func(e *chat.Error) {
 		s.m.requests.WithLabelValues(tenant, e.Code).Inc()
-		s.d.Log.Info("request refused", "request_id", id, "tenant", tenant, "status", e.Status, "code", e.Code)
+		log.Info("request refused", "tenant", tenant, "status", e.Status, "code", e.Code)
 		writeError(w, e)
 	}
 	if s.draining.Load() {
@@ -61,7 +69,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		refuse(cerr)
 		return
 	}
-	ctx := r.Context()
+	ctx := tracecontext.With(r.Context(), trace)
 	if s.d.Admission != nil {
 		g, err := s.d.Admission.Admit(ctx, admission.Ticket{Tenant: key.Tenant, Class: key.Class,
 			InputTokens: estimateTokens(req), MaxTokens: askedTokens(req)})
@@ -112,7 +120,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	s.m.requests.WithLabelValues(tenant, boundedCode(code)).Inc()
 	s.m.duration.Observe(time.Since(start).Seconds())
-	s.d.Log.Info("request served", "request_id", id, "tenant", tenant, "model", req.Model, "stream", req.Stream,
+	log.Info("request served", "tenant", tenant, "model", req.Model, "stream", req.Stream,
 		"messages", len(req.Messages), "body_bytes", r.ContentLength, "code", code, "chunks", rw.chunks,
 		"ttft_ms", ms(rw.ttft), "duration_ms", ms(time.Since(start)))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/tracecontext"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -39,7 +40,12 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 		str.CancelRead(wire.CodeProtocol)
 		return
 	}
-	log = log.With("request_id", req.RequestID, "op", req.Op)
+	// The edge's trace, or a new one for an edge that sends none; the target gets a child of it.
+	trace, ok := tracecontext.Parse(req.Traceparent)
+	if !ok {
+		trace = tracecontext.New()
+	}
+	log = log.With("request_id", req.RequestID, "trace_id", trace.TraceID, "op", req.Op)
 	if s.draining.Load() {
 		// A stream the edge opened before it read the GoAway (or an edge without a control
 		// stream): refused before the target is called, so the edge can send it elsewhere.
@@ -54,7 +60,7 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 	// however long the model takes (see wire.TypeAccepted).
 	_ = wire.Write(str, wire.TypeAccepted, nil)
 
-	reqCtx, cancel := context.WithCancelCause(ctx)
+	reqCtx, cancel := context.WithCancelCause(tracecontext.With(ctx, trace.Child()))
 	defer cancel(nil)
 	watched := make(chan struct{})
 	go func() {

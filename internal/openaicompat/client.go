@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/tracecontext"
 )
 
 // ErrUnreachable means the target could not be reached at all (connection refused, DNS, TLS).
@@ -55,6 +56,9 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte) (*htt
 	}
 	if c.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	if tp, ok := tracecontext.From(ctx); ok { // the caller's trace, to the model server
+		req.Header.Set(tracecontext.Header, tp.String())
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {

@@ -51,6 +51,9 @@ type Request struct {
 	RequestID string          `json:"request_id,omitempty"`
 	Stream    bool            `json:"stream,omitempty"`
 	Body      json.RawMessage `json:"body,omitempty"`
+	// Traceparent is the request's W3C trace context: the edge's own trace, never a value a
+	// client sent (internal/tracecontext), so the gateway's logs and the target join the edge's.
+	Traceparent string `json:"traceparent,omitempty"`
 }
 
 // Response carries a whole non-streamed answer: the target's status and body.
