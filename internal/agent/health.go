@@ -318,13 +318,15 @@ func (h *health) Usage() fleetapi.Usage {
 	slices.Sort(models)
 	u.Models = models
 
-	// Counters: their increase since the oldest snapshot still needed.
-	h.snaps = append(h.snaps, cur)
+	// Counters: their increase since the latest snapshot at or before the window's start. One
+	// snapshot per bucket is kept (the newest), so they number at most usageBuckets+2.
+	if n := len(h.snaps); n > 1 && h.snaps[n-1].at.Truncate(bucketSpan).Equal(cur.at.Truncate(bucketSpan)) {
+		h.snaps[n-1] = cur
+	} else {
+		h.snaps = append(h.snaps, cur)
+	}
 	for len(h.snaps) > 1 && !h.snaps[1].at.After(from) {
 		h.snaps = h.snaps[1:] // the next one is old enough to be the baseline
-	}
-	if n := len(h.snaps); n > usageBuckets+2 { // more than one per bucket: keep the baseline and thin the rest
-		h.snaps = append(h.snaps[:1], h.snaps[n-usageBuckets:]...)
 	}
 	d := cur.minus(h.snaps[0])
 	u.Refused429, u.Refused503 = d.refused429, d.refused503

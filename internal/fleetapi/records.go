@@ -81,6 +81,9 @@ const UsageWindow = 5 * time.Minute
 // Usage summarises an edge's traffic over its last UsageWindow (shorter just after the agent
 // started: WindowSeconds says how long). Counts, timings and token counts only — never user,
 // prompt, key or value data. fleetctl status, the fleet exporter and fleetctl size read it.
+// The fields taken from other packages' counters (refusals, timeouts, NER and fail-open,
+// drafting) are their increase since the agent's last look at or before the window's start, so
+// they may span up to one heartbeat more than WindowSeconds.
 type Usage struct {
 	WindowSeconds float64 `json:"window_s"`
 	// Requests that reached the request path (admitted); Errors are server-side failures among
