@@ -29,7 +29,7 @@ func TestKeysGolden(t *testing.T) {
 	if got, want := fleetapi.DesiredFilters("b1"), []string{"role.*", "edge.b1.*", "sel.*.*"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("DesiredFilters = %q, want %q", got, want)
 	}
-	if got := (fleetapi.Buckets{}).WithDefaults(); got != (fleetapi.Buckets{Desired: "sucursal-desired", Status: "sucursal-status", Artifacts: "sucursal-artifacts"}) {
+	if got := (fleetapi.Buckets{}).WithDefaults(); got != (fleetapi.Buckets{Desired: "sucursal-desired", Status: "sucursal-status", Artifacts: "sucursal-artifacts", Edges: "sucursal-edges"}) {
 		t.Errorf("default buckets = %+v", got)
 	}
 }
