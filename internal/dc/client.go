@@ -146,13 +146,42 @@ var errUnexpectedFrame = errors.New("dc: the gateway answered with an unexpected
 // do sends a request answered by one frame of type want. Errors are raw: the exit's refusal, the
 // link's errors, a *frameError, errUnexpectedFrame.
 func (c *Client) do(ctx context.Context, req wire.Request, want wire.Type, extra ...string) (wire.Frame, error) {
+	f, err := c.doOnce(ctx, req, want, true, extra...)
+	if errors.Is(err, errRetry) && c.reconnected(ctx) {
+		f, err = c.doOnce(ctx, req, want, false, extra...)
+	}
+	return f, err
+}
+
+// errRetry marks a call whose connection died before the gateway acknowledged it (see
+// link.Call.Retryable); it wraps the link's error.
+var errRetry = errors.New("dc: the connection died before the gateway acknowledged the request")
+
+// reconnectWait bounds the wait for the link to come back before a request whose connection
+// died unacknowledged is sent once more (a restarted gateway is usually back within it).
+const reconnectWait = 2 * time.Second
+
+// reconnected waits for the link to be ready again, at most reconnectWait.
+func (c *Client) reconnected(ctx context.Context) bool {
+	wctx, cancel := context.WithTimeout(ctx, reconnectWait)
+	defer cancel()
+	return c.l.WaitReady(wctx) == nil
+}
+
+func (c *Client) doOnce(ctx context.Context, req wire.Request, want wire.Type, mayRetry bool, extra ...string) (wire.Frame, error) {
 	call, err := c.open(ctx, req, extra...)
 	if err != nil {
+		if mayRetry && errors.Is(err, link.ErrConnectionGone) {
+			return wire.Frame{}, fmt.Errorf("%w: %w", errRetry, err)
+		}
 		return wire.Frame{}, err
 	}
 	defer call.Close()
 	f, err := call.Next()
 	if err != nil {
+		if mayRetry && call.Retryable(err) {
+			return wire.Frame{}, fmt.Errorf("%w: %w", errRetry, err)
+		}
 		return wire.Frame{}, err
 	}
 	switch f.Type {
@@ -171,9 +200,27 @@ func (c *Client) do(ctx context.Context, req wire.Request, want wire.Type, extra
 // stream sends a request and hands every frame to fn until fn says the answer is over. A
 // gateway that does not acknowledge the request within the accept timeout is abandoned: one
 // that crashed without closing the connection looks alive to QUIC until the idle timeout.
+//
+// A request whose connection died before the gateway acknowledged it (a gateway restarted
+// since the link last heard from it resets the old connection at the first packet) is sent once
+// more when the link is back within reconnectWait: nothing was served, nothing reached the user.
 func (c *Client) stream(ctx context.Context, req wire.Request, fn func(wire.Frame) (done bool, err error)) error {
+	err := c.streamOnce(ctx, req, fn, true)
+	if errors.Is(err, errRetry) {
+		if !c.reconnected(ctx) {
+			return userError(ctx, err)
+		}
+		err = c.streamOnce(ctx, req, fn, false)
+	}
+	return err
+}
+
+func (c *Client) streamOnce(ctx context.Context, req wire.Request, fn func(wire.Frame) (done bool, err error), mayRetry bool) error {
 	call, err := c.open(ctx, req)
 	if err != nil {
+		if mayRetry && errors.Is(err, link.ErrConnectionGone) {
+			return fmt.Errorf("%w: %w", errRetry, err)
+		}
 		return userError(ctx, err)
 	}
 	defer call.Close()
@@ -195,6 +242,9 @@ func (c *Client) stream(ctx context.Context, req wire.Request, fn func(wire.Fram
 			if unacknowledged.Load() {
 				return &chat.Error{Status: 504, Type: "api_error", Code: chat.CodeDCUnresponsive,
 					Message: "the datacenter gateway did not acknowledge the request in time", RetryAfter: chat.DCRetryAfter}
+			}
+			if mayRetry && call.Retryable(err) {
+				return fmt.Errorf("%w: %w", errRetry, err)
 			}
 			return userError(ctx, err)
 		}

@@ -234,3 +234,29 @@ func startGatewayServer(t testing.TB, pkiDir, targetURL string, reg prometheus.R
 	})
 	return srv, ln.Addr().String()
 }
+
+// TestRequestRightAfterAFastRestartIsServed: a gateway killed and restarted before the edge
+// notices resets the edge's old connection at its first packet — the stateless-reset key
+// survives the restart — and a request that met the reset before the gateway acknowledged it is
+// sent again on the new connection: the user gets an answer, not dc_connection_lost. (Slow pings
+// and keepalives make the request the first packet after the restart, every time.)
+func TestRequestRightAfterAFastRestartIsServed(t *testing.T) {
+	agentBin, gatewayBin := releasedBinaries(t)
+	pkiDir := newPKI(t)
+	target := pacedTarget(t, 5, 10*time.Millisecond)
+	gwAddr, gwMetrics, listen := freeAddr(t, "udp"), freeAddr(t, "tcp"), freeAddr(t, "tcp")
+	gw := gatewayProc(t, gatewayBin, pkiDir, target, gwAddr, gwMetrics)
+	agentProcWith(t, agentBin, "link: {ping_interval: 30s, ping_timeout: 60s, keepalive: 30s, idle_timeout: 90s}\n",
+		pkiDir, listen, gwAddr)
+	url := "http://" + listen
+	waitHTTP(t, url+"/readyz", http.StatusOK, 30*time.Second)
+	for i := range 3 {
+		time.Sleep(time.Second) // the last exchange fully acknowledged: no retransmission meets the new gateway first
+		gw.kill()
+		gw = gatewayProc(t, gatewayBin, pkiDir, target, gwAddr, gwMetrics)
+		waitHTTP(t, "http://"+gwMetrics+"/healthz", http.StatusOK, 10*time.Second)
+		if ok, why := quickChat(url); !ok {
+			t.Fatalf("restart %d: the first request after a fast restart got %s", i, why)
+		}
+	}
+}

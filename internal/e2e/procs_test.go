@@ -148,7 +148,20 @@ func gatewayProc(t testing.TB, bin, pkiDir, targetURL, addr, metrics string, ext
 // agentProc runs edge-agent on listen against the gateway at dc (and secondaries).
 func agentProc(t testing.TB, bin, pkiDir, listen, dc string, secondaries ...string) *proc {
 	t.Helper()
+	return agentProcWith(t, bin, "", pkiDir, listen, dc, secondaries...)
+}
+
+// agentProcWith is agentProc with a YAML configuration file holding config (flags win over it).
+func agentProcWith(t testing.TB, bin, config, pkiDir, listen, dc string, secondaries ...string) *proc {
+	t.Helper()
 	args := []string{"--listen", listen, "--edge-id", edgeID, "--dc", dc, "--dc-server-name", "localhost", "--pki", pkiDir, "--log-level", "warn"}
+	if config != "" {
+		f := filepath.Join(t.TempDir(), "edge-agent.yaml")
+		if err := os.WriteFile(f, []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--config", f)
+	}
 	for _, s := range secondaries {
 		args = append(args, "--dc-secondary", s)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/quic-go/quic-go"
 
@@ -63,6 +64,9 @@ func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
 	sess.opened()
 	if err := wire.WriteJSON(str, wire.TypeRequest, req); err != nil {
 		call.abort(wire.CodeProtocol)
+		if sess.gone(err) {
+			return nil, fmt.Errorf("%w: %w: %w", ErrStreamLost, ErrConnectionGone, err)
+		}
 		return nil, fmt.Errorf("%w: %w", ErrStreamLost, err)
 	}
 	call.stop = context.AfterFunc(ctx, call.cancel)
@@ -93,6 +97,39 @@ func (call *Call) Next() (wire.Frame, error) {
 		return f, fmt.Errorf("%w: %w", ErrStreamLost, err)
 	}
 	return f, nil
+}
+
+// Retryable reports whether err, from Next, means the connection under the call died before the
+// gateway acknowledged the request (a restarted gateway reset it, or the link was declared
+// dead): the gateway did not serve it, so it may be sent again once the link is back.
+func (call *Call) Retryable(err error) bool {
+	select {
+	case <-call.accepted:
+		return false
+	default:
+	}
+	return errors.Is(err, ErrStreamLost) && call.sess.gone(err)
+}
+
+// ErrConnectionGone marks an Open whose request could not be written because the connection
+// under it died: nothing reached the gateway, and the request may be sent again once the link
+// is back.
+var ErrConnectionGone = errors.New("link: the connection died before the request was sent")
+
+// gone reports whether err is the connection's death rather than the stream's own reset. A stream
+// may see the error a moment before the connection's context ends: wait for it briefly, so that a
+// caller who then waits for the link sees it down, not the dead connection as still up.
+func (s *session) gone(err error) bool {
+	var se *quic.StreamError
+	if errors.As(err, &se) {
+		return false // the gateway reset this stream; the connection lives
+	}
+	select {
+	case <-s.conn.Context().Done():
+		return true
+	case <-time.After(250 * time.Millisecond):
+		return false
+	}
 }
 
 // Close ends the call after its answer was read (or abandoned). It is safe to call twice.
