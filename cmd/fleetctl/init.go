@@ -30,7 +30,10 @@ func (f *natsFlags) registerWith(cmd *cobra.Command, def, usage string) {
 
 // connect returns a JetStream client and a function that closes the connection.
 func (f *natsFlags) connect(name string) (jetstream.JetStream, func(), error) {
-	opts := []nats.Option{nats.Name("fleetctl " + name)}
+	// Never give up on the cluster (a controller outlives node restarts), and never replay what
+	// was written while disconnected: a controller whose lease ran out meanwhile must not have
+	// its stale desired-state writes land after a standby's.
+	opts := []nats.Option{nats.Name("fleetctl " + name), nats.MaxReconnects(-1), nats.ReconnectBufSize(-1)}
 	if f.creds != "" {
 		opts = append(opts, nats.UserCredentials(f.creds))
 	}

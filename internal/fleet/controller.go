@@ -47,6 +47,9 @@ type Controller struct {
 
 	mu     gosync.Mutex
 	leader bool
+	// until is when the lease this controller last wrote runs out: past it a standby may hold
+	// the lease, so this one stops believing it leads even while it cannot reach NATS to find out.
+	until time.Time
 }
 
 // NewController returns a controller; it acts only after Run acquires the lease.
@@ -78,11 +81,13 @@ func NewController(js jetstream.JetStream, cfg ControllerConfig, log *slog.Logge
 	return c, nil
 }
 
-// Leader reports whether this controller held the lease at its last tick.
+// Leader reports whether this controller holds the lease: it took or renewed it at its last
+// tick, and that lease has not run out since (a controller cut off from NATS stops leading when
+// its lease ends, which is when a standby may take it).
 func (c *Controller) Leader() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.leader
+	return c.leader && c.now().Before(c.until)
 }
 
 // Run renews or takes the lease and advances rollouts every tick until ctx ends. On the way out it
@@ -97,16 +102,26 @@ func (c *Controller) Run(ctx context.Context) error {
 	defer t.Stop()
 	defer c.release(h)
 	for {
-		lead := c.acquire(ctx, h)
+		// Bounded by half the lease: on a cluster losing a node, a request can hang for the
+		// client's whole timeout, and a leader stuck that long would outlive its lease unawares.
+		actx, cancel := context.WithTimeout(ctx, c.cfg.LeaseTTL/2)
+		lead, until := c.acquire(actx, h)
+		cancel()
 		c.mu.Lock()
 		changed := c.leader != lead
 		c.leader = lead
+		if lead {
+			c.until = until
+		}
 		c.mu.Unlock()
 		if changed {
 			c.log.Info("lease changed", "leader", lead)
 		}
 		if lead {
-			c.advanceAll(ctx, h)
+			// Work stops when the lease does: past it a standby may be writing the same keys.
+			wctx, cancel := context.WithDeadline(ctx, until)
+			c.advanceAll(wctx, h)
+			cancel()
 		}
 		select {
 		case <-ctx.Done():
@@ -117,27 +132,29 @@ func (c *Controller) Run(ctx context.Context) error {
 }
 
 // acquire renews our lease or takes an expired one, always with compare-and-set, so two
-// controllers can never both believe they hold it after a write.
-func (c *Controller) acquire(ctx context.Context, h handles) bool {
+// controllers can never both believe they hold it after a write. It returns when the lease it
+// wrote runs out.
+func (c *Controller) acquire(ctx context.Context, h handles) (bool, time.Time) {
 	now := c.now()
-	mine, _ := json.Marshal(lease{Holder: c.cfg.ID, Expires: now.Add(c.cfg.LeaseTTL).UTC()})
+	until := now.Add(c.cfg.LeaseTTL)
+	mine, _ := json.Marshal(lease{Holder: c.cfg.ID, Expires: until.UTC()})
 	e, err := h.control.Get(ctx, leaseKey)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		_, err = h.control.Create(ctx, leaseKey, mine)
-		return err == nil
+		return err == nil, until
 	}
 	if err != nil {
-		return false
+		return false, until
 	}
 	var cur lease
 	if e.Operation() == jetstream.KeyValuePut {
 		_ = json.Unmarshal(e.Value(), &cur)
 	}
 	if cur.Holder != c.cfg.ID && now.Before(cur.Expires) {
-		return false
+		return false, until
 	}
 	_, err = h.control.Update(ctx, leaseKey, mine, e.Revision())
-	return err == nil
+	return err == nil, until
 }
 
 func (c *Controller) release(h handles) {
