@@ -10,6 +10,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/link"
+	"github.com/sucursal/sucursal/internal/tracecontext"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -127,6 +128,9 @@ func (c *Client) Guard(ctx context.Context, kind, text string) (wire.GuardVerdic
 // open passes req (and extra) through the exit check, then opens its stream. Errors are the
 // exit's refusal (a *chat.Error) or the link's.
 func (c *Client) open(ctx context.Context, req wire.Request, extra ...string) (*link.Call, error) {
+	if tp, ok := tracecontext.From(ctx); ok {
+		req.Traceparent = tp.Child().String() // the edge's trace (never a client's), a new span per stream
+	}
 	if err := c.exit.Check(ctx, req, extra...); err != nil {
 		return nil, err
 	}
