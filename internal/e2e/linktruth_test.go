@@ -107,6 +107,17 @@ func TestDrainedStreamsAllComplete(t *testing.T) {
 	gw.term()
 	// The primary says it is draining while its streams finish.
 	waitHTTP(t, "http://"+pm+"/readyz", http.StatusServiceUnavailable, 5*time.Second)
+	// The edge took the goaway: the primary is not ready (draining), the branch is (the secondary).
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		code, body := getStatus(url + "/readyz")
+		if code == http.StatusOK && strings.Contains(body, `"reason":"dc_draining`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("edge /readyz during the drain: %d %s, want 200 with the primary dc_draining", code, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	resp, err := httpClient().Post(url+"/v1/chat/completions", "application/json",
 		strings.NewReader(`{"model":"paced","messages":[{"role":"user","content":"a"}]}`))
 	if err != nil {

@@ -1,0 +1,172 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+
+	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// The control stream is negotiated, so either end may be of an older build (issue #15: the
+// GOAWAY and ping frames must be version-compatible).
+
+// TestEdgeWorksWithAGatewayWithoutControl: a gateway of an older build acknowledges the hello
+// without the control feature and closes the hello stream. The edge then sends no ping (it
+// would be an unknown frame type there), keeps the link, and serves requests.
+func TestEdgeWorksWithAGatewayWithoutControl(t *testing.T) {
+	fleet := newPKI(t)
+	tlsConf, err := pki.ServerTLS(fleet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	unexpected := make(chan string, 16)
+	go func() {
+		for {
+			conn, err := ln.Accept(ctx)
+			if err != nil {
+				return
+			}
+			go oldGateway(ctx, conn, unexpected)
+		}
+	}()
+	url, a := startAgent(t, fleet, ln.Addr().String())
+	waitLink(t, a)
+	if ack := a.Link().Ack(); wire.HasFeature(ack.Features, wire.FeatureControl) {
+		t.Fatalf("the old gateway's ack has features %v", ack.Features)
+	}
+	time.Sleep(1200 * time.Millisecond) // more than two ping intervals: no ping may arrive
+	resp, err := httpClient().Post(url+"/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"a"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("through an old gateway: %d %s", resp.StatusCode, body)
+	}
+	if ok, why := a.Link().Ready(); !ok {
+		t.Fatalf("the link to an old gateway went down: %v", why)
+	}
+	select {
+	case what := <-unexpected:
+		t.Fatalf("the old gateway received %s", what)
+	default:
+	}
+}
+
+// oldGateway speaks the wire protocol as builds before the control stream did: hello-ack without
+// features, the hello stream closed, every other stream a request answered with a completion.
+func oldGateway(ctx context.Context, conn *quic.Conn, unexpected chan<- string) {
+	hello, err := conn.AcceptStream(ctx)
+	if err != nil {
+		return
+	}
+	fr := wire.NewReader(hello)
+	f, err := fr.Read()
+	if err != nil || f.Type != wire.TypeHello {
+		unexpected <- "no hello"
+		return
+	}
+	var h wire.Hello
+	_ = f.Decode(&h)
+	_ = wire.WriteJSON(hello, wire.TypeHelloAck, wire.HelloAck{Version: wire.Version, Gateway: "old", EdgeID: h.EdgeID})
+	_ = hello.Close()
+	go func() {
+		// Anything more on the hello stream is a frame an old gateway does not know.
+		if f, err := fr.Read(); err == nil {
+			unexpected <- "a " + f.Type.String() + " frame on the hello stream"
+		}
+	}()
+	for {
+		str, err := conn.AcceptStream(ctx)
+		if err != nil {
+			return
+		}
+		go func() {
+			r := wire.NewReader(str)
+			f, err := r.Read()
+			if err != nil || f.Type != wire.TypeRequest {
+				unexpected <- "a stream without a request"
+				return
+			}
+			_ = wire.Write(str, wire.TypeAccepted, nil)
+			comp := json.RawMessage(`{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
+			_ = wire.WriteJSON(str, wire.TypeResponse, wire.Response{Status: http.StatusOK, Body: comp})
+			_ = str.Close()
+		}()
+	}
+}
+
+// TestGatewayServesAnEdgeWithoutControl: an edge of an older build offers no features. The
+// gateway answers its hello without the control feature, closes the hello stream as before, and
+// serves its requests; it never writes a ping-era frame to it.
+func TestGatewayServesAnEdgeWithoutControl(t *testing.T) {
+	fleet := newPKI(t)
+	addr := startGateway(t, fleet, pacedTarget(t, 3, time.Millisecond))
+	tlsConf, err := pki.ClientTLS(fleet, edgeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddr(ctx, addr, tlsConf, &quic.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseWithError(0, "")
+	hello, err := conn.OpenStreamSync(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.WriteJSON(hello, wire.TypeHello, wire.Hello{Version: wire.Version, EdgeID: edgeID}); err != nil {
+		t.Fatal(err)
+	}
+	fr := wire.NewReader(hello)
+	f, err := fr.Read()
+	if err != nil || f.Type != wire.TypeHelloAck {
+		t.Fatalf("hello: %v %v", f.Type, err)
+	}
+	var ack wire.HelloAck
+	if err := f.Decode(&ack); err != nil || len(ack.Features) != 0 {
+		t.Fatalf("ack %+v (%v): an edge that offered nothing must get no features", ack, err)
+	}
+	if _, err := fr.Read(); err != io.EOF {
+		t.Fatalf("after the ack the gateway must close the hello stream, got %v", err)
+	}
+	str, err := conn.OpenStreamSync(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := json.RawMessage(`{"model":"paced","messages":[{"role":"user","content":"a"}]}`)
+	if err := wire.WriteJSON(str, wire.TypeRequest, wire.Request{Op: wire.OpChatCompletions, Body: body}); err != nil {
+		t.Fatal(err)
+	}
+	r := wire.NewReader(str)
+	var got []wire.Type
+	for {
+		f, err := r.Read()
+		if err != nil {
+			break
+		}
+		got = append(got, f.Type)
+	}
+	if len(got) != 2 || got[0] != wire.TypeAccepted || got[1] != wire.TypeResponse {
+		t.Fatalf("frames %v, want accepted then response", got)
+	}
+}
