@@ -28,6 +28,7 @@ import (
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/sdnotify"
 	"github.com/sucursal/sucursal/internal/sync"
+	"github.com/sucursal/sucursal/internal/tracecontext"
 )
 
 // Agent is a configured edge-agent.
@@ -60,6 +61,8 @@ func New(cfg Config, log *slog.Logger) (*Agent, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid configuration:\n%w", err)
 	}
+	// A line logged with a request's context (WarnContext) carries its request_id and trace_id.
+	log = slog.New(tracecontext.LogHandler(log.Handler()))
 	tlsConf, err := pki.ClientTLS(cfg.PKI, cfg.EdgeID)
 	if err != nil {
 		return nil, err

@@ -69,7 +69,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		refuse(cerr)
 		return
 	}
-	ctx := tracecontext.With(r.Context(), trace)
+	ctx := tracecontext.WithRequestID(tracecontext.With(r.Context(), trace), id) // for the stages' log lines
 	if s.d.Admission != nil {
 		g, err := s.d.Admission.Admit(ctx, admission.Ticket{Tenant: key.Tenant, Class: key.Class,
 			InputTokens: estimateTokens(req), MaxTokens: askedTokens(req)})

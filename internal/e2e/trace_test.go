@@ -72,7 +72,8 @@ func (tt *traceTarget) last() string {
 // A request carries one trace from the branch to the model server: the edge starts its own
 // trace (a branch client's traceparent is logged on the NUC as client_trace_id and goes no
 // further), sends it over QUIC, the gateway logs it and hands a child of it to the target; the
-// request id and the trace id are in the edge's and the gateway's log lines for the request.
+// request id and the trace id are in the edge's and the gateway's log lines for the request,
+// down to a line the redactor logs deep in the request path.
 func TestTraceparentFromBranchToTarget(t *testing.T) {
 	tt := &traceTarget{}
 	srv := httptest.NewServer(tt)
@@ -100,6 +101,10 @@ func TestTraceparentFromBranchToTarget(t *testing.T) {
 
 	cfg := agent.DefaultConfig()
 	cfg.Listen, cfg.EdgeID, cfg.DC, cfg.DCServerName, cfg.PKI = "127.0.0.1:0", edgeID, ln.Addr().String(), "localhost", pkiDir
+	// A NER model server that is not there: each request's redaction logs a degraded line from
+	// deep in the path, which must carry the request's ids too.
+	cfg.Redaction.NER.Mode, cfg.Redaction.NER.Backend = "fallback-degraded", "openai"
+	cfg.Redaction.NER.URL, cfg.Redaction.NER.Model = "http://"+freeAddr(t, "tcp")+"/v1", "ner"
 	a, err := agent.New(cfg, slog.New(slog.NewJSONHandler(&edgeLog, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +179,9 @@ func TestTraceparentFromBranchToTarget(t *testing.T) {
 				t.Errorf("edge log client_trace_id %v, want %s", edge["client_trace_id"], c.TraceID)
 			} else if !tc.fromClient && edge["client_trace_id"] != nil {
 				t.Errorf("edge log client_trace_id %v without a valid client traceparent", edge["client_trace_id"])
+			}
+			if deep := findLine(&edgeLog, "redact: NER backend unavailable; gazetteer only (degraded)", rid); deep["trace_id"] != got.TraceID {
+				t.Errorf("the redactor's line has trace_id %v, want %s", deep["trace_id"], got.TraceID)
 			}
 			gw := findLine(&gwLog, "stream served", rid)
 			if gw["trace_id"] != got.TraceID {

@@ -76,7 +76,7 @@ func (g *Guard) run(ctx context.Context, stage string, texts []ScanText, tasks [
 		if fm == FailClosed {
 			g.m.check.WithLabelValues(stage).Observe(time.Since(start).Seconds())
 			g.m.decisions.WithLabelValues(stage, "unavailable").Inc()
-			g.log.Warn("guard unavailable, failing closed", "stage", stage, "failed_checks", len(failed), "checks", len(tasks))
+			g.log.WarnContext(ctx, "guard unavailable, failing closed", "stage", stage, "failed_checks", len(failed), "checks", len(tasks))
 			return Decision{}, fmt.Errorf("%w: %d of %d checks gave no verdict: %w", ErrGuardUnavailable, len(failed), len(tasks), failed[0])
 		}
 		d.Degraded = true
@@ -212,7 +212,7 @@ func (g *Guard) classify(ctx context.Context, stage string, c Classifier, text s
 			return Verdict{}, fmt.Errorf("guard: classifier %s: %w", c.Name(), ctx.Err())
 		}
 		g.m.failures.WithLabelValues(c.Name(), reason).Inc()
-		g.log.Warn("guard classifier failed", "classifier", c.Name(), "kind", string(c.Kind()), "stage", stage,
+		g.log.WarnContext(ctx, "guard classifier failed", "classifier", c.Name(), "kind", string(c.Kind()), "stage", stage,
 			"reason", reason, "bytes", len(text), "duration_ms", dur.Milliseconds())
 		return Verdict{}, fmt.Errorf("guard: classifier %s: %s: %w", c.Name(), reason, err)
 	}

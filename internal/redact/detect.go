@@ -75,7 +75,7 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		if err != nil {
 			// regexp2's error quotes the input; never let it out.
 			r.m.timeouts.WithLabelValues(rec.typ).Inc()
-			r.log.Warn("redact: recognizer timed out; text refused", "recognizer", rec.name, "type", rec.typ,
+			r.log.WarnContext(ctx, "redact: recognizer timed out; text refused", "recognizer", rec.name, "type", rec.typ,
 				"text_bytes", len(text), "timeout", r.cfg.MatchTimeout)
 			return fmt.Errorf("%w (recognizer %s, %d bytes)", ErrMatchTimeout, rec.name, len(text))
 		}
@@ -119,11 +119,11 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 			return d, ctx.Err()
 		case r.cfg.NER.Mode == NERRequired:
 			r.m.nerFallback.WithLabelValues("refused").Inc()
-			r.log.Warn("redact: NER backend unavailable; text refused", "text_bytes", len(text), "err_kind", errKind(err))
+			r.log.WarnContext(ctx, "redact: NER backend unavailable; text refused", "text_bytes", len(text), "err_kind", errKind(err))
 			return d, fmt.Errorf("%w: %w", ErrNERUnavailable, err)
 		default:
 			r.m.nerFallback.WithLabelValues("degraded").Inc()
-			r.log.Warn("redact: NER backend unavailable; gazetteer only (degraded)", "text_bytes", len(text), "err_kind", errKind(err))
+			r.log.WarnContext(ctx, "redact: NER backend unavailable; gazetteer only (degraded)", "text_bytes", len(text), "err_kind", errKind(err))
 			d.degraded = true
 		}
 	}
