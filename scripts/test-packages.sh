@@ -78,6 +78,9 @@ root_tar() {
     "${debootstrap[@]}" --variant=minbase "$@" --keyring="$keyring" "$suite" "$tmp" "$mirror" >"$tmp.log" 2>&1 ||
       { tail -20 "$tmp.log" >&2; rm -rf "$tmp"; die "debootstrap failed (log above)"; }
     rm -f "$tmp.log"
+    # debootstrap may leave the host's /proc (or /sys) mounted in the new root; archiving it would
+    # fail on the live procfs.
+    for m in proc sys; do ! mountpoint -q "$tmp/$m" || umount "$tmp/$m" || umount -l "$tmp/$m"; done
     rm -rf "$tmp"/var/cache/apt/archives/*.deb
     tar -C "$tmp" -cf "$tar.tmp" . && mv "$tar.tmp" "$tar"
     rm -rf "$tmp"
