@@ -91,24 +91,35 @@ const (
 	lexCue
 )
 
-// lexTable maps a folded word to its classes, keyed by the word's 64-bit FNV-1a hash in an
-// open-addressing table: one probe and no key bytes to compare. With about six thousand words,
-// the chance that some other word of a text shares a 64-bit hash with one of them is about 3e-16
-// per word.
-const lexSlots = 1 << 14
+// lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 64 KiB
+// in all so that it stays in cache: a slot holds the top 46 bits of the word's FNV-1a hash and
+// its 18 class bits (lexClassBits); the low bits of the hash pick the slot. One probe, no key bytes
+// to compare. With about four thousand words, the chance that another word of a text shares a
+// 46-bit tag with one of them is about 6e-11 per word.
+const (
+	lexSlots     = 1 << 13
+	lexClassBits = 18
+	lexClassMask = 1<<lexClassBits - 1
+)
 
-var lexTable struct {
-	hash [lexSlots]uint64
-	cls  [lexSlots]uint32
+var lexTable [lexSlots]uint64
+
+func lexTag(h uint64) uint64 {
+	t := h &^ lexClassMask
+	if t == 0 {
+		t = 1 << lexClassBits
+	}
+	return t
 }
 
 func lexLookup(f []byte) uint32 {
 	h := fnv64(f)
+	t := lexTag(h)
 	for i := h & (lexSlots - 1); ; i = (i + 1) & (lexSlots - 1) {
-		switch lexTable.hash[i] {
-		case h:
-			return lexTable.cls[i]
-		case 0:
+		switch v := lexTable[i]; {
+		case v&^lexClassMask == t:
+			return uint32(v & lexClassMask)
+		case v == 0:
 			return 0
 		}
 	}
@@ -116,10 +127,10 @@ func lexLookup(f []byte) uint32 {
 
 func lexInsert(w string, cls uint32) {
 	h := fnv64([]byte(w))
+	t := lexTag(h)
 	for i := h & (lexSlots - 1); ; i = (i + 1) & (lexSlots - 1) {
-		if lexTable.hash[i] == h || lexTable.hash[i] == 0 {
-			lexTable.hash[i] = h
-			lexTable.cls[i] = cls
+		if v := lexTable[i]; v == 0 || v&^lexClassMask == t {
+			lexTable[i] = t | uint64(cls)&lexClassMask
 			return
 		}
 	}
@@ -128,8 +139,8 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 {
-			panic("redact: lexicon larger than its table")
+		if len(lexicon) > lexSlots*3/4 || lexCue >= 1<<lexClassBits {
+			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
 			lexInsert(w, c)
