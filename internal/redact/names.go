@@ -169,7 +169,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		if !capitalised(w.text) && !nameCueStart[c0] && !introStart[c0] && !(c0 >= 'a' && c0 <= 'z' || c0 >= 0x80) {
 			continue // only capitalised words, cue words, introductions and lower-case names can start a name
 		}
-		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStarts[w.text] {
+		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStart(w.text) {
 			continue // "de", "la", "en": no name, cue or introduction starts there
 		}
 		if end, ok := introducedName(text, ws, i, fc); ok {
@@ -253,10 +253,15 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	return appendRepeats(out, first, ws, fc, text)
 }
 
-// shortStarts are the one- and two-letter lower-case words a name, cue or introduction can
-// start with ("sr garcía", "me llamo", "mi nombre es", "le habla").
-var shortStarts = map[string]bool{"sr": true, "dr": true, "mr": true, "ms": true, "d": true, "me": true, "mi": true,
-	"le": true, "te": true, "i": true, "dn": true}
+// shortStart: the one- and two-letter lower-case words a name, cue or introduction can start with
+// ("sr garcía", "me llamo", "mi nombre es", "le habla").
+func shortStart(w string) bool {
+	switch w {
+	case "sr", "dr", "mr", "ms", "d", "me", "mi", "le", "te", "i", "dn":
+		return true
+	}
+	return false
+}
 
 // appendPerson appends a PERSON span, widened over an abbreviated given name right before it
 // ("M.ª Ángeles", "Fco. Javier", "Mª Luisa").
