@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sucursal/sucursal/internal/apikey"
 	"github.com/sucursal/sucursal/internal/configcheck"
 	"github.com/sucursal/sucursal/internal/pki"
 )
@@ -13,7 +14,7 @@ import (
 // CheckFile reads path as `edge-agent --config` does and lists every problem in it at once, in
 // one pass: YAML syntax (line and column), unknown keys (with the closest known key), values of
 // the wrong type, the logic Validate checks, and the PKI files the agent would load (the CA, this
-// edge's certificate and key, and tls_cert/tls_key when set). Flags and environment variables
+// edge's certificate and key, and tls_cert/tls_key when set), and the API key file. Flags and environment variables
 // are not applied: it checks the file.
 func CheckFile(path string, now time.Time) configcheck.Report {
 	r := configcheck.Report{File: path}
@@ -32,6 +33,12 @@ func CheckFile(path string, now time.Time) configcheck.Report {
 	}
 	r.Add(configcheck.Logic(cfg.Validate())...)
 	r.Add(cfg.checkPKI(now)...)
+	if cfg.Auth.KeysFile != "" {
+		// As the agent reads it at start (a missing file is no keys yet, not an error).
+		if _, err := apikey.ReadFile(cfg.Auth.KeysFile); err != nil {
+			r.Add(configcheck.Problem{Kind: configcheck.KindLogic, Msg: fmt.Sprintf("auth.keys_file: %v", err)})
+		}
+	}
 	return r
 }
 

@@ -53,6 +53,10 @@ func TestCheckFile(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	badKeys := filepath.Join(t.TempDir(), "keys.yaml")
+	if err := os.WriteFile(badKeys, []byte("keys: [not a key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	base := func(dir string) string {
 		return "edge_id: branch-a\ndc: dc.example:4443\npki: " + dir + "\n"
 	}
@@ -75,6 +79,8 @@ func TestCheckFile(t *testing.T) {
 		{"cert of another CA", base(foreign), []string{"is not signed by the CA in"}},
 		{"expired", base(expired), []string{"branch-a.crt expired on"}},
 		{"missing key", base(nokey), []string{"branch-a.key is missing"}},
+		{"unreadable API key file", base(good) + "auth:\n  keys_file: " + badKeys + "\n", []string{"logic: auth.keys_file:"}},
+		{"API key file not there yet", base(good) + "auth:\n  keys_file: " + filepath.Join(t.TempDir(), "keys.yaml") + "\n", nil},
 		{"missing PKI", base(filepath.Join(t.TempDir(), "none")), []string{"ca.crt is missing", "branch-a.crt is missing", "branch-a.key is missing"}},
 		// One of each kind the file can hold at once (a syntax error stops the reading: its own cases above).
 		{"one of each kind, in one run", base(swapped) + "lisen: 127.0.0.1:8080\nrequest_timeout: soon\nlog_level: loud\n",
