@@ -170,3 +170,67 @@ func TestGatewayServesAnEdgeWithoutControl(t *testing.T) {
 		t.Fatalf("frames %v, want accepted then response", got)
 	}
 }
+
+// TestUnacknowledgedRequestsDeclareTheLinkDead: with a gateway that has no control stream (no
+// pings) and stops acknowledging requests while its connection looks alive, three requests in a
+// row that time out (504 dc_unresponsive) declare the link dead, and the edge re-dials instead of
+// waiting for the QUIC idle timeout.
+func TestUnacknowledgedRequestsDeclareTheLinkDead(t *testing.T) {
+	fleet := newPKI(t)
+	tlsConf, err := pki.ServerTLS(fleet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	conns := make(chan struct{}, 16)
+	go func() {
+		for {
+			conn, err := ln.Accept(ctx)
+			if err != nil {
+				return
+			}
+			conns <- struct{}{}
+			go func() {
+				hello, err := conn.AcceptStream(ctx)
+				if err != nil {
+					return
+				}
+				f, err := wire.NewReader(hello).Read()
+				if err != nil {
+					return
+				}
+				var h wire.Hello
+				_ = f.Decode(&h)
+				_ = wire.WriteJSON(hello, wire.TypeHelloAck, wire.HelloAck{Version: wire.Version, EdgeID: h.EdgeID})
+				_ = hello.Close()
+				for { // streams are read and never acknowledged: a wedged gateway
+					str, err := conn.AcceptStream(ctx)
+					if err != nil {
+						return
+					}
+					go func() { _, _ = io.Copy(io.Discard, str) }()
+				}
+			}()
+		}
+	}()
+	url, a := startAgent(t, fleet, ln.Addr().String())
+	waitLink(t, a)
+	<-conns
+	for i := range 3 {
+		resp, e := post(t, url, []byte(`{"model":"m","stream":true,"messages":[{"role":"user","content":"a"}]}`))
+		if resp.StatusCode != http.StatusGatewayTimeout || deref(e.Error.Code) != "dc_unresponsive" {
+			t.Fatalf("request %d: %d %s, want 504 dc_unresponsive", i, resp.StatusCode, deref(e.Error.Code))
+		}
+	}
+	select {
+	case <-conns:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the edge kept the connection after three unacknowledged requests")
+	}
+}
