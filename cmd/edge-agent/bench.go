@@ -52,7 +52,7 @@ admission and drafting settings. The same binary, command and file run the same 
 
 Progress is shown on stderr when it is a terminal.`,
 		Example: `  # the branch's own endpoint, report into ./bench-2026-12-01.{json,md}
-  edge-agent bench --scenarios /usr/share/doc/sucursal-edge/bench/branch-scenarios.yaml \
+  edge-agent bench --scenarios branch-scenarios.yaml \
     --api-key "$KEY" --agent-config /etc/sucursal/edge-agent.yaml --out bench-2026-12-01
 
   # a model server directly (the throughput per GPU that fleetctl size needs)

@@ -275,8 +275,11 @@ scenarios:
 	if len(runs[0]) != 8 || !slices.Equal(runs[0], runs[1]) {
 		t.Fatalf("two runs with one seed sent\n%q\n%q", runs[0], runs[1])
 	}
-	if strings.Contains(runs[0][0], "/-/") {
-		t.Errorf("a sampled request without a seed: %s", runs[0][0])
+	for _, r := range runs[0] {
+		var in, maxTok, seed int
+		if _, err := fmt.Sscanf(r, "%d/%d/%d/", &in, &maxTok, &seed); err != nil || seed < 1 || seed > maxSeed {
+			t.Errorf("sampled request %q: want a seed in [1, %d] (%v)", r, maxSeed, err)
+		}
 	}
 	other := &fake{}
 	if _, err := (&Runner{Client: start(t, other), File: load(t, strings.Replace(y, "seed: 42", "seed: 43", 1))}).Run(context.Background()); err != nil {
