@@ -139,8 +139,13 @@ func printRollout(w io.Writer, r fleet.Rollout, asJSON bool) error {
 		fmt.Fprintf(w, "  %s%d  %g%%\n", mark, i+1, p)
 	}
 	fmt.Fprintf(w, "Members:   %d", len(v.Members))
-	if len(v.Members) > 0 {
-		fmt.Fprintf(w, " (%s)", strings.Join(v.Members, ", "))
+	if n := len(v.Members); n > 0 {
+		const shown = 10 // the whole list is in -o json
+		if n > shown {
+			fmt.Fprintf(w, " (%s, … %d more)", strings.Join(v.Members[:shown], ", "), n-shown)
+		} else {
+			fmt.Fprintf(w, " (%s)", strings.Join(v.Members, ", "))
+		}
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Updated:   %s ago\n", time.Since(v.Updated).Round(time.Second))

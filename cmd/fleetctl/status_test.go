@@ -103,6 +103,7 @@ func TestStatusShowsKilledEdgeOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("fleetctl status:\n%s", text)
 	lines := strings.Split(text, "\n")
 	if !strings.Contains(lines[0], "2 edges: 1 OFFLINE, 0 STALE, 1 ONLINE") || !strings.HasPrefix(lines[2], "branch-b") ||
 		!strings.Contains(lines[2], "OFFLINE") || !strings.Contains(lines[2], "1.0.0") || !strings.Contains(lines[2], "offline: silent for") {
