@@ -174,8 +174,12 @@ func (h *health) stage() pipeline.Stage {
 			}
 			o := observed{ttft: tw.ttft, gaps: tw.gaps, failed: failed, backend: req.Backend}
 			if req.Chat != nil {
-				o.model = req.Chat.Model
 				o.inTokens = estimateInputTokens(req.Chat)
+				// The model name is the caller's text until the DC has answered for it: only
+				// answered requests name theirs, so the fleet sees names the DC serves.
+				if err == nil && len(req.Chat.Model) <= 128 {
+					o.model = req.Chat.Model
+				}
 			}
 			switch {
 			case tw.usageTokens >= 0:

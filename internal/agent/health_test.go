@@ -183,11 +183,18 @@ func TestUsageSummary(t *testing.T) {
 	if len(u.Models) != 1 || u.Models[0] != "llama-70b" {
 		t.Errorf("models %q", u.Models)
 	}
+	// A model name nobody answered for is the caller's text: it stays on the branch.
+	h.stage()(pipeline.HandlerFunc(func(context.Context, *pipeline.Request, pipeline.ResponseWriter) error {
+		return &chat.Error{Status: 404, Code: "model_not_found"}
+	})).ServeChat(context.Background(), &pipeline.Request{Chat: &chat.Request{Model: "ana-garcia-12345678Z"}}, &hdrWriter{h: http.Header{}})
+	if u := h.Usage(); slices.Contains(u.Models, "ana-garcia-12345678Z") || u.Requests != 22 {
+		t.Errorf("an unanswered model name reached the summary: %q (%d requests)", u.Models, u.Requests)
+	}
 
 	// Four minutes later: the requests are still in the window, and new refusals add up.
 	c.step(4 * time.Minute)
 	ner.WithLabelValues("degraded").Inc()
-	if u := h.Usage(); u.Requests != 21 || u.Refused429 != 3 || u.NERDegraded != 1 || u.WindowSeconds < 250 || u.WindowSeconds > 300 {
+	if u := h.Usage(); u.Requests != 22 || u.Refused429 != 3 || u.NERDegraded != 1 || u.WindowSeconds < 250 || u.WindowSeconds > 300 {
 		t.Fatalf("after 4 min %+v", u)
 	}
 	// Two more: everything above has left the window, only what happened since the last
