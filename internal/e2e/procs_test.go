@@ -30,6 +30,15 @@ var (
 	binErr  error
 )
 
+// TestMain removes the binaries releasedBinaries built (one temp dir per test binary run).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // releasedBinaries builds cmd/edge-agent and cmd/dc-gateway once per run into a temp dir.
 func releasedBinaries(t testing.TB) (agentBin, gatewayBin string) {
 	t.Helper()
