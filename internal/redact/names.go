@@ -321,6 +321,10 @@ func knownName(w *word, fc *folder) bool {
 	return (w.given(fc) || w.is(fc, lexSurnames)) && !w.is(fc, lexNotNames)
 }
 
+// lowerNever are given names that in lower case are always a Spanish, Catalan or Galician
+// word ("el saldo de ella"): pronouns and adjectives.
+var lowerNever = words(`ella ello sola solo buena bella mayo nieve sole pena`)
+
 // lowerCues are the words after which a lower-case given name that is also an everyday word
 // ("rosa", "pilar") is a name.
 var lowerCues = words(`soy llamo llama llamada llamado hola holi buenas hey hi hello dear querida querido estimada estimado
@@ -333,13 +337,13 @@ var lowerCues = words(`soy llamo llama llamada llamado hola holi buenas hey hi h
 // a URL or a handle; an everyday word ("rosa") only after a cue word.
 func lowerNameOK(text string, ws []word, i int, fc *folder) bool {
 	w := ws[i]
-	if w.start > 0 && strings.IndexByte(".@/_\\#&=", text[w.start-1]) >= 0 {
-		return false
-	}
-	if w.end < len(text) && (strings.IndexByte("@_/\\=", text[w.end]) >= 0 || text[w.end] == '.' && w.end+1 < len(text) && isWordByte(text[w.end+1])) {
+	if inAddressToken(text, &w) {
 		return false
 	}
 	if len(w.text) < 3 || ws[i].is(fc, lexNotNames) || saintBefore(text, ws, i, fc) || i > 0 && ws[i-1].is(fc, lexStreetWords) {
+		return false
+	}
+	if lowerNever[string(ws[i].fold(fc))] {
 		return false
 	}
 	if !ws[i].is(fc, lexLowerAmbiguous) {
@@ -625,7 +629,7 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 		if at < n && out[at].Start < w.end {
 			continue // already inside a name
 		}
-		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) {
+		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {
 			out = append(out, span(text, w.start, w.end, 0.7, "gazetteer"))
 		}
 	}
@@ -675,6 +679,15 @@ func (s *hashSet) has(b []byte) bool {
 			return false
 		}
 	}
+}
+
+// inAddressToken: the word is part of an e-mail address, a URL or a handle (a dot, @, _ or /
+// glued to it), which its own detector reads.
+func inAddressToken(text string, w *word) bool {
+	if w.start > 0 && strings.IndexByte(".@/_\\#&=", text[w.start-1]) >= 0 {
+		return true
+	}
+	return w.end < len(text) && (strings.IndexByte("@_/\\=", text[w.end]) >= 0 || text[w.end] == '.' && w.end+1 < len(text) && isWordByte(text[w.end+1]))
 }
 
 // appendHandle appends the chat handle text[s:e] and its other occurrences.
