@@ -97,6 +97,10 @@ func TestInitReplicatesEveryBucketOnACluster(t *testing.T) {
 		if cfg.Config.Replicas != 3 || cfg.Cluster == nil || len(cfg.Cluster.Replicas) != 2 {
 			t.Errorf("stream %s: %d replicas configured, cluster %+v; want 3 (a leader and 2 peers)", n, cfg.Config.Replicas, cfg.Cluster)
 		}
+		edgeFacing := n == "KV_"+fleetapi.DefaultDesiredBucket || n == "OBJ_"+fleetapi.DefaultArtifactsBucket
+		if edgeFacing && cfg.Config.MaxConsumers != fleet.DefaultMaxConsumers {
+			t.Errorf("stream %s: max consumers %d, want %d (the server default would cap the fleet at 1000 edges)", n, cfg.Config.MaxConsumers, fleet.DefaultMaxConsumers)
+		}
 	}
 	if err := names.Err(); err != nil {
 		t.Fatal(err)

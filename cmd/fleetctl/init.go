@@ -89,7 +89,8 @@ an Object Store for artifacts, and the KV the dc-gateways watch for the trust li
 	}
 	nf.register(cmd)
 	cmd.Flags().DurationVar(&cfg.StatusTTL, "status-ttl", 30*time.Second, "an edge silent for this long counts as offline")
-	cmd.Flags().IntVar(&cfg.Replicas, "replicas", 1, "JetStream replicas of each bucket (3 on a cluster)")
+	cmd.Flags().IntVar(&cfg.Replicas, "replicas", 1, "JetStream replicas of each bucket and stream: 1 on a single server, 3 on a cluster (survives one node lost)")
+	cmd.Flags().IntVar(&cfg.MaxConsumers, "max-consumers", fleet.DefaultMaxConsumers, "consumer cap of the desired-state and artifact buckets: one watch per edge plus one reader per downloading edge (nats-server's own default, 1000, would stop edge 1001)")
 	cmd.Flags().StringVar(&trustBucket, "trust-bucket", trust.DefaultBucket, "KV bucket of the signed enrolment/revocation list")
 	return cmd
 }

@@ -20,7 +20,16 @@ type Config struct {
 	Control   string
 	StatusTTL time.Duration // an edge that has not reported for this long counts as offline
 	Replicas  int
+	// MaxConsumers caps the consumers of the two buckets every edge reads: one desired-state
+	// watch per edge, one artifact reader per downloading edge. A stream without a limit of its
+	// own gets nats-server's default (1 000 since 2.12), which leaves edge 1 001 without a watch
+	// for ever, so Init always sets one. Default DefaultMaxConsumers.
+	MaxConsumers int
 }
+
+// DefaultMaxConsumers is the consumer cap of the edge-facing buckets: room for 10 000 edges'
+// watches, with the same again for artifact readers under a wave's byte limit.
+const DefaultMaxConsumers = 20_000
 
 // WithDefaults fills in empty fields.
 func (c Config) WithDefaults() Config {
@@ -33,6 +42,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Replicas == 0 {
 		c.Replicas = 1
+	}
+	if c.MaxConsumers == 0 {
+		c.MaxConsumers = DefaultMaxConsumers
 	}
 	return c
 }
@@ -69,7 +81,30 @@ func Init(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
 		errs = append(errs, fmt.Errorf("fleet: stream %s: %w", sc.Name, err))
 	}
+	for _, name := range []string{"KV_" + cfg.Buckets.Desired, "OBJ_" + cfg.Buckets.Artifacts} {
+		if err := setMaxConsumers(ctx, js, name, cfg.MaxConsumers); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// setMaxConsumers gives a bucket's stream its own consumer cap (the KV and object store
+// configs have no field for it; creating or updating them resets it to the server default).
+func setMaxConsumers(ctx context.Context, js jetstream.JetStream, stream string, n int) error {
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return fmt.Errorf("fleet: stream %s: %w", stream, err)
+	}
+	sc := s.CachedInfo().Config
+	if sc.MaxConsumers == n {
+		return nil
+	}
+	sc.MaxConsumers = n
+	if _, err := js.UpdateStream(ctx, sc); err != nil {
+		return fmt.Errorf("fleet: stream %s: max consumers %d: %w", stream, n, err)
+	}
+	return nil
 }
 
 type handles struct {
