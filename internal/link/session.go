@@ -94,14 +94,27 @@ func (c *Client) watch(s *session) {
 	tick := time.NewTicker(c.cfg.PingInterval)
 	defer tick.Stop()
 	var seq uint64
+	// A NUC whose cores are busy with its models can leave this process unscheduled for longer
+	// than the timeout; the silence is then this side's, and a pong may be waiting unread. After
+	// such a gap the gateway gets a whole PingTimeout again before the link is declared dead.
+	last, resumed := time.Now(), time.Time{}
 	for {
 		select {
 		case <-s.conn.Context().Done():
 			return
-		case now := <-tick.C:
+		case <-tick.C:
+			now := time.Now() // not the tick's time: a tick that waited in the channel is stale
+			if now.Sub(last) > c.cfg.PingTimeout {
+				resumed = now
+			}
+			last = now
 			s.mu.Lock()
-			silent := now.Sub(s.lastPong)
+			from := s.lastPong
 			s.mu.Unlock()
+			if resumed.After(from) {
+				from = resumed
+			}
+			silent := now.Sub(from)
 			if silent > c.cfg.PingTimeout {
 				c.m.pingTimeouts.Inc()
 				s.declareDead("no pong for " + silent.Round(time.Millisecond).String())
