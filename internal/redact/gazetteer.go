@@ -203,7 +203,9 @@ martina dorada real bella hugo bruno mario noel dani angela dana adan enero febr
 alma ali li wei fang jing min jun lei yan ling hui ying hong xin jie ming yu ma sun he lin hu du su lu ye ding
 a o e i u y de la el en un una son said chance hunter summer dawn rob pat sue max bob jack frank grant chase
 nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer lu isa pepe
-ella sole franco frances german bella buena nieve mayo sola`)
+ella sole franco frances german bella buena nieve mayo sola
+lady dulce lucero nil lluna heura estel lur hodei ilargi itxaso haizea segunda digna justa modesta librada iluminada
+martirio patrocinio ventura urbano kelly mercedes nadal`)
 
 // Honorifics and role words that announce a name. The value is the score a following run of
 // capitalised words gets: an honorific is near-certain, a role word a little less.
@@ -258,6 +260,10 @@ start begin end dear regards best kind warm yours sincerely i burger
 french english british spanish italian portuguese moroccan romanian ukrainian chinese francés frances alemán aleman inglés ingles
 customer support equipo team atención atencion cliente usuario usuaria agente bot sistema sistemas
 `)
+
+// sentenceWords open a sentence far more often than they are a surname alone ("Bueno, …",
+// "Mira, …"); inside a name they are surnames like any other.
+var sentenceWords = words(`bueno vale claro bien mira oye venga perfecto genial mesa pues nada`)
 
 // places are Spanish regions, provinces and towns: a capitalised surname alone that is one of
 // them is the place ("antes 46004 Valencia"); inside a full name it stays a surname.

@@ -245,7 +245,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames:
+		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)]:
 			out = appendPerson(out, text, w.start, w.end, 0.4)
 		}
 	}
@@ -499,7 +499,7 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if !capitalised(ws[i].text) {
 		return 0, false
 	}
-	if c := ws[i].end; c+2 > len(text) || strings.IndexByte(text[c:min(len(text), c+60)], ',') < 0 || ws[i].is(fc, lexNotNames) {
+	if c := ws[i].end; c+2 > len(text) || strings.IndexByte(text[c:min(len(text), c+60)], ',') < 0 || ws[i].is(fc, lexNotNames) || sentenceWords[string(ws[i].fold(fc))] {
 		return 0, false
 	}
 	caps, knownSurname := true, false

@@ -101,6 +101,11 @@ func TestNameRules(t *testing.T) {
 			not: []string{"Pedro Sánchez"}},
 		{name: "public figure elsewhere is a name", text: "El cliente Pedro Sánchez pide su saldo.",
 			want: []string{"Pedro Sánchez"}},
+		{name: "sentence word alone", text: "Bueno, el cliente dice que vuelve mañana.", not: []string{"Bueno"}},
+		{name: "sentence word inside a name", text: "El cliente Tomás Bueno Ariza firma hoy.", want: []string{"Tomás Bueno Ariza"}},
+		{name: "pronoun is no lower-case name", text: "quiere saber el saldo de ella, dice", not: []string{"ella"}},
+		{name: "e-mail keeps its type", text: "Nieves Olano escribe desde nieves.olano@example.com hoy",
+			want: []string{"Nieves Olano", "nieves.olano@example.com"}},
 		{name: "saint in a place", text: "Ingresado en el Hospital de Sant Pau desde ayer.",
 			not: []string{"Pau"}},
 	})
