@@ -19,6 +19,7 @@ import (
 // edgeConn is one edge's connection and its control stream (nil for an edge that did not offer
 // wire.FeatureControl).
 type edgeConn struct {
+	id   string // the edge id of the verified client certificate
 	conn *quic.Conn
 	ctrl *quic.Stream
 

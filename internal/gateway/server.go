@@ -106,6 +106,9 @@ func New(cfg Config, tlsConf *tls.Config, reg prometheus.Registerer, log *slog.L
 	s := &Server{cfg: cfg, tls: tlsConf, log: log, m: newMetrics(reg), conns: map[*edgeConn]struct{}{}}
 	s.target = newTargetHealth(cfg.Target, log)
 	s.m.registerState(reg, s)
+	if reg != nil {
+		reg.MustRegister(edgeCollector{s}) // per-edge link series (edgemetrics.go)
+	}
 	return s, nil
 }
 
@@ -281,7 +284,7 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 	defer cancel()
 	// A connection that dies (the edge went away, the socket closed) cancels its upstream work.
 	defer context.AfterFunc(conn.Context(), cancel)()
-	e := &edgeConn{conn: conn, ctrl: ctrl}
+	e := &edgeConn{id: edgeID, conn: conn, ctrl: ctrl}
 	s.mu.Lock()
 	s.conns[e] = struct{}{}
 	draining := s.draining.Load()
