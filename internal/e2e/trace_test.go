@@ -28,7 +28,11 @@ type logBuffer struct {
 	b  bytes.Buffer
 }
 
-func (l *logBuffer) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
 
 // lines returns the JSON log lines whose msg is msg.
 func (l *logBuffer) lines(msg string) []map[string]any {
