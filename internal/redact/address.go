@@ -629,6 +629,11 @@ func (a *addrParser) floor(i int) int {
 	if e < len(t) && t[e] == '.' && (e+1 == len(t) || t[e+1] == ' ' || t[e+1] == ',') {
 		e++ // 1º. / 2ª.
 	}
+	if j := e + 1; e < len(t) && t[e] == ' ' {
+		if f, fe := a.p.foldAt(j); fe > 0 && (f == "planta" || f == "piso" || f == "pis" || f == "floor") {
+			e = fe // 6ª planta, 3er piso
+		}
+	}
 	// a door after it: A, B, izq., dcha, 1a
 	j := e
 	if j < len(t) && isASCIILetterByte(t[j]) && t[j] >= 'A' && t[j] <= 'Z' && (j+1 == len(t) || !isWordByte(t[j+1])) {

@@ -168,6 +168,14 @@ func (p *dateParser) numeric(i int) int {
 			k++
 		}
 		m, ok := romanMonths[strings.ToLower(t[j+1:k])]
+		if !ok {
+			// a month name or abbreviation between the separators: 07-Aug-1983, 3.mar.1961
+			if f, fe := p.foldAt(j + 1); fe > 0 && fe < len(t) && t[fe] == sep {
+				if v, isMonth := monthNames[f]; isMonth {
+					m, k, ok = v, fe, true
+				}
+			}
+		}
 		if !ok || k >= len(t) || t[k] != sep && !(t[k] == ' ' || t[k] == '.' || t[k] == '-' || t[k] == '/') {
 			return 0
 		}

@@ -106,6 +106,7 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 			s := &t.spans[i]
 			s.Score = r.boost(s.Score, TypePerson, personContext, p.lower, s.Start, s.End)
 		}
+		t.spans = dropNamesInAddresses(t.spans, n)
 	}
 	d.spans = t.spans
 	if r.cfg.NER.Mode != NEROff {
@@ -128,6 +129,26 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		}
 	}
 	return d, nil
+}
+
+// dropNamesInAddresses removes the names (spans[from:]) that lie inside an address the grammar
+// read: a person's name in a street's name ("C/ Dr. Fleming 12") is part of the address, and the
+// merged span must keep the address's type.
+func dropNamesInAddresses(spans []Span, from int) []Span {
+	kept := spans[:from]
+	for _, sp := range spans[from:] {
+		inside := false
+		for _, a := range spans[:from] {
+			if a.Type == TypeAddress && a.Source == "address" && a.Start <= sp.Start && sp.End <= a.End {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			kept = append(kept, sp)
+		}
+	}
+	return kept
 }
 
 // errKind names an error's class for a log line without its message, which a backend could
