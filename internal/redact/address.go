@@ -52,9 +52,9 @@ var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal let
 	apartment flat unit suite parcela nave casa km local porta pis escala`)
 
 // floorWords stand alone as a floor or door.
-var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico principal pral sotano izq izqda izda
-	izquierda dcha dcho derecha dta dreta esq esquerra ezk ezkerra eskuina eskubia centro ctro int ext exterior
-	interior bis duplicado dup derecho`)
+var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
+	sotano izq izqda izda izquierda dcha dcho derecha dta dreta esq esquerra esquerda esquerdo dereita direito dto ezk
+	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho`)
 
 // addrStop are words that never sit inside a street's name: a sentence goes on there.
 var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
@@ -459,7 +459,8 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 		return segNone, 0
 	}
 	switch f {
-	case "rue", "avenue", "boulevard", "bd", "allee", "chemin", "impasse", "place", "quai", "route", "rua", "avenida", "via":
+	case "rue", "avenue", "boulevard", "bd", "allee", "chemin", "impasse", "place", "quai", "route", "rua", "avenida", "via",
+		"heol", "ffordd", "stryd":
 		k := e
 		for k < len(t) && t[k] == ' ' {
 			k++
@@ -467,7 +468,7 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 		end := -1
 		for n := 0; n < 5; n++ {
 			w := a.p.wordAt(k)
-			if w < 0 || a.p.ws[w].is(a.p.fc, lexAddrStop) {
+			if w < 0 || a.p.ws[w].is(a.p.fc, lexAddrStop) && !a.p.ws[w].is(a.p.fc, lexNameParticles) {
 				break
 			}
 			end = a.p.ws[w].end
@@ -586,6 +587,11 @@ func (a *addrParser) floor(i int) int {
 		if f, fe := a.p.foldAt(i); fe > 0 && floorWords[f] {
 			if fe < len(t) && t[fe] == '.' {
 				fe++
+			}
+			// a door letter after it ("bajo B", "bajo b"), not a conjunction ("y", "o", "e", "i", "a")
+			if fe+2 <= len(t) && t[fe] == ' ' && isASCIILetterByte(t[fe+1]) && (fe+2 == len(t) || !isWordByte(t[fe+2])) &&
+				strings.IndexByte("yoeiaYOEIA", t[fe+1]) < 0 {
+				fe += 2
 			}
 			return fe
 		}

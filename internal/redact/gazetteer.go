@@ -222,6 +222,12 @@ var nameCues = map[string]float64{
 	"sr.ª": 0.9, "sra.": 0.9, "dn": 0.85, "senyor": 0.85, "senyora": 0.85, "jauna": 0.85, "domnule": 0.85, "domnul": 0.85, "doamna": 0.85, "doamnă": 0.85,
 	"herr": 0.85, "frau": 0.85, "monsieur": 0.85, "madame": 0.85, "mme": 0.85, "mlle": 0.85, "signor": 0.85,
 	"signora": 0.85, "senhor": 0.85, "senhora": 0.85, "pan": 0.8, "pani": 0.8, "sr.": 0.9, "dr.": 0.9,
+	// kinship words: "su hijo Pablo", "her son Owain", "mi mujer, Reyes"
+	"hijo": 0.75, "hija": 0.75, "son": 0.75, "daughter": 0.75, "marido": 0.75, "mujer": 0.7, "esposo": 0.75,
+	"esposa": 0.75, "husband": 0.75, "wife": 0.75, "hermano": 0.75, "hermana": 0.75, "brother": 0.75,
+	"sister": 0.75, "nieto": 0.75, "nieta": 0.75, "sobrino": 0.75, "sobrina": 0.75, "pareja": 0.7,
+	"partner": 0.7, "novio": 0.75, "novia": 0.75, "vecino": 0.75, "vecina": 0.75, "fill": 0.75, "filla": 0.75,
+	"germà": 0.75, "germana": 0.75, "fillo": 0.75, "irmán": 0.75, "irmá": 0.75, "semea": 0.75,
 }
 
 // Capitalised words that are not names: sentence starters, greetings, institutions and other

@@ -469,7 +469,7 @@ func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 			break
 		}
 		f := ws[j].fold(fc)
-		if ws[j].is(fc, lexNotNames|lexCompanyWords) {
+		if ws[j].is(fc, lexNotNames|lexCompanyWords) && !(j > i && ws[j].is(fc, lexNameParticles)) {
 			break
 		}
 		switch {
@@ -508,12 +508,12 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		if j > i && !gap(text, ws[j-1], ws[j], false) {
 			return 0, false
 		}
-		if ws[j].is(fc, lexNotNames|lexCompanyWords) {
-			return 0, false
-		}
 		if ws[j].is(fc, lexNameParticles) && j > i {
 			caps = caps && allCaps(ws[j].text)
 			continue
+		}
+		if ws[j].is(fc, lexNotNames|lexCompanyWords) {
+			return 0, false
 		}
 		if !capitalised(ws[j].text) {
 			return 0, false

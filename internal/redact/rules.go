@@ -44,7 +44,7 @@ var cuePhrases = map[cueKind][]string{
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
 		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
-		"nacemento", "naceu", "nado", "nada", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
+		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos"},
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
