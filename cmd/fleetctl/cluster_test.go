@@ -101,6 +101,10 @@ func TestInitReplicatesEveryBucketOnACluster(t *testing.T) {
 		if edgeFacing && cfg.Config.MaxConsumers != fleet.DefaultMaxConsumers {
 			t.Errorf("stream %s: max consumers %d, want %d (the server default would cap the fleet at 1000 edges)", n, cfg.Config.MaxConsumers, fleet.DefaultMaxConsumers)
 		}
+		leaderReads := n == "KV_"+fleetapi.DefaultDesiredBucket || n == "KV_"+fleet.DefaultControlBucket
+		if leaderReads && cfg.Config.AllowDirect {
+			t.Errorf("stream %s allows direct gets: a follower behind the leader would answer the fleet's reads", n)
+		}
 	}
 	if err := names.Err(); err != nil {
 		t.Fatal(err)

@@ -81,28 +81,43 @@ func Init(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
 		errs = append(errs, fmt.Errorf("fleet: stream %s: %w", sc.Name, err))
 	}
-	for _, name := range []string{"KV_" + cfg.Buckets.Desired, "OBJ_" + cfg.Buckets.Artifacts} {
-		if err := setMaxConsumers(ctx, js, name, cfg.MaxConsumers); err != nil {
+	// What the KV and object store configs cannot say. Direct gets may be answered by any
+	// replica, also one a write has not reached yet: on R3 a rollout started right after its
+	// publish found no catalog entry, and the version a failed wave goes back to could be read
+	// stale the same way. The fleet's own reads of desired state and of the control bucket (the
+	// lease's compare-and-set included) therefore go to the stream leader; edges never Get from
+	// either, they watch.
+	tune := []struct {
+		stream string
+		fix    func(*jetstream.StreamConfig)
+	}{
+		{"KV_" + cfg.Buckets.Desired, func(sc *jetstream.StreamConfig) { sc.MaxConsumers, sc.AllowDirect = cfg.MaxConsumers, false }},
+		{"OBJ_" + cfg.Buckets.Artifacts, func(sc *jetstream.StreamConfig) { sc.MaxConsumers = cfg.MaxConsumers }},
+		{"KV_" + cfg.Control, func(sc *jetstream.StreamConfig) { sc.AllowDirect = false }},
+	}
+	for _, t := range tune {
+		if err := tuneStream(ctx, js, t.stream, t.fix); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// setMaxConsumers gives a bucket's stream its own consumer cap (the KV and object store
-// configs have no field for it; creating or updating them resets it to the server default).
-func setMaxConsumers(ctx context.Context, js jetstream.JetStream, stream string, n int) error {
+// tuneStream applies fix to a bucket's stream config, if that changes anything (creating or
+// updating a KV or object store resets these fields to the server's defaults).
+func tuneStream(ctx context.Context, js jetstream.JetStream, stream string, fix func(*jetstream.StreamConfig)) error {
 	s, err := js.Stream(ctx, stream)
 	if err != nil {
 		return fmt.Errorf("fleet: stream %s: %w", stream, err)
 	}
 	sc := s.CachedInfo().Config
-	if sc.MaxConsumers == n {
+	want := sc
+	fix(&want)
+	if want.MaxConsumers == sc.MaxConsumers && want.AllowDirect == sc.AllowDirect {
 		return nil
 	}
-	sc.MaxConsumers = n
-	if _, err := js.UpdateStream(ctx, sc); err != nil {
-		return fmt.Errorf("fleet: stream %s: max consumers %d: %w", stream, n, err)
+	if _, err := js.UpdateStream(ctx, want); err != nil {
+		return fmt.Errorf("fleet: stream %s: %w", stream, err)
 	}
 	return nil
 }
