@@ -182,3 +182,22 @@ func (c *Cluster) Connect(name string, only int, opts ...nats.Option) *nats.Conn
 	c.t.Cleanup(nc.Close)
 	return nc
 }
+
+// Msgs are message counters summed over the running nodes (routes included, so a replicated
+// write counts on every node it reaches).
+type Msgs struct{ In, Out int64 }
+
+// Varz sums the running nodes' message counters.
+func (c *Cluster) Varz() Msgs {
+	var m Msgs
+	for _, s := range c.nodes {
+		if s == nil {
+			continue
+		}
+		if v, err := s.Varz(nil); err == nil {
+			m.In += v.InMsgs
+			m.Out += v.OutMsgs
+		}
+	}
+	return m
+}
