@@ -1,0 +1,177 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/quic-go/quic-go"
+
+	"github.com/sucursal/sucursal/internal/pki"
+	"github.com/sucursal/sucursal/internal/wire"
+)
+
+// helloEdge opens edge id's QUIC + mTLS connection (its own fleet certificate) and sends the
+// hello the real edge sends, keeping the control stream open as the edge does.
+func helloEdge(ctx context.Context, pkiDir, id, addr string) (*quic.Conn, error) {
+	conf, err := pki.ClientTLS(pkiDir, id)
+	if err != nil {
+		return nil, err
+	}
+	conf.ServerName = "localhost"
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddr(ctx, addr, conf, &quic.Config{MaxIdleTimeout: time.Minute, KeepAlivePeriod: 15 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	str, err := conn.OpenStreamSync(ctx)
+	if err == nil {
+		err = wire.WriteJSON(str, wire.TypeHello, wire.Hello{Version: wire.Version, EdgeID: id})
+	}
+	if err == nil {
+		var f wire.Frame
+		if f, err = wire.NewReader(str).Read(); err == nil && f.Type != wire.TypeHelloAck {
+			err = fmt.Errorf("got %v, not a hello ack", f.Type)
+		}
+	}
+	if err != nil {
+		conn.CloseWithError(0, "")
+		return nil, err
+	}
+	return conn, nil
+}
+
+// rssOf is a process's resident set in bytes (VmRSS).
+func rssOf(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// BenchmarkGatewayManyEdges: one dc-gateway process (the released binary) and GATEWAY_EDGES
+// (default 1 000) edges, each with its own fleet certificate, opening QUIC + mTLS connections 8
+// at a time and saying hello, then staying idle. It reports the handshake rate (TLS 1.3 with
+// client certificates verified against the fleet CA, plus the hello round trip), the gateway's
+// resident memory per idle connection (RSS with all connected minus RSS with one, divided by
+// the rest), and the latency of short requests from a real edge-agent through the same gateway
+// while the others are connected. Run once:
+//
+//	go test ./internal/e2e -run '^$' -bench BenchmarkGatewayManyEdges -benchtime 1x
+func BenchmarkGatewayManyEdges(b *testing.B) {
+	n := envN("GATEWAY_EDGES", 1000)
+	agentBin, gatewayBin := releasedBinaries(b)
+	ids := []string{edgeID}
+	for i := range n {
+		ids = append(ids, fmt.Sprintf("nuc-%04d", i))
+	}
+	t0 := time.Now()
+	pkiDir := newPKI(b, ids...)
+	b.Logf("fleet PKI with %d edge certificates in %v", len(ids), time.Since(t0).Round(time.Millisecond))
+	target := pacedTarget(b, 3, time.Millisecond)
+	gwAddr, gwMetrics, listen := freeAddr(b, "udp"), freeAddr(b, "tcp"), freeAddr(b, "tcp")
+	gw := gatewayProc(b, gatewayBin, pkiDir, target, gwAddr, gwMetrics)
+	waitHTTP(b, "http://"+gwMetrics+"/readyz", http.StatusOK, 30*time.Second)
+
+	for range b.N {
+		ctx := context.Background()
+		first, err := helloEdge(ctx, pkiDir, ids[1], gwAddr)
+		if err != nil {
+			b.Fatalf("first edge: %v", err)
+		}
+		time.Sleep(time.Second)
+		base := rssOf(gw.cmd.Process.Pid)
+		conns := make([]*quic.Conn, n)
+		conns[0] = first
+		var next atomic.Int64
+		next.Store(1)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var hs []time.Duration
+		var failures []error
+		start := time.Now()
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+					s := time.Now()
+					c, err := helloEdge(ctx, pkiDir, ids[i+1], gwAddr)
+					mu.Lock()
+					if err != nil {
+						failures = append(failures, fmt.Errorf("%s: %w", ids[i+1], err))
+					} else {
+						conns[i] = c
+						hs = append(hs, time.Since(s))
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		if len(failures) > 0 {
+			b.Fatalf("%d of %d handshakes failed, first: %v", len(failures), n-1, errors.Join(failures[0]))
+		}
+		time.Sleep(2 * time.Second) // let the gateway's per-connection goroutines settle
+		all := rssOf(gw.cmd.Process.Pid)
+		perConn := float64(all-base) / float64(n-1)
+
+		// A real edge on the same gateway, light load: one short request at a time.
+		url := "http://" + listen
+		agentProc(b, agentBin, pkiDir, listen, gwAddr)
+		waitHTTP(b, url+"/readyz", http.StatusOK, 30*time.Second)
+		var lat []time.Duration
+		for range 50 {
+			s := time.Now()
+			if ok, why := quickChat(url); !ok {
+				b.Fatalf("request with %d edges connected: %s", n, why)
+			}
+			lat = append(lat, time.Since(s))
+		}
+		alive := 0
+		for _, c := range conns {
+			if c != nil && c.Context().Err() == nil {
+				alive++
+			}
+		}
+		slices.Sort(hs)
+		rate := float64(n-1) / elapsed.Seconds()
+		b.Logf("%d edges connected (%d still up after the requests); handshake+hello p50 %v p99 %v, %.0f handshakes/s at 8 in flight",
+			n, alive, hs[len(hs)/2].Round(time.Millisecond), hs[len(hs)*99/100].Round(time.Millisecond), rate)
+		b.Logf("gateway RSS %.1f MiB with 1 edge, %.1f MiB with %d: %.1f KiB per idle connection",
+			float64(base)/(1<<20), float64(all)/(1<<20), n, perConn/1024)
+		b.Logf("short request through a real edge-agent meanwhile: p50 %.2f ms p99 %.2f ms; load %s",
+			pct(lat, 0.5), pct(lat, 0.99), loadavgLine())
+		b.ReportMetric(rate, "handshakes/s")
+		b.ReportMetric(perConn/1024, "KiB/idle-conn")
+		b.ReportMetric(pct(lat, 0.99), "request-p99-ms")
+		for _, c := range conns {
+			if c != nil {
+				c.CloseWithError(0, "")
+			}
+		}
+	}
+}
+
+func loadavgLine() string {
+	data, _ := os.ReadFile("/proc/loadavg")
+	return strings.Join(strings.Fields(string(data))[:3], " ")
+}
