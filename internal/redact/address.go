@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Addresses as a grammar (issue #13). An address is a chain of segments separated by ", ", " "
 // or " - ": a street (a street-type word, its name, a number or "s/n": "calle San Bernardo 61",
@@ -900,25 +903,24 @@ func officeBefore(lower []byte, s int) bool {
 	if s > len(lower) {
 		return false
 	}
-	lo := max(0, s-160)
-	before := string(lower[lo:s])
-	if k := strings.LastIndexAny(before, ".\n"); k >= 0 && k < len(before)-1 {
+	before := lower[max(0, s-160):s]
+	if k := bytes.LastIndexAny(before, ".\n"); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
 	}
-	if b := strings.TrimRight(before, " —–-:,("); b != before {
+	if b := bytes.TrimRight(before, " —–-:,("); len(b) != len(before) {
 		for _, suf := range []string{" sl", " sa", " s.l.", " s.a.", " slu", " sau", " slp", " cb", " ltd", " inc", " gmbh", " s.l", " s.a"} {
-			if strings.HasSuffix(b, suf) {
+			if bytes.HasSuffix(b, []byte(suf)) {
 				return true // "Promociones Henares SL — C/ Industria 5"
 			}
 		}
 	}
 	for _, w := range []string{"vive", "domicilio", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda"} {
-		if strings.Contains(before, w) {
+		if bytes.Contains(before, []byte(w)) {
 			return false
 		}
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación"} {
-		if strings.Contains(before, w) {
+		if bytes.Contains(before, []byte(w)) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Dates as people write them, for dates of birth (rules.go finds the cue words): numeric
 // (12/04/1958, 12.09.1954, 1941-05-30, 1977/05/12, 3/5/48), with a Roman-numeral month
@@ -87,12 +90,19 @@ func (p *dateParser) wordAt(i int) int {
 	return -1
 }
 
+// foldAt returns the folded word that starts at i and where it ends ("" and -1 if none). The
+// string shares the folded bytes (fc.lower or its arena, neither written again during a scan),
+// so reading a word costs no allocation; it must not outlive the scan.
 func (p *dateParser) foldAt(i int) (string, int) {
 	k := p.wordAt(i)
 	if k < 0 {
 		return "", -1
 	}
-	return string(p.ws[k].fold(p.fc)), p.ws[k].end
+	f := p.ws[k].fold(p.fc)
+	if len(f) == 0 {
+		return "", p.ws[k].end
+	}
+	return unsafe.String(&f[0], len(f)), p.ws[k].end
 }
 
 // digitsAt returns the number made of the digits at i and where they end (n digits at most).

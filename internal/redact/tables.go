@@ -16,48 +16,78 @@ func columnType(h string) string {
 	if len(h) > 40 {
 		return ""
 	}
-	f := fold(strings.Trim(h, " \t\"'*`#:"))
-	f = headerSeps.Replace(f)
-	f = strings.Join(strings.Fields(f), " ")
-	if f == "" {
+	return columnTypeLower(appendLowerSameLength(make([]byte, 0, 64), h))
+}
+
+// columnAt is columnType(p.text[s:e]), read from the lower-cased text.
+func (p *dateParser) columnAt(s, e int) string {
+	if len(p.fc.lower) != len(p.text) {
+		return columnType(p.text[s:e])
+	}
+	return columnTypeLower(p.fc.lower[s:e])
+}
+
+// columnTypeLower is columnType of a header already lower-cased (appendLowerSameLength), without
+// allocating: the header is folded into a stack buffer and its words looked up in place.
+func columnTypeLower(l []byte) string {
+	if len(l) > 40 {
 		return ""
 	}
-	if t, ok := columnExact[f]; ok {
+	var buf [96]byte
+	f := appendAccentFolded(buf[:0], l)
+	// separators to spaces, trimmed, runs of spaces collapsed
+	n := 0
+	for _, c := range f {
+		switch c {
+		case '_', '-', '.', '/', '(', ')', '"', '\'', '*', '`', '#', ':', '\t', ' ':
+			c = ' '
+		}
+		if c == ' ' && (n == 0 || f[n-1] == ' ') {
+			continue
+		}
+		f[n] = c
+		n++
+	}
+	for n > 0 && f[n-1] == ' ' {
+		n--
+	}
+	f = f[:n]
+	for i := 0; i+1 < len(f); i++ { // º and ° (UTF-8 C2 BA / C2 B0) are separators too
+		if f[i] == 0xC2 && (f[i+1] == 0xBA || f[i+1] == 0xB0) {
+			f[i], f[i+1] = ' ', ' '
+		}
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	if t, ok := columnExact[string(f)]; ok {
 		return t
 	}
-	toks := strings.Fields(f)
-	has := func(set map[string]bool) bool {
-		for _, t := range toks {
-			if set[t] {
-				return true
+	var has [9]bool // colNotPersonal, colDOB, colEmail, colPhone, colAddress, colPassport, colMRN, colID, colPerson
+	for len(f) > 0 {
+		k := 0
+		for k < len(f) && f[k] != ' ' {
+			k++
+		}
+		if tok := string(f[:k]); tok != "" {
+			for j, set := range colSets {
+				if set[tok] {
+					has[j] = true
+				}
 			}
 		}
-		return false
+		if k == len(f) {
+			break
+		}
+		f = f[k+1:]
 	}
-	switch {
-	case has(colNotPersonal):
-		return ""
-	case has(colDOB):
-		return TypeDOB
-	case has(colEmail):
-		return TypeEmail
-	case has(colPhone):
-		return TypePhone
-	case has(colAddress):
-		return TypeAddress
-	case has(colPassport):
-		return TypePassport
-	case has(colMRN):
-		return TypeMRN
-	case has(colID):
-		return TypeDNI
-	case has(colPerson):
-		return TypePerson
+	for j, t := range colTypes {
+		if has[j] {
+			return t
+		}
 	}
 	return ""
 }
-
-var headerSeps = strings.NewReplacer("_", " ", "-", " ", ".", " ", "/", " ", "º", " ", "°", " ", "(", " ", ")", " ")
 
 // columnExact are whole headers (folded, spaced) that the word sets below would miss or mistype.
 var columnExact = map[string]string{
@@ -94,6 +124,14 @@ var (
 		compradora vendedor vendedora avalista tomador tomadora asegurado asegurada insured conductor driver
 		interesado interesada demandante demandado demandada testigo witness tutor tutora responsable alumno
 		socio socia persona person representante apoderado apoderada usuaria given family`)
+)
+
+// colSets and colTypes: the word sets of a header in the order they are decided (a word naming
+// something that is not personal data wins, then a date of birth, e-mail, phone…), and the type
+// each gives ("" for the first).
+var (
+	colSets  = [9]map[string]bool{colNotPersonal, colDOB, colEmail, colPhone, colAddress, colPassport, colMRN, colID, colPerson}
+	colTypes = [9]string{"", TypeDOB, TypeEmail, TypePhone, TypeAddress, TypePassport, TypeMRN, TypeDNI, TypePerson}
 )
 
 // tableDelims are the cell separators of a header row, most telling first.
@@ -139,7 +177,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 				cols = cols[:0]
 				typed := 0
 				for _, c := range cells {
-					t := columnType(text[c[0]:c[1]])
+					t := p.columnAt(c[0], c[1])
 					cols = append(cols, t)
 					if t != "" {
 						typed++
@@ -179,11 +217,15 @@ func headerDelim(line string) (byte, int) {
 		}
 		// cells are short: a header is labels, not prose
 		long := false
-		for _, c := range strings.Split(line, string(d)) {
-			if len(strings.TrimSpace(c)) > 40 || strings.Count(strings.TrimSpace(c), " ") > 3 {
-				long = true
-				break
+		for rest := line; rest != "" && !long; {
+			c := rest
+			if k := strings.IndexByte(rest, d); k >= 0 {
+				c, rest = rest[:k], rest[k+1:]
+			} else {
+				rest = ""
 			}
+			c = strings.TrimSpace(c)
+			long = len(c) > 40 || strings.Count(c, " ") > 3
 		}
 		if !long {
 			return d, n
@@ -366,7 +408,7 @@ func appendKeyValue(out []Span, p *dateParser, ls, le int) []Span {
 	if strings.Count(strings.TrimSpace(text[i:k]), " ") > 2 {
 		return out
 	}
-	typ := columnType(text[i:k])
+	typ := p.columnAt(i, k)
 	if typ == "" {
 		return out
 	}
@@ -487,7 +529,7 @@ func appendJSONKeys(out []Span, p *dateParser) []Span {
 			continue
 		}
 		ks += max(0, ke-40) + 1
-		typ := columnType(text[ks:ke])
+		typ := p.columnAt(ks, ke)
 		if typ == "" {
 			continue
 		}
@@ -543,7 +585,7 @@ func appendJSONValue(out []Span, p *dateParser, typ string, i, depth int) []Span
 				}
 				if k < len(text) && text[k] == ':' {
 					key := fold(text[j+1 : e])
-					if jsonDescriptive[key] || columnType(text[j+1:e]) != "" && key != "value" && key != "text" {
+					if jsonDescriptive[key] || p.columnAt(j+1, e) != "" && key != "value" && key != "text" {
 						// skip the descriptive value or let the outer scan type it
 						j = k + 1
 						for j < len(text) && text[j] == ' ' {
