@@ -24,6 +24,12 @@ type captureTarget struct {
 }
 
 func (c *captureTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		// The gateway's own health probe (GET /models): carries nothing from a branch.
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"echo","object":"model","created":1,"owned_by":"test"}]}`)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	c.mu.Lock()
 	c.captured = append(c.captured, body)

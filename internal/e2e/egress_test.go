@@ -26,6 +26,12 @@ type echoTarget struct {
 }
 
 func (e *echoTarget) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		// The gateway's own health probe (GET /models): carries nothing from a branch.
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"echo","object":"model","created":1,"owned_by":"test"}]}`)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	e.mu.Lock()
 	e.captured = append(e.captured, body)
