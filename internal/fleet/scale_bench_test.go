@@ -162,7 +162,8 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// BenchmarkFleetScale: a 3-node R3 JetStream cluster, SUCURSAL_SCALE_EDGES (default 2 000)
+// BenchmarkFleetScale: a 3-node JetStream cluster with the fleet's buckets at
+// SUCURSAL_SCALE_REPLICAS (default 3) replicas, SUCURSAL_SCALE_EDGES (default 2 000)
 // light edges heartbeating every 10 s, the real controller as its own process (`fleetctl
 // controller`, default lease and tick), and per iteration a rollout of a new version in 3 waves
 // over every edge, gated on install failures and error rate. Run with -benchtime=1x; see
@@ -177,7 +178,7 @@ func BenchmarkFleetScale(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := fleet.Config{Replicas: 3}.WithDefaults()
+	cfg := fleet.Config{Replicas: envInt("SUCURSAL_SCALE_REPLICAS", 3)}.WithDefaults()
 	if err := fleet.Init(ctx, js, cfg); err != nil {
 		b.Fatal(err)
 	}
@@ -341,8 +342,8 @@ func BenchmarkFleetScale(b *testing.B) {
 			len(edges), period, secs, strings.Join(per, ", "), cpu.Seconds(), 100*cpu.Seconds()/secs, float64(maxRSS)/(1<<20), float64(peak)/(1<<20))
 		b.Logf("status (ReadFleet+report) median %v max %v; gate input (Snapshot) median %v max %v",
 			statusLat[2].Round(time.Millisecond), statusLat[4].Round(time.Millisecond), snapLat[2].Round(time.Millisecond), snapLat[4].Round(time.Millisecond))
-		b.Logf("JetStream store %.1f MiB (R3: every byte on 3 nodes); cluster in %.0f msgs/s out %.0f msgs/s during the rollout; load %s",
-			float64(ai.Store)/(1<<20), float64(varz1.In-varz0.In)/secs, float64(varz1.Out-varz0.Out)/secs, loadavg())
+		b.Logf("JetStream at R%d: account store %.1f MiB, on disk over the 3 nodes %.1f MiB; cluster in %.0f msgs/s out %.0f msgs/s during the rollout; load %s",
+			cfg.Replicas, float64(ai.Store)/(1<<20), float64(c.StoreBytes())/(1<<20), float64(varz1.In-varz0.In)/secs, float64(varz1.Out-varz0.Out)/secs, loadavg())
 		b.ReportMetric(secs, "rollout-s")
 		b.ReportMetric(float64(peak)/(1<<20), "controller-peak-MiB")
 		b.ReportMetric(100*cpu.Seconds()/secs, "controller-cpu-%")

@@ -2,6 +2,7 @@ package fleettest
 
 import (
 	"fmt"
+	"io/fs"
 	"net"
 	"path/filepath"
 	"strings"
@@ -200,4 +201,21 @@ func (c *Cluster) Varz() Msgs {
 		}
 	}
 	return m
+}
+
+// StoreBytes is the size of every node's JetStream store on disk, summed: what the fleet's
+// buckets cost in storage at their replica count.
+func (c *Cluster) StoreBytes() int64 {
+	var n int64
+	for _, o := range c.opts {
+		_ = filepath.WalkDir(o.StoreDir, func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if fi, err := d.Info(); err == nil {
+					n += fi.Size()
+				}
+			}
+			return nil
+		})
+	}
+	return n
 }
