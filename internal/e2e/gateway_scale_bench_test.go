@@ -16,6 +16,7 @@ import (
 
 	"github.com/quic-go/quic-go"
 
+	"github.com/sucursal/sucursal/internal/agent"
 	"github.com/sucursal/sucursal/internal/pki"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -174,4 +175,80 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 func loadavgLine() string {
 	data, _ := os.ReadFile("/proc/loadavg")
 	return strings.Join(strings.Fields(string(data))[:3], " ")
+}
+
+// BenchmarkTwoGatewaysOneFleet: GATEWAY_PAIR_EDGES (default 20) real edge-agents (in-process)
+// spread over two in-process dc-gateways, half with A as primary and B as secondary, half the
+// other way round. Gateway A stops (cleanly: its connections close with a reason); it reports
+// how long each of A's edges took to answer again through B, and whether B's own edges noticed
+// (every one of them must keep answering). Run once:
+//
+//	go test ./internal/e2e -run '^$' -bench BenchmarkTwoGatewaysOneFleet -benchtime 1x
+func BenchmarkTwoGatewaysOneFleet(b *testing.B) {
+	n := envN("GATEWAY_PAIR_EDGES", 20)
+	var ids []string
+	for i := range n {
+		ids = append(ids, fmt.Sprintf("spread-%02d", i))
+	}
+	pkiDir := newPKI(b, ids...)
+	target := pacedTarget(b, 3, time.Millisecond)
+	for range b.N {
+		gwA := startGatewayAt(b, pkiDir, target, "127.0.0.1:0")
+		gwB := startGatewayAt(b, pkiDir, target, "127.0.0.1:0")
+		var onA, onB []string
+		for i, id := range ids {
+			primary, secondary := gwA.addr, gwB.addr
+			if i%2 == 1 {
+				primary, secondary = secondary, primary
+			}
+			url, a := startAgent(b, pkiDir, primary, withSecondary(secondary), func(c *agent.Config) { c.EdgeID = id })
+			waitLink(b, a)
+			if ok, why := quickChat(url); !ok {
+				b.Fatalf("%s before the failover: %s", id, why)
+			}
+			if i%2 == 0 {
+				onA = append(onA, url)
+			} else {
+				onB = append(onB, url)
+			}
+		}
+		gwA.stop()
+		stopped := time.Now()
+		var back []time.Duration
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, url := range onA {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for time.Since(stopped) < 30*time.Second {
+					if ok, _ := quickChat(url); ok {
+						mu.Lock()
+						back = append(back, time.Since(stopped))
+						mu.Unlock()
+						return
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}()
+		}
+		bFailed := 0
+		for _, url := range onB {
+			if ok, _ := quickChat(url); !ok {
+				bFailed++
+			}
+		}
+		wg.Wait()
+		if len(back) != len(onA) {
+			b.Fatalf("%d of %d edges of the stopped gateway answered again within 30 s", len(back), len(onA))
+		}
+		if bFailed > 0 {
+			b.Fatalf("%d of %d edges of the gateway still up failed a request", bFailed, len(onB))
+		}
+		slices.Sort(back)
+		b.Logf("%d edges over 2 gateways; A stopped: its %d edges answer through B after p50 %v, max %v; B's %d edges: no failed request; load %s",
+			n, len(onA), back[len(back)/2].Round(time.Millisecond), back[len(back)-1].Round(time.Millisecond), len(onB), loadavgLine())
+		b.ReportMetric(float64(back[len(back)/2].Microseconds())/1000, "failover-p50-ms")
+		b.ReportMetric(float64(back[len(back)-1].Microseconds())/1000, "failover-max-ms")
+	}
 }
