@@ -22,6 +22,7 @@ deps:
 	./scripts/fetch-llama-server.sh
 	./scripts/fetch-openai-node.sh
 	./scripts/fetch-prometheus.sh
+	./scripts/fetch-nginx.sh # Debian's nginx-light 1.22 for BenchmarkRelayCost (issue #20)
 
 ## build: static binaries of edge-agent, dc-gateway and fleetctl into bin/
 build:

@@ -20,6 +20,7 @@ import (
 )
 
 func main() {
+	limitProcs() // procs.go: at most edgeMaxProcs threads run Go code unless GOMAXPROCS says so
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCmd().ExecuteContext(ctx); err != nil {

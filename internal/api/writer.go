@@ -23,6 +23,8 @@ type responseWriter struct {
 	buf     []byte
 	// writeTimeout bounds each write (a client that stopped reading); 0 = none.
 	writeTimeout time.Duration
+	// armed is when the write deadline was last set (see armDeadline).
+	armed time.Time
 }
 
 func newResponseWriter(w http.ResponseWriter, stream bool, start time.Time, m *metrics) *responseWriter {
@@ -74,13 +76,28 @@ func (rw *responseWriter) event(data []byte) error {
 	rw.buf = append(rw.buf[:0], "data: "...)
 	rw.buf = append(rw.buf, data...)
 	rw.buf = append(rw.buf, '\n', '\n')
-	if rw.writeTimeout > 0 {
-		_ = rw.rc.SetWriteDeadline(time.Now().Add(rw.writeTimeout))
-	}
+	rw.armDeadline()
 	if _, err := rw.w.Write(rw.buf); err != nil {
 		return err
 	}
 	return rw.rc.Flush()
+}
+
+// armDeadline keeps a write deadline at least writeTimeout after every write's start without
+// moving the connection's timer at each chunk (issue #20: no per-chunk timers on the hot path):
+// the deadline is set writeTimeout+writeTimeout/8 ahead, and moved again only once an eighth of
+// the timeout has passed since. A client that stops reading is cut between writeTimeout and
+// 9/8 of it after its last write began; one that reads is never cut.
+func (rw *responseWriter) armDeadline() {
+	if rw.writeTimeout <= 0 {
+		return
+	}
+	now := time.Now()
+	if !rw.armed.IsZero() && now.Sub(rw.armed) < rw.writeTimeout/8 {
+		return
+	}
+	rw.armed = now
+	_ = rw.rc.SetWriteDeadline(now.Add(rw.writeTimeout + rw.writeTimeout/8))
 }
 
 func (rw *responseWriter) WriteCompletion(c *chat.Completion) error {
