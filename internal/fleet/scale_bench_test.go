@@ -25,6 +25,7 @@ import (
 	"github.com/sucursal/sucursal/internal/fleet/fleettest"
 	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/manifest"
+	"github.com/sucursal/sucursal/internal/pki"
 )
 
 // lightEdge is the fleet-facing half of an edge agent and nothing else: its own NATS
@@ -162,7 +163,8 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// BenchmarkFleetScale: a 3-node JetStream cluster with the fleet's buckets at
+// BenchmarkFleetScale: a 3-node JetStream cluster (nkey users and TLS as fleetctl hub --pki
+// enforces them, unless SUCURSAL_SCALE_INSECURE is set) with the fleet's buckets at
 // SUCURSAL_SCALE_REPLICAS (default 3) replicas, SUCURSAL_SCALE_EDGES (default 2 000)
 // light edges heartbeating every 10 s, the real controller as its own process (`fleetctl
 // controller`, default lease and tick), and per iteration a rollout of a new version in 3 waves
@@ -172,8 +174,44 @@ func BenchmarkFleetScale(b *testing.B) {
 	n := envInt("SUCURSAL_SCALE_EDGES", 2000)
 	period := time.Duration(envInt("SUCURSAL_SCALE_HEARTBEAT_S", 10)) * time.Second
 	ctx := context.Background()
-	c := fleettest.StartCluster(b, 3, nil)
-	nc := c.Connect("bench", -1)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("nuc-%04d", i)
+	}
+	// As in production: every client with its own nkey over TLS, edges with their permissions
+	// (fleetctl hub --pki's users); SUCURSAL_SCALE_INSECURE=1 for anonymous plain connections.
+	var auth *fleet.HubAuth
+	var clientOpts func(seed string) []nats.Option
+	var ctlArgs []string
+	if os.Getenv("SUCURSAL_SCALE_INSECURE") == "" {
+		dir := b.TempDir()
+		if _, err := pki.Init(pki.Options{Dir: dir, Edges: ids}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := pki.EnsureHubCert(dir, nil, time.Now()); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := fleet.EnsureCredentials(dir, ids); err != nil {
+			b.Fatal(err)
+		}
+		var err error
+		if auth, err = fleet.LoadHubAuth(dir, fleetapi.Buckets{}.WithDefaults(), ""); err != nil {
+			b.Fatal(err)
+		}
+		ca := filepath.Join(dir, pki.CACertFile)
+		clientOpts = func(seed string) []nats.Option {
+			o, err := nats.NkeyOptionFromSeed(filepath.Join(dir, seed))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return []nats.Option{o, nats.RootCAs(ca)}
+		}
+		ctlArgs = []string{"--nkey", filepath.Join(dir, fleet.ControllerSeedFile), "--nats-ca", ca}
+	} else {
+		clientOpts = func(string) []nats.Option { return nil }
+	}
+	c := fleettest.StartCluster(b, 3, auth)
+	nc := c.Connect("bench", -1, clientOpts(fleet.ControllerSeedFile)...)
 	js, err := jetstream.New(nc)
 	if err != nil {
 		b.Fatal(err)
@@ -213,7 +251,10 @@ func BenchmarkFleetScale(b *testing.B) {
 	var edges []*lightEdge
 	started := time.Now()
 	for i := range n {
-		enc, err := nats.Connect(c.URL(i%c.Size()), nats.Name("bench edge"), nats.MaxReconnects(-1))
+		id := ids[i]
+		opts := append(clientOpts(filepath.Join(pki.EdgesDir, id+".nk")), nats.Name("bench edge"), nats.MaxReconnects(-1),
+			nats.CustomInboxPrefix(fleetapi.InboxPrefix(id)))
+		enc, err := nats.Connect(c.URL(i%c.Size()), opts...)
 		if err != nil {
 			b.Logf("edge %d of %d: %v; stopping there", i, n, err)
 			break
@@ -224,7 +265,7 @@ func BenchmarkFleetScale(b *testing.B) {
 		if err1 != nil || err2 != nil {
 			b.Fatal(err1, err2)
 		}
-		e := &lightEdge{id: fmt.Sprintf("nuc-%04d", i), nc: enc, status: st, period: period, changed: make(chan struct{}, 1)}
+		e := &lightEdge{id: id, nc: enc, status: st, period: period, changed: make(chan struct{}, 1)}
 		edges = append(edges, e)
 		wg.Add(1)
 		go func() { defer wg.Done(); defer enc.Close(); _ = e.run(ectx, dk) }()
@@ -255,7 +296,7 @@ func BenchmarkFleetScale(b *testing.B) {
 		b.Fatalf("build fleetctl: %v\n%s", err, out)
 	}
 	var ctlLog bytes.Buffer
-	ctl := exec.Command(bin, "controller", "--nats", c.URLs(), "--id", "bench-controller")
+	ctl := exec.Command(bin, append([]string{"controller", "--nats", c.URLs(), "--id", "bench-controller"}, ctlArgs...)...)
 	ctl.Env = []string{"PATH=" + os.Getenv("PATH")} // no FLEETCTL_* from the caller
 	ctl.Stdout, ctl.Stderr = &ctlLog, &ctlLog
 	if err := ctl.Start(); err != nil {
