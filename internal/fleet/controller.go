@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sucursal/sucursal/internal/fleetapi"
 	"github.com/sucursal/sucursal/internal/pki"
 )
 
@@ -189,23 +190,37 @@ func (c *Controller) advanceAll(ctx context.Context, h handles) {
 		return
 	}
 	for _, role := range roles {
+		c.advance(ctx, h, role, edges)
+	}
+}
+
+// stepsPerTick bounds how far one tick takes a rollout on one snapshot of the fleet: a wave that
+// settled is judged, and the next one assigned, in the same tick instead of one tick each (at
+// the default 5 s tick that took a 3-wave rollout over 2 000 edges from 41 s to 17 s; SCALE.md).
+const stepsPerTick = 3
+
+// advance steps a role's rollout until it waits on the edges, stops running, or has taken
+// stepsPerTick steps. Each step re-reads the record, so each write is a compare-and-set on the
+// revision just read.
+func (c *Controller) advance(ctx context.Context, h handles, role string, edges []fleetapi.EdgeStatus) {
+	for range stepsPerTick {
 		r, rev, err := readRollout(ctx, h.control, role)
 		if err != nil || r.State != StateRunning {
-			continue
+			return
 		}
 		next, err := c.step(ctx, h, r, edges)
 		if err != nil {
 			c.log.Warn("rollout step", "role", role, "rollout", r.Spec.ID, "err", err)
-			continue
+			return
 		}
 		if next == nil {
-			continue
+			return
 		}
 		next.Updated = c.now().UTC()
 		if err := writeRollout(ctx, h.control, *next, rev); err != nil {
 			// Someone else (operator pause, another controller) wrote first; re-read next tick.
 			c.log.Info("rollout changed underneath; retrying next tick", "role", role, "err", err)
-			continue
+			return
 		}
 		c.log.Info("rollout advanced", "role", role, "rollout", r.Spec.ID, "state", next.State, "wave", next.Wave, "message", next.Message)
 	}
