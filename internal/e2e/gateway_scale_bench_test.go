@@ -22,7 +22,9 @@ import (
 )
 
 // helloEdge opens edge id's QUIC + mTLS connection (its own fleet certificate) and sends the
-// hello the real edge sends, keeping the control stream open as the edge does.
+// hello the real edge sends, offering the control stream; when the gateway keeps it, the edge
+// pings on it every 500 ms (link.ping_interval's default) until the connection ends, as an idle
+// real edge does.
 func helloEdge(ctx context.Context, pkiDir, id, addr string) (*quic.Conn, error) {
 	conf, err := pki.ClientTLS(pkiDir, id)
 	if err != nil {
@@ -37,17 +39,44 @@ func helloEdge(ctx context.Context, pkiDir, id, addr string) (*quic.Conn, error)
 	}
 	str, err := conn.OpenStreamSync(ctx)
 	if err == nil {
-		err = wire.WriteJSON(str, wire.TypeHello, wire.Hello{Version: wire.Version, EdgeID: id})
+		err = wire.WriteJSON(str, wire.TypeHello, wire.Hello{Version: wire.Version, EdgeID: id, Features: []string{wire.FeatureControl}})
 	}
+	var ack wire.HelloAck
+	fr := wire.NewReader(str)
 	if err == nil {
 		var f wire.Frame
-		if f, err = wire.NewReader(str).Read(); err == nil && f.Type != wire.TypeHelloAck {
+		if f, err = fr.Read(); err == nil && f.Type != wire.TypeHelloAck {
 			err = fmt.Errorf("got %v, not a hello ack", f.Type)
+		} else if err == nil {
+			err = f.Decode(&ack)
 		}
 	}
 	if err != nil {
 		conn.CloseWithError(0, "")
 		return nil, err
+	}
+	if wire.HasFeature(ack.Features, wire.FeatureControl) {
+		go func() { // pongs: read and dropped
+			for {
+				if _, err := fr.Read(); err != nil {
+					return
+				}
+			}
+		}()
+		go func() {
+			t := time.NewTicker(500 * time.Millisecond)
+			defer t.Stop()
+			for seq := uint64(1); ; seq++ {
+				select {
+				case <-conn.Context().Done():
+					return
+				case <-t.C:
+				}
+				if wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: seq}) != nil {
+					return
+				}
+			}
+		}()
 	}
 	return conn, nil
 }
@@ -69,7 +98,8 @@ func rssOf(pid int) int64 {
 
 // BenchmarkGatewayManyEdges: one dc-gateway process (the released binary) and GATEWAY_EDGES
 // (default 1 000) edges, each with its own fleet certificate, opening QUIC + mTLS connections 8
-// at a time and saying hello, then staying idle. It reports the handshake rate (TLS 1.3 with
+// at a time and saying hello, then staying idle as a real edge is (a ping every 500 ms on the
+// control stream). It reports the handshake rate (TLS 1.3 with
 // client certificates verified against the fleet CA, plus the hello round trip), the gateway's
 // resident memory per idle connection (RSS with all connected minus RSS with one, divided by
 // the rest), and the latency of short requests from a real edge-agent through the same gateway
