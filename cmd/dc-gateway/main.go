@@ -240,6 +240,16 @@ func run(ctx context.Context, o options) error {
 	g.Go(func() error {
 		<-gctx.Done()
 		_ = sdnotify.Stopping()
+		// A second stop signal during the drain ends it: every edge connection is closed at once.
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(again)
+		select {
+		case <-again:
+			log.Warn("second stop signal: closing every edge connection now, without waiting for the drain")
+			srv.Abort()
+		case <-served:
+		}
 		return nil
 	})
 	if o.metricsListen != "" {

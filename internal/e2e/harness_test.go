@@ -91,7 +91,10 @@ func startGatewayAt(t testing.TB, pkiDir, targetURL, addr string) *gw {
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {
+			// A stop that does not drain: edges get a CONNECTION_CLOSE (the gateway's Abort), then
+			// the socket goes. Closing the socket alone would look like a black hole to them.
 			cancel()
+			srv.Abort()
 			ln.Close()
 			<-done
 		})

@@ -79,7 +79,8 @@ func TestKilledGatewayIsSeenAndHealed(t *testing.T) {
 func TestDrainedStreamsAllComplete(t *testing.T) {
 	agentBin, gatewayBin := releasedBinaries(t)
 	pkiDir := newPKI(t)
-	target := pacedTarget(t, 30, 50*time.Millisecond) // 1.5 s answers
+	const chunks = 80
+	target := pacedTarget(t, chunks, 50*time.Millisecond) // 4 s answers: the drain outlasts a loaded machine's polling
 	primary, secondary := freeAddr(t, "udp"), freeAddr(t, "udp")
 	pm, sm, listen := freeAddr(t, "tcp"), freeAddr(t, "tcp"), freeAddr(t, "tcp")
 	gw := gatewayProc(t, gatewayBin, pkiDir, target, primary, pm)
@@ -129,8 +130,8 @@ func TestDrainedStreamsAllComplete(t *testing.T) {
 	}
 	wg.Wait()
 	for i, o := range outs {
-		if !o.ok || o.chunks != 30 {
-			t.Errorf("stream %d: %+v, want all 30 chunks and [DONE]", i, o)
+		if !o.ok || o.chunks != chunks {
+			t.Errorf("stream %d: %+v, want all %d chunks and [DONE]", i, o, chunks)
 		}
 	}
 	if !gw.wait(10 * time.Second) {

@@ -253,6 +253,16 @@ func (s *Server) drain(ln *Listener) {
 // Draining reports whether the gateway is draining (its context ended).
 func (s *Server) Draining() bool { return s.draining.Load() }
 
+// Abort ends every edge connection at once, without a drain: each edge gets a CONNECTION_CLOSE
+// (not silence), so it fails over to its next gateway in milliseconds instead of waiting for an
+// accept timeout or a missed ping. For a stop that cannot wait: a second stop signal during a
+// drain, or a test that stops the gateway in-process. Streams in flight end with an error.
+func (s *Server) Abort() {
+	for _, e := range s.edges() {
+		_ = e.conn.CloseWithError(wire.CodeShutdown, "gateway shutting down")
+	}
+}
+
 func (s *Server) edges() []*edgeConn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
