@@ -27,18 +27,10 @@ inc="$cache/ollama-headers/include"
 if [ ! -f "$inc/nlohmann/json_fwd.hpp" ] || [ ! -f "$inc/stb/stb_image.h" ] || [ ! -f "$inc/miniaudio/miniaudio.h" ]; then
   echo "fetching header-only build dependencies from Debian's archive…"
   apt_dir="$cache/apt"
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$apt_dir/debs" "$cache/ollama-headers/root"
-  keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-  mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-  cat >"$apt_dir/sources.list" <<SRC
-deb [signed-by=$keyring] $mirror bookworm main
-deb [signed-by=$keyring] $mirror trixie main
-SRC
-  apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-            -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir" -o "Dir::State::Status=/dev/null"
-            -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1" -q)
-  apt-get "${apt_opts[@]}" update >/dev/null
-  (cd "$apt_dir/debs" && apt-get "${apt_opts[@]}" download nlohmann-json3-dev/bookworm libstb-dev/bookworm libminiaudio-dev/trixie >/dev/null)
+  mkdir -p "$apt_dir/debs" "$cache/ollama-headers/root"
+  . "$root/scripts/lib/private-apt.sh"
+  private_apt "$apt_dir" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" bookworm trixie
+  (cd "$apt_dir/debs" && apt-get "${APT_OPTS[@]}" download nlohmann-json3-dev/bookworm libstb-dev/bookworm libminiaudio-dev/trixie >/dev/null)
   for deb in "$apt_dir"/debs/*.deb; do dpkg-deb -x "$deb" "$cache/ollama-headers/root"; done
   r="$cache/ollama-headers/root/usr/include"
   mkdir -p "$inc/nlohmann" "$inc/stb" "$inc/miniaudio"

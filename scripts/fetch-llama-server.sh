@@ -7,6 +7,7 @@
 # renamed in testing does not break the fetch; the archive itself moving is the remaining risk.
 set -euo pipefail
 cd "$(cd "$(dirname "$0")" && git rev-parse --show-toplevel)"
+. scripts/lib/private-apt.sh
 dir="$PWD/.cache/llama-server"
 if [ -x "$dir/bin/llama-server" ] && "$dir/bin/llama-server" --version >/dev/null 2>&1; then
   exit 0
@@ -14,20 +15,11 @@ fi
 echo "fetching llama-server from Debian testing into $dir (about a minute)…"
 apt_dir="$dir/apt"; root="$dir/root"
 rm -rf "$root" "$dir/debs"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$dir/debs" "$root" "$dir/bin"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-printf 'deb [signed-by=%s] %s forky main\ndeb [signed-by=%s] %s sid main\n' "$keyring" "$mirror" "$keyring" "$mirror" >"$apt_dir/sources.list"
-o=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-   -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir" -o "Dir::State::Status=/dev/null"
-   -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1" -q)
-apt-get "${o[@]}" update >/dev/null
-# Every package llama-server needs at run time, as the archive says today (virtual packages and
-# alternatives resolve to their first real provider).
-mapfile -t pkgs < <(apt-cache "${o[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
-  --no-breaks --no-replaces --no-enhances --no-pre-depends llama.cpp-tools 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
+mkdir -p "$dir/debs" "$root" "$dir/bin"
+private_apt "$apt_dir" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" forky sid
+mapfile -t pkgs < <(apt_runtime_deps llama.cpp-tools)
 [ "${#pkgs[@]}" -gt 0 ] || { echo "fetch-llama-server: the archive has no llama.cpp-tools" >&2; exit 1; }
-(cd "$dir/debs" && apt-get "${o[@]}" download "${pkgs[@]}" >/dev/null)
+(cd "$dir/debs" && apt-get "${APT_OPTS[@]}" download "${pkgs[@]}" >/dev/null)
 for deb in "$dir"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
 lib="$root/usr/lib/x86_64-linux-gnu"
 backend=$(find "$lib" -name 'libggml-cpu-x64.so' | head -1)

@@ -6,6 +6,7 @@
 # resolved from the archive each time rather than named here.
 set -euo pipefail
 cd "$(cd "$(dirname "$0")" && git rev-parse --show-toplevel)"
+. scripts/lib/private-apt.sh
 dir="$PWD/.cache/nginx"
 if [ -x "$dir/bin/nginx" ] && "$dir/bin/nginx" -v >/dev/null 2>&1; then
   exit 0
@@ -13,18 +14,11 @@ fi
 echo "fetching nginx-light from Debian bookworm into $dir (under a minute)…"
 apt_dir="$dir/apt"; root="$dir/root"
 rm -rf "$root" "$dir/debs"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$dir/debs" "$root" "$dir/bin"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-printf 'deb [signed-by=%s] %s bookworm main\n' "$keyring" "$mirror" >"$apt_dir/sources.list"
-o=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-   -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir" -o "Dir::State::Status=/dev/null"
-   -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1" -q)
-apt-get "${o[@]}" update >/dev/null
-mapfile -t pkgs < <(apt-cache "${o[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
-  --no-breaks --no-replaces --no-enhances --no-pre-depends nginx-light 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
+mkdir -p "$dir/debs" "$root" "$dir/bin"
+private_apt "$apt_dir" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" bookworm
+mapfile -t pkgs < <(apt_runtime_deps nginx-light)
 [ "${#pkgs[@]}" -gt 0 ] || { echo "fetch-nginx: the archive has no nginx-light" >&2; exit 1; }
-(cd "$dir/debs" && apt-get "${o[@]}" download "${pkgs[@]}" >/dev/null)
+(cd "$dir/debs" && apt-get "${APT_OPTS[@]}" download "${pkgs[@]}" >/dev/null)
 for deb in "$dir"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
 lib="$root/lib/x86_64-linux-gnu"
 [ -e "$lib/ld-linux-x86-64.so.2" ] || lib="$root/usr/lib/x86_64-linux-gnu"

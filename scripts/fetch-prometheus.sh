@@ -8,6 +8,7 @@
 # dependencies are fetched.
 set -euo pipefail
 cd "$(cd "$(dirname "$0")" && git rev-parse --show-toplevel)"
+. scripts/lib/private-apt.sh
 dir="$PWD/.cache/prometheus"
 if [ -x "$dir/bin/prometheus" ] && [ -x "$dir/bin/promtool" ] && "$dir/bin/promtool" --version >/dev/null 2>&1; then
   exit 0
@@ -15,15 +16,9 @@ fi
 echo "fetching prometheus from Debian bookworm into $dir…"
 apt_dir="$dir/apt"; root="$dir/root"
 rm -rf "$root" "$dir/debs"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$dir/debs" "$root" "$dir/bin"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-printf 'deb [signed-by=%s] %s bookworm main\n' "$keyring" "$mirror" >"$apt_dir/sources.list"
-o=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-   -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir" -o "Dir::State::Status=/dev/null"
-   -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1" -q)
-apt-get "${o[@]}" update >/dev/null
-(cd "$dir/debs" && apt-get "${o[@]}" download prometheus >/dev/null)
+mkdir -p "$dir/debs" "$root" "$dir/bin"
+private_apt "$apt_dir" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" bookworm
+(cd "$dir/debs" && apt-get "${APT_OPTS[@]}" download prometheus >/dev/null)
 for deb in "$dir"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
 for b in prometheus promtool; do
   [ -x "$root/usr/bin/$b" ] || { echo "fetch-prometheus: the package has no usr/bin/$b" >&2; exit 1; }

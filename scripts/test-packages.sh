@@ -54,13 +54,10 @@ if ! command -v debootstrap >/dev/null; then
     step "fetching debootstrap from $mirror into $dir"
     apt_dir=$dir/apt
     rm -rf "$dir"
-    mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$dir/debs" "$dir/root"
-    printf 'deb [signed-by=%s] %s %s main\n' "$keyring" "$mirror" "$suite" >"$apt_dir/sources.list"
-    o=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-       -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir" -o "Dir::State::Status=/dev/null"
-       -o "APT::Sandbox::User=root" -o "Debug::NoLocking=1" -q)
-    apt-get "${o[@]}" update >/dev/null || die "apt-get update of the private state failed"
-    (cd "$dir/debs" && apt-get "${o[@]}" download debootstrap >/dev/null) || die "cannot download debootstrap"
+    mkdir -p "$dir/debs" "$dir/root"
+    . scripts/lib/private-apt.sh # (the cwd is the top of the checkout)
+    private_apt "$apt_dir" "$mirror" "$suite" || die "apt-get update of the private state failed"
+    (cd "$dir/debs" && apt-get "${APT_OPTS[@]}" download debootstrap >/dev/null) || die "cannot download debootstrap"
     dpkg-deb -x "$dir"/debs/debootstrap_*.deb "$dir/root"
     rm -rf "$dir/debs"
   fi
