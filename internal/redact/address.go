@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 )
 
@@ -136,8 +137,9 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		if e, ok := a.postcodeTown(i, true); ok {
-			if !officeBefore(fc.lower, i) {
-				out = append(out, Span{Start: i, End: e, Type: TypeAddress, Text: text[i:e], Score: 0.75, Source: "address"})
+			s := a.bareStreetBefore(i)
+			if !officeBefore(fc.lower, s) {
+				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
 			}
 			i = e
 			continue
@@ -146,7 +148,94 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			i++
 		}
 	}
+	// a British postcode on its own ("New postcode SW1A 1AA")
+	n = len(out)
+	for i := range ws {
+		c := text[ws[i].start]
+		if c < 'A' || c > 'Z' || ws[i].end-ws[i].start > 4 {
+			continue
+		}
+		e := a.ukPostcode(ws[i].start)
+		if e == 0 {
+			continue
+		}
+		inside := false
+		for _, sp := range out[first:n] {
+			inside = inside || sp.Start <= ws[i].start && ws[i].start < sp.End
+		}
+		for _, r := range skip {
+			inside = inside || r[0] <= ws[i].start && ws[i].start < r[1]
+		}
+		if !inside && !officeBefore(fc.lower, ws[i].start) {
+			out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.75, Source: "address"})
+		}
+	}
 	return out
+}
+
+// bareStreetBefore widens a postcode and town at i back over a street written without a street
+// type — its name (capitalised words and particles), its number, and floor or door segments
+// ("Zurbano 45, 2º izq., 28010 Madrid", "en Ribera de Curtidores 18, 1º dcha, 28005 Madrid") —
+// and returns the new start (i if there is none).
+func (a *addrParser) bareStreetBefore(i int) int {
+	t, ws := a.text, a.p.ws
+	k := i
+	if k < 2 || t[k-1] != ' ' || t[k-2] != ',' {
+		return i
+	}
+	k -= 2
+	for n := 0; n < 2; n++ { // floor and door segments: "2º izq.", "bajo B", "3r 2a"
+		c := strings.LastIndex(t[max(0, k-16):k], ", ")
+		if c < 0 {
+			break
+		}
+		seg := max(0, k-16) + c + 2
+		e := a.floor(seg)
+		if e > 0 && e+2 == k && t[e] == ' ' && isASCIILetterByte(t[e+1]) {
+			e = k // a door letter after the floor ("bajo A")
+		}
+		if e == 0 || e < k-1 || e > k {
+			break
+		}
+		k = seg - 2
+	}
+	// the number
+	m := k
+	if m > 0 && isASCIILetterByte(t[m-1]) && m > 1 && isDigitByte(t[m-2]) {
+		m-- // 45B
+	}
+	d := m
+	for d > 0 && isDigitByte(t[d-1]) {
+		d--
+	}
+	if d == m || m-d > 4 || d < 2 || t[d-1] != ' ' {
+		return i
+	}
+	// the name: capitalised words and particles, one space apart, ending right before the number
+	w := sort.Search(len(ws), func(j int) bool { return ws[j].end >= d-1 })
+	if w >= len(ws) || ws[w].end != d-1 {
+		return i
+	}
+	start := -1
+	for n := 0; n < 5 && w >= 0; n++ {
+		f := string(ws[w].fold(a.p.fc))
+		switch {
+		case capitalised(ws[w].text) && !addrStop[f]:
+			start = w
+		case nameParticles[f] && start >= 0:
+		default:
+			n = 5
+			continue
+		}
+		if w == 0 || ws[w-1].end != ws[w].start-1 || t[ws[w-1].end] != ' ' {
+			break
+		}
+		w--
+	}
+	if start < 0 {
+		return i
+	}
+	return ws[start].start
 }
 
 // mayStartAddress: word i is a street type, an area, a unit that starts a British address, or a
@@ -904,7 +993,7 @@ func officeBefore(lower []byte, s int) bool {
 		return false
 	}
 	before := lower[max(0, s-160):s]
-	if k := bytes.LastIndexAny(before, ".\n"); k >= 0 && k < len(before)-1 {
+	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
 	}
 	if b := bytes.TrimRight(before, " —–-:,("); len(b) != len(before) {
@@ -914,15 +1003,15 @@ func officeBefore(lower []byte, s int) bool {
 			}
 		}
 	}
+	// the later of a home word and an office word says whose address it is ("designa como
+	// domicilio el despacho de sus letrados, …": the office's)
+	home, office := -1, -1
 	for _, w := range []string{"vive", "domicilio", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda"} {
-		if bytes.Contains(before, []byte(w)) {
-			return false
-		}
+		home = max(home, bytes.LastIndex(before, []byte(w)))
 	}
-	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación"} {
-		if bytes.Contains(before, []byte(w)) {
-			return true
-		}
+	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
+		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego"} {
+		office = max(office, bytes.LastIndex(before, []byte(w)))
 	}
-	return false
+	return office > home
 }

@@ -557,3 +557,93 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	}
 	return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
 }
+
+// recordDOBAnchors are the types after which a full date on the same line is read as the
+// person's date of birth when nothing says otherwise: a record line, a table row, a name
+// followed by a date in brackets ("Harriet Cole, 1952-11-04", "| Ana Soler | 53124789X |
+// 1988-02-29 |").
+var recordDOBAnchors = map[string]bool{TypePerson: true, TypeDNI: true, TypeNIE: true, TypePassport: true, TypeNSS: true, TypeMRN: true}
+
+// notBirthWords, found between the anchor and the date, say the date is something else: an
+// account opened, a deed signed, an admission, a document issued.
+var notBirthWords = []string{"desde", "since", "alta", "apertura", "abiert", "abrio", "abrió", "firm", "otorg", "escritura",
+	"operaci", "emisi", "emitid", "expedi", "issued", "caduc", "validez", "vencim", "venc", "ingres", "admis", "admitted",
+	"constitu", "registr", "contrato", "dated", "signed", "opened", "defunc", "fallec", "died", "death", "boda", "matrimon",
+	"casad", "jubila", "antig", "nombram", "cita", "visita", "seen on", "hoy", "today", "avui", "gaur", "fecha de", "expiry",
+	"expires", "valid", "irek", "sinatu", "data de", "baja", "pago", "cargo", "payment", "paid", "pagad", "recib",
+	"abert", "obert", "signat", "sinatur", "asinad", "ingrés", "ingreso", "entrada", "sortida", "saída", "since", "joined"}
+
+// recordDOBLastYear is the last year of birth the record rule accepts: a full date with a later
+// year on a record line is more often an operation, a visit or a deed than a birth.
+const recordDOBLastYear = 2010
+
+// appendRecordDOB appends, as dates of birth, the full numeric dates (1979-06-23, 14.02.1959,
+// 21/06/1950) with a year from 1900 to recordDOBLastYear that follow a person or a personal
+// identifier (spans scored at least minScore for their type) on the same line within 100 bytes,
+// with no word between them that makes the date something else. A date inside a span is left
+// alone.
+func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore func(string) float64) []Span {
+	n := len(out)
+	p := dateParser{text: text, ws: ws, fc: fc}
+	for i := 0; i+8 <= len(text); i++ {
+		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
+			continue
+		}
+		e := p.numeric(i)
+		if e == 0 {
+			continue
+		}
+		if y := dateYear(text[i:e]); y < 1900 || y > recordDOBLastYear {
+			i = e
+			continue
+		}
+		anchor := -1
+		for k := 0; k < n; k++ {
+			sp := out[k]
+			if sp.Start <= i && i < sp.End && sp.Score >= minScore(sp.Type) {
+				anchor = -2 // inside a span already
+				break
+			}
+			if recordDOBAnchors[sp.Type] && sp.End <= i && i-sp.End <= 100 && sp.Score >= minScore(sp.Type) &&
+				!strings.ContainsAny(text[sp.End:i], "\n") && sp.End > anchor {
+				anchor = sp.End
+			}
+		}
+		if anchor >= 0 {
+			gap := strings.ToLower(text[max(anchor, i-60):i])
+			other := false
+			for _, w := range notBirthWords {
+				if strings.Contains(gap, w) {
+					other = true
+					break
+				}
+			}
+			if !other {
+				out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
+			}
+		}
+		i = e
+	}
+	return out
+}
+
+// dateYear returns the 4-digit year of a numeric date (first or last field), 0 if none.
+func dateYear(d string) int {
+	var fields [3]int
+	var lens [3]int
+	k := 0
+	for j := 0; j < len(d) && k < 3; j++ {
+		if isDigitByte(d[j]) {
+			fields[k] = fields[k]*10 + int(d[j]-'0')
+			lens[k]++
+		} else if lens[k] > 0 {
+			k++
+		}
+	}
+	for f := range 3 {
+		if lens[f] == 4 {
+			return fields[f]
+		}
+	}
+	return 0
+}

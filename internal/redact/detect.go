@@ -108,6 +108,9 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		}
 		t.spans = dropNamesInAddresses(t.spans, n)
 	}
+	if r.rules && !slices.Contains(r.cfg.Disable, TypeDOB) {
+		t.spans = appendRecordDOB(t.spans, text, t.words, &t.fold, r.threshold)
+	}
 	d.spans = t.spans
 	if r.cfg.NER.Mode != NEROff {
 		spans, rejected, err := r.callNER(ctx, text)

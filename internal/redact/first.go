@@ -38,10 +38,15 @@ func firstNSS(t *scanText, i int) bool {
 		return false
 	}
 	j := t.skip(i+2, ' ', '/', '-')
-	if !t.digitsAt(j, 8) {
+	switch {
+	case t.digitsAt(j, 8):
+		j += 8
+	case t.digitsAt(j, 4) && (t.rune(j+4) == ' ' || t.rune(j+4) == '-' || t.rune(j+4) == '/') && t.digitsAt(j+5, 4): // 28 1234 5678 40
+		j += 9
+	default:
 		return false
 	}
-	return t.digitsAt(t.skip(j+8, ' ', '/', '-'), 2)
+	return t.digitsAt(t.skip(j, ' ', '/', '-'), 2)
 }
 
 // letterThenDigits: wb + one of letters + an optional separator from seps + n digits (NIE, CIF).

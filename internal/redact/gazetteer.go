@@ -261,6 +261,7 @@ sl sa slu sau slp cb ltd llc inc gmbh plc hotel bufete talleres construcciones p
 concesionario allianz iberdrola whatsapp business travel clientes service services platinum oro infinite tarjeta classic gold
 premium cuenta seguro seguros póliza poliza mutua asociados asociación asociacion abogados grupo fundación fundacion
 hospital clínico clinico universitario clínic clinic sant santa puerta parque centro ambulatorio consultorio
+virgen virxe verge
 arrendamientos urbanos propiedad horizontal enjuiciamiento procedimiento
 start begin end dear regards best kind warm yours sincerely i burger
 french english british spanish italian portuguese moroccan romanian ukrainian chinese francés frances alemán aleman inglés ingles

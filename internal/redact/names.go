@@ -112,7 +112,7 @@ func splitWords(out []word, text string) []word {
 			r, n = utf8.DecodeRuneInString(text[i:])
 			letter = unicode.IsLetter(r) || r == 'ª' || r == 'º'
 		}
-		joiner := (r == '\'' || r == '’' || r == '-') && start >= 0 && i+n < len(text)
+		joiner := (r == '\'' || r == '’' || r == '-' || r == '·') && start >= 0 && i+n < len(text)
 		if joiner {
 			next, _ := utf8.DecodeRuneInString(text[i+n:])
 			joiner = unicode.IsLetter(next)
@@ -123,7 +123,7 @@ func splitWords(out []word, text string) []word {
 				start, ascii, latin1 = i, true, true
 			}
 			ascii = ascii && n == 1
-			latin1 = latin1 && r <= 0xFF
+			latin1 = latin1 && r <= 0xFF && r != '·' // l·l folds as a pair: fold(w.text)
 		case start >= 0:
 			out = append(out, word{start: start, end: i, text: text[start:i], ascii: ascii, latin1: latin1})
 			start = -1
@@ -206,14 +206,15 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := extendName(text, ws, i+1, fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
-		case isCue && i+1 < len(ws) && !capitalised(ws[i+1].text) && knownName(&ws[i+1], fc) && gap(text, w, ws[i+1], true):
+		case isCue && i+1 < len(ws) && !capitalised(ws[i+1].text) && knownName(&ws[i+1], fc) && gap(text, w, ws[i+1], true) &&
+			!ordinalWords[string(ws[i+1].fold(fc))]:
 			// "mrs patterson", "sra. garcía": a cue then a known name in lower case
 			end := extendLower(text, ws, i+1, fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
 		case capitalised(w.text) && wp.given(fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
-			if placeAfter(text, ws, end, fc) {
+			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) {
 				i = end
 				continue
 			}
@@ -402,7 +403,26 @@ func placeNameBefore(text string, ws []word, i int, fc *folder) bool {
 		return false
 	}
 	p := string(ws[i-1].fold(fc))
-	return (p == "del" || p == "de" || p == "de la") && capitalised(ws[i-2].text) && ws[i-2].is(fc, lexNotNames)
+	if (p == "la" || p == "los" || p == "las") && i >= 3 && string(ws[i-2].fold(fc)) == "de" && gap(text, ws[i-3], ws[i-2], false) {
+		return capitalised(ws[i-3].text) && ws[i-3].is(fc, lexNotNames) // "Virgen de la Macarena"
+	}
+	return (p == "del" || p == "de") && capitalised(ws[i-2].text) && ws[i-2].is(fc, lexNotNames)
+}
+
+// ordinalWords after a role word are the role's number ("el firmante segundo"), not a name
+// (Segundo, Primitivo… are given names only when capitalised).
+var ordinalWords = words(`primero primera segundo segunda tercero tercera cuarto cuarta quinto quinta primer tercer`)
+
+// acronymInProse: word i, in capitals, alone, among mixed-case words on its line ("derivada
+// desde CHUS o …") is an acronym; a name in capitals in a statement has capitals around it.
+func acronymInProse(text string, ws []word, i int) bool {
+	if len(ws[i].text) < 3 || !allCaps(ws[i].text) {
+		return false
+	}
+	mixed := func(j int) bool {
+		return j >= 0 && j < len(ws) && !allCaps(ws[j].text) && !strings.ContainsAny(text[min(ws[i].end, ws[j].end):max(ws[i].start, ws[j].start)], "\n")
+	}
+	return mixed(i-1) && mixed(i+1)
 }
 
 // saintBefore: a given name right after San/Sant/Santa/Santo/São is a saint's name, part of a
@@ -412,7 +432,7 @@ func saintBefore(text string, ws []word, i int, fc *folder) bool {
 		return false
 	}
 	switch string(ws[i-1].fold(fc)) {
-	case "san", "sant", "santa", "santo", "sao", "são", "st", "sto", "sta", "saint", "sainte":
+	case "san", "sant", "santa", "santo", "sao", "são", "st", "sto", "sta", "saint", "sainte", "virgen", "virxe", "verge":
 		return true
 	}
 	return false
@@ -421,7 +441,7 @@ func saintBefore(text string, ws []word, i int, fc *folder) bool {
 // saintWord: San, Sant, Santa, Santo, São, St: a saint's name follows, part of a place.
 func saintWord(w *word, fc *folder) bool {
 	switch string(w.fold(fc)) {
-	case "san", "sant", "santa", "santo", "sao", "são", "st", "sto", "sta", "saint", "sainte":
+	case "san", "sant", "santa", "santo", "sao", "são", "st", "sto", "sta", "saint", "sainte", "virgen", "virxe", "verge":
 		return true
 	}
 	return false

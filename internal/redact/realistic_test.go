@@ -18,10 +18,10 @@ var realisticDevFloor = struct {
 	maxDecoyHit int
 }{
 	covered: map[string]float64{
-		"PERSON": 0.99, "ADDRESS": 0.99, "DOB": 0.98, "EMAIL": 1, "MRN": 0.96, "PASSPORT": 1, "DNI": 1, "NIE": 1,
+		"PERSON": 0.995, "ADDRESS": 1, "DOB": 1, "EMAIL": 1, "MRN": 1, "PASSPORT": 1, "DNI": 1, "NIE": 1,
 		"NSS": 1, "IBAN": 1, "CCC": 1, "CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1, "PLATE": 1, "IP": 1,
 	},
-	fullyItems:  233,
+	fullyItems:  291,
 	maxDecoyHit: 5,
 }
 

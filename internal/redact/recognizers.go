@@ -163,7 +163,7 @@ func builtins() []builtin {
 			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
 			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
 		{name: "es_nss", first: firstNSS, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
-			pattern: wb + `\d{2}[ /-]?\d{8}[ /-]?\d{2}` + we,
+			pattern: wb + `\d{2}[ /-]?(?:\d{8}|\d{4}[ /-]\d{4})[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
 		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 3, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
 			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
@@ -286,6 +286,13 @@ func refineIBAN(s string) int {
 	}
 	want, ok := ibanLengths[strings.ToUpper(s[:2])]
 	if !ok {
+		// an unknown country: the value ends before a group in lower case, a word of the
+		// sentence ("SJ 4410-908172 for Bethany Moore")
+		for i := 1; i+1 < len(s); i++ {
+			if (s[i] == ' ' || s[i] == '-') && s[i+1] >= 'a' && s[i+1] <= 'z' {
+				return i
+			}
+		}
 		return len(s)
 	}
 	n := 0

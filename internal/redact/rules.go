@@ -35,10 +35,12 @@ var cuePhrases = map[cueKind][]string{
 		"tarjeta sanitaria", "patient id", "id paciente", "medical record", "record number", "historial",
 		"nº de historia", "n de historia", "historia clinica n", "zenbakia", "historia klinikoa"},
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
-		"por detras", "detras", "reverso", "dorso", "csc"},
+		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
+		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
+		"al dorso", "darrere"},
 	cueExpiry: {"cad", "caduca", "caducidad", "fecha de caducidad", "caducidad tarjeta", "vence", "vencimiento", "venc",
 		"exp", "expiry", "expires", "expiration", "expiry date", "expirydate", "expiration date", "valid thru",
-		"valid until", "valida hasta", "good thru", "caducitat", "caduca el"},
+		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze"},
 	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
 		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
@@ -46,7 +48,7 @@ var cuePhrases = map[cueKind][]string{
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
 		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
-		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos"},
+		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
 		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el"},
 }
@@ -264,14 +266,33 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		return out
 	}
 	end, digits, letters := tokenAt(text, at, 24)
+	if digits == 0 && letters >= 2 && letters <= 4 && end+1 < len(text) && text[end] == ' ' && isDigitByte(text[end+1]) {
+		// a centre's letters, a space, then the number ("GV 2031-448120")
+		e, d, l := tokenAt(text, end+1, 20)
+		if d >= 5 && l == 0 {
+			end, digits = e, d
+		}
+	}
 	if digits < 5 || letters > 8 || !wordEnd(text, end) {
 		return out
 	}
 	return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
 }
 
+// cvvFillers may stand between a security-code cue and its value, besides fillerWords ("codi de
+// seguretat de quatre xifres: 7391", "4-digit code").
+var cvvFillers = words(`cifras xifres digitos digits digit cuatro quatre catro four tres three lau hiru`)
+
 func appendCVV(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
-	at := nextValue(text, h.end, 16, 2, false, fc, ws, h.last+1)
+	from, wi := h.end, h.last+1
+	for k := 0; k < 4 && wi < len(ws) && ws[wi].start-from <= 3; k++ { // skip "de quatre xifres"
+		if f := string(ws[wi].fold(fc)); !cvvFillers[f] && !(fillerWords[f] && wi+1 < len(ws) && cvvFillers[string(ws[wi+1].fold(fc))]) {
+			break
+		}
+		from = ws[wi].end
+		wi++
+	}
+	at := nextValue(text, from, 16, 2, false, fc, ws, wi)
 	if at < 0 {
 		return out
 	}
@@ -307,6 +328,11 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 	case d(2) && d(3) && !d(4) && strings.HasSuffix(strings.TrimRight(text[from:at], " "), `"`):
 		yy, mm := m, int(text[at+2]-'0')*10+int(text[at+3]-'0')
 		if yy >= 15 && yy <= 45 && mm >= 1 && mm <= 12 {
+			end = at + 4
+		}
+	case d(2) && d(3) && !d(4):
+		// MMYY, as card forms and chats write it after "cad." or a card ("cad. 0828")
+		if yy := int(text[at+2]-'0')*10 + int(text[at+3]-'0'); m >= 1 && m <= 12 && yy >= 15 && yy <= 45 {
 			end = at + 4
 		}
 	}

@@ -204,3 +204,41 @@ func FuzzRuleSpans(f *testing.F) {
 		}
 	})
 }
+
+// TestRecordAndCardRules: the forms of the second round of dev items (issue #13): a date of
+// birth with no cue after a person or an identifier on the same line, card expiry as MMYY,
+// 4-digit security codes, NSS in groups, record numbers with a centre's letters, streets with no
+// street-type word, British postcodes alone — and the decoys next to them.
+func TestRecordAndCardRules(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{name: "iso dob after a name", text: "Titular: Gema Lorca Ibáñez, 1968-03-14, vino el 2026-10-02.",
+			want: []string{"1968-03-14"}, not: []string{"2026-10-02"}},
+		{name: "dotted dob in a row", text: "| Iván Soto | 61234987V | 07.07.1977 |", want: []string{"07.07.1977"}},
+		{name: "old date with a non-birth word", text: "Gema Lorca Ibáñez, cliente desde 1998-05-12.", not: []string{"1998-05-12"}},
+		{name: "old date opened, galician", text: "Titular Gema Lorca Ibáñez, conta aberta o 03.02.2001", not: []string{"03.02.2001"}},
+		{name: "old date on another line", text: "Gema Lorca Ibáñez\n1999-01-20 revisión anual", not: []string{"1999-01-20"}},
+		{name: "años as a cue", text: "mujer de 58 años (02/09/1967) que acude", want: []string{"02/09/1967"}},
+		{name: "expiry MMYY after cad", text: "tarjeta 4012 8888 8888 1881 cad. 1128", want: []string{"1128"}},
+		{name: "expiry MMYY after vto", text: "visa vto 0631 por favor", want: []string{"0631"}},
+		{name: "expiry not a month", text: "exp 2931 del juzgado", not: []string{"2931"}},
+		{name: "four-digit cid", text: "Amex 3700 000000 00002, CID 9034", want: []string{"9034"}},
+		{name: "cvv after count words", text: "el código de seguridad de cuatro cifras es 1175", want: []string{"1175"}},
+		{name: "cvv on the back", text: "the code on the back is 402", want: []string{"402"}},
+		{name: "nss in groups", text: "NSS 33 1472 5836 29 del trabajador", want: []string{"33 1472 5836 29"}},
+		{name: "nss in dashed groups", text: "afiliación 07-9876-5432-17", want: []string{"07-9876-5432-17"}},
+		{name: "mrn with centre letters", text: "NHC: TF 1029-384756, planta 3", want: []string{"TF 1029-384756"}},
+		{name: "mrn stops before the sentence", text: "hospital number QX 2020-556677 for Ruth Kemp", want: []string{"QX 2020-556677", "Ruth Kemp"},
+			not: []string{" for "}},
+		{name: "street with no type word", text: "Envíalo a Lagasca 88, 4º dcha., 28001 Madrid, gracias",
+			want: []string{"Lagasca 88, 4º dcha., 28001 Madrid"}},
+		{name: "street with particles and no type word", text: "reside en Costa de la Luz 7, bajo A, 11001 Cádiz",
+			want: []string{"Costa de la Luz 7, bajo A, 11001 Cádiz"}, not: []string{"reside en"}},
+		{name: "office after a home word", text: "fija domicilio en el despacho de su abogado, Alcalá 50, 28001 Madrid",
+			not: []string{"50, 28001 Madrid"}}, // the street name alone is still read as a surname (see docs/REDACTION.md)
+		{name: "uk postcode alone", text: "new postcode NW3 2QG please", want: []string{"NW3 2QG"}},
+		{name: "acronym in prose", text: "Derivado desde HUCA por la tarde", not: []string{"HUCA"}},
+		{name: "ordinal after a role", text: "el titular segundo firma aquí", not: []string{"segundo"}},
+		{name: "catalan l·l", text: "Sol·licitud de la Maria Puig", want: []string{"Maria Puig"}, not: []string{"Sol·licitud"}},
+		{name: "hospital named after the virgin", text: "informe del Hospital Virgen de la Macarena", not: []string{"Macarena"}},
+	})
+}

@@ -483,7 +483,19 @@ func isShortAbbrev(text string, s, j int) bool {
 	for k > s && isASCIILetterByte(text[k-1]) {
 		k--
 	}
+	if k-s >= 6 && text[k-1] == ' ' && allDigitsStr(text[k-6:k-1]) {
+		return false // a town after its postcode ("36202 Vigo. O cliente…"): the sentence ends
+	}
 	return j-k <= 4 && (k == s || text[k-1] == ' ')
+}
+
+func allDigitsStr(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigitByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // personValueEnd returns where a name that starts at s ends: before a digit, a bracket, a
