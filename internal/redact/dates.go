@@ -571,7 +571,8 @@ var notBirthWords = []string{"desde", "since", "alta", "apertura", "abiert", "ab
 	"constitu", "registr", "contrato", "dated", "signed", "opened", "defunc", "fallec", "died", "death", "boda", "matrimon",
 	"casad", "jubila", "antig", "nombram", "cita", "visita", "seen on", "hoy", "today", "avui", "gaur", "fecha de", "expiry",
 	"expires", "valid", "irek", "sinatu", "data de", "baja", "pago", "cargo", "payment", "paid", "pagad", "recib",
-	"abert", "obert", "signat", "sinatur", "asinad", "ingrés", "ingreso", "entrada", "sortida", "saída", "since", "joined"}
+	"abert", "obert", "signat", "sinatur", "asinad", "ingrés", "ingreso", "entrada", "sortida", "saída", "since", "joined",
+	"en fecha", "de fecha", "con fecha", "amb data", "con data"}
 
 // recordDOBLastYear is the last year of birth the record rule accepts: a full date with a later
 // year on a record line is more often an operation, a visit or a deed than a birth.

@@ -216,6 +216,7 @@ func TestRecordAndCardRules(t *testing.T) {
 		{name: "dotted dob in a row", text: "| Iván Soto | 61234987V | 07.07.1977 |", want: []string{"07.07.1977"}},
 		{name: "old date with a non-birth word", text: "Gema Lorca Ibáñez, cliente desde 1998-05-12.", not: []string{"1998-05-12"}},
 		{name: "old date opened, galician", text: "Titular Gema Lorca Ibáñez, conta aberta o 03.02.2001", not: []string{"03.02.2001"}},
+		{name: "old date of a deed", text: "D. Gonzalo Ruiz Paz, en fecha 12.03.2001, otorgó poder", not: []string{"12.03.2001"}},
 		{name: "old date on another line", text: "Gema Lorca Ibáñez\n1999-01-20 revisión anual", not: []string{"1999-01-20"}},
 		{name: "años as a cue", text: "mujer de 58 años (02/09/1967) que acude", want: []string{"02/09/1967"}},
 		{name: "expiry MMYY after cad", text: "tarjeta 4012 8888 8888 1881 cad. 1128", want: []string{"1128"}},
