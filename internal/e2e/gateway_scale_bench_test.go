@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,9 +108,16 @@ func rssOf(pid int) int64 {
 // while the others are connected. Run once:
 //
 //	go test ./internal/e2e -run '^$' -bench BenchmarkGatewayManyEdges -benchtime 1x
+//
+// GATEWAY_BIN runs another dc-gateway build instead (a before/after in one session);
+// GATEWAY_PPROF=host:port saves the gateway's heap profile and goroutines, all edges connected,
+// into GATEWAY_PPROF_DIR (a build with a pprof listener: docs/SCALE.md).
 func BenchmarkGatewayManyEdges(b *testing.B) {
 	n := envN("GATEWAY_EDGES", 1000)
 	agentBin, gatewayBin := releasedBinaries(b)
+	if v := os.Getenv("GATEWAY_BIN"); v != "" { // another build of dc-gateway, for a before/after
+		gatewayBin = v
+	}
 	ids := []string{edgeID}
 	for i := range n {
 		ids = append(ids, fmt.Sprintf("nuc-%04d", i))
@@ -164,6 +173,9 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 		time.Sleep(2 * time.Second) // let the gateway's per-connection goroutines settle
 		all := rssOf(gw.cmd.Process.Pid)
 		perConn := float64(all-base) / float64(n-1)
+		if addr, dir := os.Getenv("GATEWAY_PPROF"), os.Getenv("GATEWAY_PPROF_DIR"); addr != "" {
+			saveGatewayProfiles(b, addr, dir)
+		}
 
 		// A real edge on the same gateway, light load: one short request at a time.
 		url := "http://" + listen
@@ -198,6 +210,33 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 			if c != nil {
 				c.CloseWithError(0, "")
 			}
+		}
+	}
+}
+
+// saveGatewayProfiles fetches the gateway's heap profile (after a GC) and goroutine stacks from
+// its net/http/pprof listener at addr into dir (the working directory when empty). The released
+// dc-gateway has no such listener; docs/SCALE.md shows the build that adds one.
+func saveGatewayProfiles(b *testing.B, addr, dir string) {
+	for name, path := range map[string]string{
+		"gateway-heap.pb.gz":     "heap?gc=1",
+		"gateway-heap.txt":       "heap?gc=1&debug=1",
+		"gateway-goroutines.txt": "goroutine?debug=1",
+	} {
+		resp, err := http.Get("http://" + addr + "/debug/pprof/" + path)
+		if err != nil {
+			b.Fatalf("gateway profile %s: %v", path, err)
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err == nil && resp.StatusCode != http.StatusOK {
+			err = fmt.Errorf("HTTP %d", resp.StatusCode)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+		if err != nil {
+			b.Fatalf("gateway profile %s: %v", path, err)
 		}
 	}
 }

@@ -78,6 +78,10 @@ func New(cfg Config, tlsConf *tls.Config, reg prometheus.Registerer, log *slog.L
 	if !verifiesClients(tlsConf, cfg.Admission) { // admission.go
 		return nil, errors.New("gateway: the TLS configuration must require and verify client certificates")
 	}
+	// Edges keep no TLS session cache (they never resume a session), so a session ticket issued
+	// after each handshake would only be memory the connection holds and CPU to seal it.
+	tlsConf = tlsConf.Clone()
+	tlsConf.SessionTicketsDisabled = true
 	if cfg.HelloTimeout <= 0 {
 		cfg.HelloTimeout = 10 * time.Second
 	}
@@ -118,7 +122,10 @@ func (s *Server) QUICConfig() *quic.Config {
 		MaxIdleTimeout:       s.cfg.IdleTimeout,
 		HandshakeIdleTimeout: s.cfg.HelloTimeout,
 		MaxIncomingStreams:   s.cfg.MaxStreamsPerEdge,
-		KeepAlivePeriod:      s.cfg.IdleTimeout / 3,
+		// The protocol uses bidirectional streams only (one per request, plus the hello/control
+		// stream); an edge may open no unidirectional stream.
+		MaxIncomingUniStreams: -1,
+		KeepAlivePeriod:       s.cfg.IdleTimeout / 3,
 	}
 }
 
@@ -307,11 +314,12 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 	if draining {
 		e.goAway(s.cfg.DrainGrace) // connected while the drain began
 	}
-	go func() {
-		// Closing the connection on a hard stop unblocks AcceptStream below.
-		<-connCtx.Done()
+	// Closing the connection on a hard stop (or when serveConn returns and cancels connCtx)
+	// unblocks AcceptStream below. An AfterFunc, not a goroutine parked on Done: every goroutine
+	// is memory an idle edge costs (docs/SCALE.md).
+	context.AfterFunc(connCtx, func() {
 		_ = conn.CloseWithError(wire.CodeShutdown, "gateway shutting down")
-	}()
+	})
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	if ctrl != nil {
