@@ -1005,13 +1005,38 @@ func officeBefore(lower []byte, s int) bool {
 	}
 	// the later of a home word and an office word says whose address it is ("designa como
 	// domicilio el despacho de sus letrados, …": the office's)
+	// One pass over the window, trying only the words that start with each byte (the same result
+	// as the last bytes.LastIndex of every word, at a fraction of the cost: this runs for every
+	// address candidate).
 	home, office := -1, -1
-	for _, w := range []string{"vive", "domicilio", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda"} {
-		home = max(home, bytes.LastIndex(before, []byte(w)))
-	}
-	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
-		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego"} {
-		office = max(office, bytes.LastIndex(before, []byte(w)))
+	for i := 0; i < len(before); i++ {
+		for _, w := range ownerWordsByFirst[before[i]] {
+			if bytes.HasPrefix(before[i:], []byte(w.text)) {
+				if w.office {
+					office = i
+				} else {
+					home = i
+				}
+			}
+		}
 	}
 	return office > home
 }
+
+// ownerWord is a word that says whose address follows: the person's home or an office.
+type ownerWord struct {
+	text   string
+	office bool
+}
+
+// ownerWordsByFirst indexes the home and office words by their first byte.
+var ownerWordsByFirst = func() (t [256][]ownerWord) {
+	for _, w := range []string{"vive", "domicilio", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda"} {
+		t[w[0]] = append(t[w[0]], ownerWord{w, false})
+	}
+	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
+		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego"} {
+		t[w[0]] = append(t[w[0]], ownerWord{w, true})
+	}
+	return t
+}()
