@@ -46,7 +46,7 @@ func TestOfficeBeforeOnePassMatchesLastIndex(t *testing.T) {
 		// what it reads.
 		before := text[max(0, s-160):s]
 		want := officeBeforeByLastIndex(before)
-		if got := officeBefore(text, s); got != want && !bytes.ContainsAny(before, ".\\n;") && !endsWithCompanySuffix(before) {
+		if got := officeBefore(text, s); got != want && !bytes.ContainsAny(before, ".\n;") && !endsWithCompanySuffix(before) {
 			t.Fatalf("officeBefore(%q) = %v, the last-index rule says %v", before, got, want)
 		}
 	}
