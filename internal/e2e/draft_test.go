@@ -171,6 +171,24 @@ func metricSum(t testing.TB, baseURL, name string) float64 {
 	return sum
 }
 
+// metricLines returns the lines of one metric family on baseURL's /metrics, for failure messages.
+func metricLines(t testing.TB, baseURL, name string) string {
+	t.Helper()
+	resp, err := httpClient().Get(baseURL + "/metrics")
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	var out []string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, name+"{") || strings.HasPrefix(line, name+" ") {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
 // expectedAccepted simulates the protocol from the specs alone: the drafter proposes γ tokens
 // from the last accepted one, the target accepts while they agree (testmodel.Agreement, same
 // tokenizer) and adds one token of its own. It returns the accepted draft tokens over the answer.
@@ -253,8 +271,8 @@ func TestDraftingIsExact(t *testing.T) {
 						wantAccepted += expectedAccepted(d, tgt, tc.prompt, int(tc.max), ac.gamma)
 					}
 					if n := metricSum(t, ac.url, "sucursal_drafter_answers_total"); n != float64(len(draftCases)) {
-						t.Errorf("%s: %v of %d answers were drafted (plain fallbacks: %v)", ac.name, n, len(draftCases),
-							metricSum(t, ac.url, "sucursal_drafter_plain_total"))
+						t.Errorf("%s: %v of %d answers were drafted (plain fallbacks: %v; by reason: %s)", ac.name, n, len(draftCases),
+							metricSum(t, ac.url, "sucursal_drafter_plain_total"), metricLines(t, ac.url, "sucursal_drafter_plain_total"))
 					}
 					// The hello chose the mode by fingerprint: token ids for the drafter with the
 					// target's tokenizer, text for the other.
