@@ -103,6 +103,19 @@ func warmUp(t testing.TB, url, model string) {
 	if _, err := streamGreedyModel(url, model, "a", 1); err != nil {
 		t.Fatalf("warm-up request: %v", err)
 	}
+	// A drafting agent answers a model's first request plain while its hello runs beside it, and
+	// the answer can reach the client before the hello is back: wait for the hello, or the next
+	// request would be answered plain too.
+	if !strings.Contains(metricLines(t, url, "sucursal_drafter_plain_total"), `reason="hello_pending"`) {
+		return // not a drafting agent, or the hello was already known
+	}
+	for deadline := time.Now().Add(30 * time.Second); metricSum(t, url, "sucursal_drafter_hellos_total") == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the drafter's hello did not come back within 30 s of the warm-up request")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(5 * time.Millisecond) // the outcome is counted just before it is remembered
 }
 
 // withDraftMode sets draft.mode (after withDraft).
@@ -259,6 +272,7 @@ func TestDraftingIsExact(t *testing.T) {
 				}
 			}
 			var wg sync.WaitGroup
+			var resumed atomic.Int32 // agents where a round failed under load and the answer was finished plain
 			for _, ac := range cases {
 				wg.Go(func() {
 					wantAccepted := 0
@@ -269,6 +283,16 @@ func TestDraftingIsExact(t *testing.T) {
 							t.Errorf("%s %q: drafted answer %q (%v), want %q", ac.name, tc.prompt, got, err, want)
 						}
 						wantAccepted += expectedAccepted(d, tgt, tc.prompt, int(tc.max), ac.gamma)
+					}
+					// A verify round that fails on a loaded machine (the accept timeout of a starved
+					// gateway) is finished plain: the answer must still be exact (checked above), but
+					// this agent's counts no longer describe a fully drafted run. Tolerated for a few
+					// agents only, and never any other reason.
+					lines := metricLines(t, ac.url, "sucursal_drafter_plain_total")
+					if strings.Contains(lines, `reason="verify_failed_mid_answer"`) {
+						resumed.Add(1)
+						t.Logf("%s: a round failed and the answer was finished plain (exact): %s", ac.name, lines)
+						return
 					}
 					if n := metricSum(t, ac.url, "sucursal_drafter_answers_total"); n != float64(len(draftCases)) {
 						t.Errorf("%s: %v of %d answers were drafted (plain fallbacks: %v; by reason: %s)", ac.name, n, len(draftCases),
@@ -291,6 +315,9 @@ func TestDraftingIsExact(t *testing.T) {
 				})
 			}
 			wg.Wait()
+			if n := int(resumed.Load()); n > len(cases)/4 {
+				t.Errorf("%d of %d agents had a round fail and finish plain: more than load explains", n, len(cases))
+			}
 		})
 	}
 }
