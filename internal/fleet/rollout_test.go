@@ -55,12 +55,16 @@ func runController(t *testing.T, env *fleettest.Env, id string) (crash func()) {
 
 // health reports per-version traffic: versions in bad have a 50% error rate.
 type health struct {
-	agent func() *sync.Agent
+	agent atomic.Pointer[sync.Agent] // set once the agent runs; it may report before that
 	bad   map[string]bool
 }
 
 func (h *health) Health(role string) fleetapi.Health {
-	m, ok := h.agent().Model(role)
+	a := h.agent.Load()
+	if a == nil {
+		return fleetapi.Health{}
+	}
+	m, ok := a.Model(role)
 	if !ok {
 		return fleetapi.Health{}
 	}
@@ -75,7 +79,7 @@ func startEdges(t *testing.T, env *fleettest.Env, n int, bad map[string]bool) []
 	for i := range n {
 		h := &health{bad: bad}
 		a := env.RunAgent(t, fmt.Sprintf("edge-%02d", i), fleettest.AgentOptions{Health: h})
-		h.agent = func() *sync.Agent { return a.Agent }
+		h.agent.Store(a.Agent)
 		out = append(out, a)
 	}
 	return out
