@@ -76,18 +76,7 @@ func startDraftGatewayWith(t testing.TB, pkiDir, targetURL string, pass drafting
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = srv.Serve(ctx, ln)
-	}()
-	t.Cleanup(func() { cancel(); ln.Close(); <-done })
-	return ln.Addr().String()
+	return serveGateway(t, srv, "127.0.0.1:0").addr
 }
 
 func withDraft(ollamaURL, model string, gamma int) agentOpt {

@@ -137,15 +137,7 @@ func TestGatewayStreamLimitIsAFastRefusal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { _ = srv.Serve(ctx, ln) }()
-	defer ln.Close()
-	url, a := startAgent(t, pkiDir, ln.Addr().String(), func(c *agent.Config) { c.Failover.MaxAttempts = 1 })
+	url, a := startAgent(t, pkiDir, serveGateway(t, srv, "127.0.0.1:0").addr, func(c *agent.Config) { c.Failover.MaxAttempts = 1 })
 	waitLink(t, a)
 	body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"a"}]}`
 	// The hello stream stays open: it holds one of the two, so one user stream fills the limit.

@@ -31,14 +31,7 @@ func TestGatewayExportsPerEdgeLinkSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { defer close(served); _ = srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); ln.Close(); <-served })
+	gwAddr := serveGateway(t, srv, "127.0.0.1:0").addr
 
 	series := func() map[string]*dto.Metric {
 		t.Helper()
@@ -60,7 +53,7 @@ func TestGatewayExportsPerEdgeLinkSeries(t *testing.T) {
 	}
 
 	cfg := agent.DefaultConfig()
-	cfg.Listen, cfg.EdgeID, cfg.DC, cfg.DCServerName, cfg.PKI = "127.0.0.1:0", edgeID, ln.Addr().String(), "localhost", dir
+	cfg.Listen, cfg.EdgeID, cfg.DC, cfg.DCServerName, cfg.PKI = "127.0.0.1:0", edgeID, gwAddr, "localhost", dir
 	a, err := agent.New(cfg, testLogger())
 	if err != nil {
 		t.Fatal(err)

@@ -119,22 +119,7 @@ func (e *guardEnv) start(t testing.TB, gc guardsetup.Config, dcGuardModel string
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = srv.Serve(ctx, ln)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		ln.Close()
-		<-done
-	})
-	url, a := startAgent(t, e.pki, ln.Addr().String(), func(c *agent.Config) { c.Guard = gc })
+	url, a := startAgent(t, e.pki, serveGateway(t, srv, "127.0.0.1:0").addr, func(c *agent.Config) { c.Guard = gc })
 	waitLink(t, a)
 	return url
 }

@@ -78,6 +78,12 @@ func startGatewayAt(t testing.TB, pkiDir, targetURL, addr string) *gw {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveGateway(t, srv, addr)
+}
+
+// serveGateway runs srv on addr ("127.0.0.1:0": any loopback port) until stop or the test's end.
+func serveGateway(t testing.TB, srv *gateway.Server, addr string) *gw {
+	t.Helper()
 	ln, err := srv.Listen(addr)
 	if err != nil {
 		t.Fatal(err)

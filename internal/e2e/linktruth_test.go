@@ -229,22 +229,7 @@ func startGatewayServer(t testing.TB, pkiDir, targetURL string, reg prometheus.R
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = srv.Serve(ctx, ln)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		ln.Close()
-		<-done
-	})
-	return srv, ln.Addr().String()
+	return srv, serveGateway(t, srv, "127.0.0.1:0").addr
 }
 
 // TestRequestRightAfterAFastRestartIsServed: a gateway killed and restarted before the edge
