@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Generator of realistic-dev3-names.jsonl (issue #13, third dev round: names, addresses and
+non-name precision). Each item is written in an inline markup, [[TYPE|value]] for personal data
+and {{TYPE|value}} for decoys; this script strips the markup, computes byte offsets and the check
+letters of DNIs written as [[DNI|#12345678]] (mod 23). All people, numbers and addresses are
+invented; public institutions, companies, public figures and office addresses are decoys.
+
+    python3 testdata/redact/gen-dev3-names.py > testdata/redact/realistic-dev3-names.jsonl
+"""
+import json
+import re
+import sys
+
+ITEMS = [
+    # --- names after an introduction phrase, the gazetteer not knowing them ---
+    ("rl-es-clinic-2001", "Nota de admisión: la paciente viene acompañada. Se llama [[PERSON|Leandra Cuadrillero]] y trae el informe del {{INSTITUTION|Hospital Clínico San Carlos}}."),
+    ("rl-ca-bank-2002", "Hola, truco per un client nou: es diu [[PERSON|Bartomeu Frontera]] i vol obrir un compte."),
+    ("rl-gl-clinic-2003", "A usuaria chámase [[PERSON|Xesusa Bouzamayor]] e ten cita o martes."),
+    ("rl-en-bank-2004", "New joiner at the branch desk, he is called [[PERSON|Tobias Wrenfield]] and needs a current account."),
+    ("rl-es-bank-2005", "la señora se llama [[PERSON|yolima cárdenas ospina]], colombiana, y quiere enviar dinero a su madre"),
+    ("rl-es-law-2006", "me llamo [[PERSON|dariusz kowalczyk]] y le escribo por el contrato de alquiler"),
+    ("rl-en-clinic-2007", "hi, my name is [[PERSON|tunde adeyemi]], i'm calling about my blood test results"),
+    ("rl-ca-clinic-2008", "bon dia, em dic [[PERSON|biel ferragut]], tinc hora amb la infermera"),
+    # --- a lower-case given name and an unknown surname after a role word, before punctuation ---
+    ("rl-es-bank-2009", "ojo: el cliente [[PERSON|ramón bustillo]] (el de la ferretería) pide aplazar la cuota"),
+    ("rl-es-clinic-2010", "la paciente [[PERSON|aurora peñalver]], de 81 años, refiere mareos desde ayer"),
+    ("rl-gl-bank-2011", "bos días, a clienta [[PERSON|uxía formoso]], da oficina de Ourense, quere cambiar a conta"),
+    ("rl-ca-bank-2012", "la titular [[PERSON|montse vilardell]]; cal revisar la domiciliació"),
+    # --- a known name then a surname that is also a month, a place or an everyday word ---
+    ("rl-es-bank-2013", "Transferencia rechazada. Ordenante: [[PERSON|Teodoro Mayo]]."),
+    ("rl-es-law-2014", "Comparece [[PERSON|Rosalía Huesca Marín]], mayor de edad, con DNI [[DNI|#50118243]]."),
+    ("rl-en-bank-2015", "Please call back the customer, [[PERSON|Eugenio Barrio]], about the overdraft."),
+    ("rl-es-clinic-2016", "Derivado por su médico de cabecera: paciente [[PERSON|Marcelino Granada]], alérgico a la penicilina."),
+    ("rl-es-bank-2017", "Autorizada en la cuenta: [[PERSON|Nieves Ribera Campo]]."),
+    # --- 'la señora de X', hyphenated surnames after a title ---
+    ("rl-es-clinic-2018", "Llamó la señora de [[PERSON|Ordóñez]] para decir que su marido no vendrá a la revisión."),
+    ("rl-es-law-2019", "En representación de la actora, la Letrada Sra. [[PERSON|Gómez-Acebo]], solicita la suspensión."),
+    ("rl-en-law-2020", "Counsel for the claimant, Mr. [[PERSON|Clarke-Hughes]], asked for an adjournment."),
+    # --- key: value pairs inside a line, in French, Italian, Basque, English ---
+    ("rl-en-bank-2021", "KYC form from the French branch, please check: Nom: [[PERSON|Lefebvre]], Prénom: [[PERSON|Camille]], Né le: [[DOB|02/11/1979]]."),
+    ("rl-es-bank-2022", "Datos del formulario italiano — Cognome: [[PERSON|Esposito]]; Nome: [[PERSON|Gennaro]]; importe {{AMOUNT|2.300 €}}"),
+    ("rl-eu-bank-2023", "Bezeroaren datuak. Izena: [[PERSON|Ane]], Abizenak: [[PERSON|Etxarri Lasa]], kontua zabalik."),
+    ("rl-en-law-2024", "Applicant details as typed: Surname: [[PERSON|Okafor]], Forename: [[PERSON|Chidi]], nationality Nigerian"),
+    # --- SURNAMES, NAME in capitals with a particle in the given name; initials with a dot ---
+    ("rl-es-clinic-2025", "Paciente: [[PERSON|PÉREZ GIL, ANA DE LOS ÁNGELES]]   Cama: 214   Servicio: Medicina Interna"),
+    ("rl-es-law-2026", "Demandado: [[PERSON|RIUS BOSCH, MARIA DEL MAR]], con domicilio a efectos de notificaciones en el despacho."),
+    ("rl-es-bank-2027", "Cualquier cosa me decís. Un saludo, [[PERSON|Marta R.]]"),
+    ("rl-eu-bank-2028", "Eskerrik asko, [[PERSON|Iñigo L.]]"),
+    # --- hypocorisms and Chinese names in lower case after a cue ---
+    ("rl-es-bank-2029", "viene la hija de [[PERSON|maripaz]] a firmar lo del aval"),
+    ("rl-es-bank-2030", "hay que dar de alta a [[PERSON|zhang min]] y a su mujer [[PERSON|liu yan]], traen pasaporte"),
+    # --- decoys: institutions and companies whose names hold a person's name ---
+    ("rl-es-clinic-2031", "Informe remitido por la {{INSTITUTION|Fundación Juan March}} y por el {{INSTITUTION|Hospital Universitario Marqués de Valdecilla}}. Paciente: [[PERSON|Esteban Lamadrid]]."),
+    ("rl-gl-clinic-2032", "Traslado ao {{INSTITUTION|Hospital Álvaro Cunqueiro}} da paciente [[PERSON|Rosalía Vilaboa]]."),
+    ("rl-es-law-2033", "Escritura otorgada ante la {{INSTITUTION|Notaría de Benidorm}} el {{DATE|12/03/2024}}; comprador [[PERSON|Anselmo Giner]]."),
+    ("rl-es-clinic-2034", "Presupuesto de la {{COMPANY|Clínica Dental Ortiz}} para la prótesis de [[PERSON|Celestino Arranz]]: {{AMOUNT|1.850 €}}."),
+    ("rl-ca-clinic-2035", "Derivació a la {{INSTITUTION|Fundació Josep Carreras}} de la pacient [[PERSON|Mireia Oliveras]]."),
+    ("rl-es-bank-2036", "Recibo de la {{COMPANY|Farmacia Lorenzo Díaz}} pagado con la tarjeta del titular [[PERSON|Bonifacio Rey]]."),
+    ("rl-es-clinic-2037", "CENTRO DE SALUD {{INSTITUTION|DOCTOR CASTROVIEJO}}\nPaciente: [[PERSON|LLORENTE PAZ, JULIANA]]   Edad: 74"),
+    ("rl-en-bank-2038", "Invoice from {{COMPANY|Construções Ferreira Lda}} for the client [[PERSON|Duarte Nogueira]], paid from his euro account."),
+    ("rl-es-law-2039", "Parte demandada: {{COMPANY|Telefónica de España S.A.U.}}; parte actora: [[PERSON|Hortensia Lobo]]."),
+    ("rl-es-clinic-2040", "Viene de la {{INSTITUTION|Residencia Virgen de Lourdes}}; la acompaña su sobrina [[PERSON|Begoña]]."),
+    # --- decoys: public office holders in a news sentence (not in any list) ---
+    ("rl-es-bank-2041", "Contexto para el cliente: el ministro {{FAMOUS|Óscar Puente}} anunció ayer cambios en las ayudas al transporte."),
+    ("rl-en-bank-2042", "Background: the Chancellor {{FAMOUS|Rachel Reeves}} said the tax rules would change in April."),
+    ("rl-ca-bank-2043", "Segons va declarar la consellera {{FAMOUS|Alícia Romero}}, el pressupost arribarà al gener."),
+    # --- decoys: codes glued to digits ---
+    ("rl-es-bank-2044", "Reclamación de la factura {{INVOICE|FE24-00877120}} y del pedido {{ORDER|PV25-118822}} del cliente [[PERSON|Fermín Ochando]]."),
+    ("rl-en-bank-2045", "Ref {{REFERENCE|MX2025AB12}} for the payment of [[PERSON|Owen Pritchard]]."),
+    # --- decoys: registered offices ---
+    ("rl-es-law-2046", "Sociedad: {{COMPANY|Maderas Olmo SL}}. Domicilio social: {{OFFICE|Calle Serrano 41, 28001 Madrid}}. Administrador: [[PERSON|Gregorio Ruiz Olmedo]]."),
+    ("rl-ca-law-2047", "amb domicili social a {{OFFICE|Avinguda Diagonal 640, 08017 Barcelona}}, representada per [[PERSON|Pol Casademunt]]"),
+    ("rl-gl-law-2048", "con sede social en {{OFFICE|Rúa do Vilar 12, 15705 Santiago}}, representada por [[PERSON|Antía Seoane]]"),
+    # --- addresses: stair/portal/block between number and floor, bare floor and door ---
+    ("rl-es-bank-2049", "viven en [[ADDRESS|calle san juan 8 portal 2 1ºa 41010 sevilla]] desde hace años"),
+    ("rl-es-bank-2050", "mi direccion es [[ADDRESS|avda de américa 12 esc 2 3ºb 28028 madrid]] por si me mandan la tarjeta"),
+    ("rl-es-bank-2051", "la clienta vive en [[ADDRESS|calle sol 4 2 a 18001 granada]] y trabaja en el centro"),
+    ("rl-en-bank-2052", "customer says \"i live at [[ADDRESS|calle goya 77 3c]], can you send the card there\""),
+    ("rl-ca-bank-2053", "viu al [[ADDRESS|carrer nou 15 2 b 17001 girona]] amb la seva filla"),
+    # --- addresses: CP before a postcode, s/n and km on roads, no 'de' after the street word ---
+    ("rl-es-bank-2054", "Manda la carta a [[ADDRESS|C.P. 46001 Valencia]]; el resto de la dirección lo confirma mañana."),
+    ("rl-es-bank-2055", "Dirección fiscal: [[ADDRESS|Carretera de Toledo km 12, s/n, 28905 Getafe]]."),
+    ("rl-es-law-2056", "la finca está en [[ADDRESS|camino el pozo sn 30500 molina]] y linda con la acequia"),
+    ("rl-es-clinic-2057", "domicilio: [[ADDRESS|paseo las palmeras s/n 11001 cádiz]], vive sola"),
+    # --- addresses: a building's name with a block, floor, postcode and town ---
+    ("rl-es-bank-2058", "Vive en [[ADDRESS|Edificio Miramar, portal 4, 2ºC, 03503 Benidorm]] con su pareja."),
+    ("rl-en-clinic-2059", "She lives at [[ADDRESS|Residencial Las Dunas, bloque 2, 1A, 29660 Marbella]] with her husband."),
+    # --- decoys: generic streets ---
+    ("rl-es-bank-2060", "Hoy la {{STREET_GENERIC|calle Mayor}} estaba cortada por obras, así que el cliente [[PERSON|Gaspar Ibarrola]] llegó tarde."),
+]
+
+MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
+DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def expand(value):
+    if value.startswith("#"):
+        n = value[1:]
+        return n + DNI_LETTERS[int(n) % 23]
+    return value
+
+
+def build(item_id, marked):
+    lang, domain = item_id.split("-")[1], item_id.split("-")[2]
+    out, ents, decoys = b"", [], []
+    pos = 0
+    for m in MARK.finditer(marked):
+        out += marked[pos:m.start()].encode()
+        typ, val, is_decoy = (m.group(3), m.group(4), True) if m.group(3) else (m.group(1), m.group(2), False)
+        val = expand(val)
+        start = len(out)
+        out += val.encode()
+        lab = {"type": typ, "value": val, "start": start, "end": len(out)}
+        (decoys if is_decoy else ents).append(lab)
+        pos = m.end()
+    out += marked[pos:].encode()
+    text = out.decode()
+    # offsets are byte offsets (corpus.Item)
+    for lab in ents + decoys:
+        assert out[lab["start"]:lab["end"]].decode() == lab["value"], (item_id, lab)
+    it = {"id": item_id, "lang": lang, "domain": domain, "text": text, "entities": ents}
+    if decoys:
+        it["decoys"] = decoys
+    return it
+
+
+def main():
+    seen = set()
+    for item_id, marked in ITEMS:
+        assert item_id not in seen, item_id
+        seen.add(item_id)
+        n = int(item_id.rsplit("-", 1)[1])
+        assert 2001 <= n <= 2299, item_id
+        sys.stdout.write(json.dumps(build(item_id, marked), ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()
