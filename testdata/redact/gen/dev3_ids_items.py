@@ -1,0 +1,225 @@
+# Items of realistic-dev3-ids.jsonl (see dev3_ids.py). Written for the identifier, date-of-birth,
+# card, phone and e-mail forms that issue #13 lists, in new words and in ES/EN/CA/GL/EU.
+
+
+def define(item, h):
+    dni, dni_bad, nie, nss, ccc, iban, ES, group, card, card_bad = (
+        h["dni"], h["dni_bad"], h["nie"], h["nss"], h["ccc"], h["iban"], h["ES"], h["group"], h["card"], h["card_bad"])
+
+    # ---- dates of birth: cue in a question, answer some lines later -----------------------
+    item("rl-es-bank-2301", "es", "bank",
+         "Transcripción del chat:\n[09:12] Agente [[PERSON|Noelia]]: Para verificar, dígame su DNI y su fecha de nacimiento, por favor.\n"
+         f"[09:13] Cliente: vale\n[09:13] Cliente: [[DNI|{dni(52871934)}]]\n[09:14] Cliente: [[DOB|17.09.1981]]\n"
+         "[09:14] Agente [[PERSON|Noelia]]: Perfecto, ya le veo. El recibo del {{DATE|02.03.2025}} está devuelto.")
+    item("rl-en-bank-2302", "en", "bank",
+         "Call notes. I asked the caller for her date of birth and postcode.\nCaller: hang on\n"
+         "Caller: it's [[DOB|1979-11-23]]\nCaller: and the postcode is in the letter\n"
+         "Payment of {{AMOUNT|£240.00}} due on {{DATE|2025-04-01}}.")
+    item("rl-ca-clinic-2303", "ca", "clinic",
+         "Recepció: Em pot dir la data de naixement del nen?\nMare: sí, un moment\n"
+         "Mare: [[DOB|09/06/2014]]\nRecepció: Gràcies, li dono hora per al {{DATE|14/03/2025}}.")
+    item("rl-gl-clinic-2304", "gl", "clinic",
+         "Admisión: Cal é a súa data de nacemento?\nPaciente: [[DOB|3 de xullo de 1958]]\n"
+         "Admisión: Ten cita o {{DATE|20 de marzo}} ás 10:30.")
+    # ---- dates of birth in words with "del" -----------------------------------------------
+    item("rl-es-clinic-2305", "es", "clinic",
+         "Llamada de una madre: la niña es [[PERSON|Candela]], nacida el [[DOB|veinte del seis del quince]], "
+         "y tiene fiebre desde el {{DATE|lunes}}.")
+    item("rl-es-bank-2306", "es", "bank",
+         "el señor dice que su fecha de nacimiento es el [[DOB|tres del once del sesenta y dos]] pero en el sistema pone otra cosa, "
+         "le digo que pase por la oficina el {{DATE|jueves}}")
+    item("rl-es-clinic-2307", "es", "clinic",
+         "Paciente: [[PERSON|Rufino Alcaraz]]. Fecha de nacimiento: [[DOB|uno del uno del cuarenta y nueve]]. "
+         "Viene por control de tensión; próxima revisión el {{DATE|12/05/2025}}.")
+    # ---- Basque: date then cue ---------------------------------------------------------------
+    item("rl-eu-clinic-2308", "eu", "clinic",
+         "Gaixoa [[PERSON|Itziar Olaizola]] da, [[DOB|1990eko maiatzaren 21ean]] jaioa. Kontsulta {{DATE|2025eko martxoaren 3an}} izan zen.")
+    item("rl-eu-bank-2309", "eu", "bank",
+         "Bezeroa: [[PERSON|Koldo Etxeberria]], [[DOB|1967ko urriaren 2an]] jaio zen Tolosan. Kontua {{DATE|2003ko ekainaren 10ean}} ireki zuen.")
+    item("rl-eu-clinic-2310", "eu", "clinic",
+         "Resumen: paciente [[PERSON|Maite Zubizarreta]], jaiotze data [[DOB|1975/02/14]], alergia a penicilina.")
+    # ---- two-digit years ---------------------------------------------------------------------
+    item("rl-en-clinic-2311", "en", "clinic",
+         "Triage: older gentleman, [[PERSON|Desmond]], says he was born in [[DOB|'38]] and lives alone. "
+         "Seen at {{DATE|14:20}}.")
+    item("rl-en-clinic-2312", "en", "clinic",
+         "She told the nurse she's a [[DOB|'52]] baby and has no papers with her. Ward round at 9.")
+    item("rl-ca-bank-2313", "ca", "bank",
+         "La clienta, la [[PERSON|Montserrat]], diu que és del [[DOB|'61]] i que vol treure el pla de pensions.")
+    item("rl-gl-bank-2314", "gl", "bank",
+         "O cliente [[PERSON|Xosé Manuel]] naceu no [[DOB|1957]] en Lugo e quere cambiar a conta.")
+    # ---- other date of birth forms -----------------------------------------------------------
+    item("rl-en-law-2315", "en", "law",
+         "Witness statement of [[PERSON|Harold Pym]] (b. [[DOB|14/02/1949]]), taken on {{DATE|3 March 2025}} under {{LAW|section 9 of the Criminal Justice Act 1967}}.")
+    item("rl-en-clinic-2316", "en", "clinic",
+         "Referral: [[PERSON|Nia Okafor]], born on the [[DOB|21st of June, 1986]], seen on {{DATE|the 4th of March}}.")
+    item("rl-es-law-2317", "es", "law",
+         "COMPARECE: Don [[PERSON|Evaristo Llorente Pina]], mayor de edad, nacido en Teruel el día [[DOB|treinta de abril de mil novecientos cincuenta y cinco]], "
+         f"con DNI [[DNI|{dni(18421736)}]]. Escritura otorgada el {{{{DATE|veinte de enero de dos mil veinticinco}}}}.")
+    item("rl-ca-clinic-2318", "ca", "clinic",
+         "Pacient: [[PERSON|Pol Vidal]], nascut el [[DOB|2-XI-1993]], ingressa el {{DATE|5-III-2025}} per apendicitis.")
+    item("rl-es-bank-2319", "es", "bank",
+         "nombre,apellidos,dni,nacimiento,alta\n"
+         f"[[PERSON|Lidia]],[[PERSON|Ferrán Ros]],[[DNI|{dni(47382910)}]],[[DOB|1984-03-30]],{{{{DATE|2019-06-01}}}}\n"
+         f"[[PERSON|Óscar]],[[PERSON|Pujante Gil]],[[DNI|{dni(23918475)}]],[[DOB|1990-12-07]],{{{{DATE|2021-02-15}}}}")
+    item("rl-en-bank-2320", "en", "bank",
+         "KYC form: Full name: [[PERSON|Priya Raman]] | Date of Birth: [[DOB|07 Aug 1988]] | Account opened: {{DATE|12 Jan 2024}}")
+    # ---- DNI / NIE forms ------------------------------------------------------------------------
+    item("rl-es-bank-2321", "es", "bank",
+         f"El cliente me ha dado este DNI y el programa lo rechaza por la letra: [[DNI!|{dni_bad(31874962)}]]. ¿Se lo pido otra vez?")
+    item("rl-en-bank-2322", "en", "bank",
+         f"Spanish ID card number given as [[DNI!|{dni_bad(60218374)}]] — the check letter looks wrong, please confirm with the customer. Ref {{{{REFERENCE|KYC-20931}}}}.")
+    item("rl-ca-law-2323", "ca", "law",
+         f"El DNI de la part demandant, [[DNI|{dni(4182736, '{n7}-{l}')}]], no coincideix amb el de la demanda. Procediment {{{{CASE|412/2024}}}}.")
+    item("rl-es-law-2324", "es", "law",
+         f"Datos del arrendatario: NIF [[DNI|{dni(71293846, '{a}.{b}.{c}-{l}')}]], NIE del avalista [[NIE|{nie('Y', 4829173, '{p}-{n}-{l}')}]]. "
+         "Contrato de {{DATE|1 de febrero de 2025}}, renta {{AMOUNT|850 €}}.")
+    item("rl-gl-bank-2325", "gl", "bank",
+         f"O titular ten NIE [[NIE|{nie('x', 3918274, '{p}{n}{l}').lower()}]] e o cotitular DNI [[DNI|{dni(33281947).lower()}]]. Pedido {{{{ORDER|PED-44821}}}}.")
+    item("rl-es-bank-2326", "es", "bank",
+         f"Factura a nombre de la empresa: NIF {{{{REFERENCE|B-23456780}}}}. El apoderado, [[PERSON|Fermín]], con DNI [[DNI|{dni(29384716, '{n} {l}')}]].")
+    # ---- NSS -------------------------------------------------------------------------------------
+    item("rl-es-bank-2327", "es", "bank",
+         f"Para la pensión necesito el número de la Seguridad Social: [[NSS|{nss(28, 10293847, '{p}/{n}/{c}')}]]. Expediente {{{{CASE|EXP-2025-00318}}}}.")
+    item("rl-ca-clinic-2328", "ca", "clinic",
+         f"Número d'afiliació a la Seguretat Social: [[NSS|{nss(8, 41827364, '{p}-{n}{c}')}]]. Mútua: {{{{COMPANY|Asepeyo}}}}.")
+    item("rl-en-law-2329", "en", "law",
+         f"Her Spanish social security number is [[NSS|{nss(46, 12938475, '{p} {n4a} {n4b} {c}')}]], per the payslip of {{{{DATE|February 2025}}}}.")
+    # ---- passports -----------------------------------------------------------------------------
+    item("rl-es-bank-2330", "es", "bank",
+         "alta de dos clientes chinos, pasaportes [[PASSPORT|EK3948271]] y [[PASSPORT|E72819364]], el marido se llama [[PERSON|Zhang Wei]]")
+    item("rl-en-law-2331", "en", "law",
+         "Passport numbers for the two buyers: [[PASSPORT|548213907]] and [[PASSPORT|561027384]] (both British). Completion on {{DATE|28 March 2025}}.")
+    item("rl-en-bank-2332", "en", "bank",
+         "Customer: Mr [[PERSON|Callum Reid]] ([[PASSPORT|529184736]]), Scottish, opening a non-resident account. Branch code {{REFERENCE|0182-5521}}.")
+    item("rl-es-law-2333", "es", "law",
+         "Comparecen los señores [[PERSON|Dubois]], de nacionalidad francesa, con pasaportes números [[PASSPORT|19AB48213]], [[PASSPORT|20CK19384]] y [[PASSPORT|18FD73920]].")
+    item("rl-ca-bank-2334", "ca", "bank",
+         "La clienta és italiana, passaport [[PASSPORT|YA4829173]], i el seu marit alemany, passaport [[PASSPORT|C4J8X2T91]].")
+    item("rl-es-bank-2335", "es", "bank",
+         "Cliente marroquí: pasaporte n.º [[PASSPORT|GH4829173]], tarjeta de residencia en trámite. Cita en extranjería el {{DATE|7 de abril}}.")
+    item("rl-gl-law-2336", "gl", "law",
+         "A compradora é portuguesa, co pasaporte [[PASSPORT|P482917]], e o vendedor ucraíno co pasaporte [[PASSPORT|FK384920]].")
+    # ---- plates ---------------------------------------------------------------------------------
+    item("rl-es-law-2337", "es", "law",
+         "Siniestro: el vehículo asegurado, matrícula [[PLATE|4829 LKM]], fue golpeado por otro con placa [[PLATE|B-3817-XZ]]. Póliza {{REFERENCE|POL-88213}}.")
+    item("rl-ca-law-2338", "ca", "law",
+         "El cotxe del client té la matrícula [[PLATE|7392-JHT]] i la moto [[PLATE|C1928BCD]]? No, la moto és [[PLATE|2281 MRX]]. Sinistre {{CASE|SIN-2025-4412}}.")
+    # ---- MRN -------------------------------------------------------------------------------------
+    item("rl-en-clinic-2339", "en", "clinic",
+         "Discharge summary for [[PERSON|Ellen Marsh]], NHS no. [[MRN|943 476 5919]], hospital number [[MRN|RX4829173]]. Follow-up in {{DATE|six weeks}}.")
+    item("rl-ca-clinic-2340", "ca", "clinic",
+         "Pacient amb CIP [[MRN|VIPO 0480312009]] i número d'història clínica [[MRN|3948271]]. Servei: {{INSTITUTION|Hospital del Mar}}.")
+    item("rl-eu-clinic-2341", "eu", "clinic",
+         "TIS zenbakia: [[MRN|ARR 81920374]]. Historia klinikoa: [[MRN|00938271]]. {{INSTITUTION|Osakidetza}}.")
+    # ---- IBAN / CCC -----------------------------------------------------------------------------
+    e1 = ES("2100", "0813", "6101234567")
+    item("rl-es-bank-2342", "es", "bank",
+         f"Me pasa la cuenta así: [[IBAN|ES {e1[2:4]} {group(e1[4:])}]] para domiciliar la nómina, {{{{AMOUNT|1.850,00 €}}}} al mes.")
+    e2 = ES("0049", "1500", "0512345678")
+    item("rl-es-bank-2343", "es", "bank",
+         f"Cuenta para el reintegro:\n[[IBAN|{group(e2)[:17]}\n{group(e2)[17:]}]]\nTitular [[PERSON|Gonzalo]].")
+    e3 = ES("0081", "0200", "1234509876")
+    item("rl-ca-bank-2344", "ca", "bank",
+         f"El compte antic de la llibreta és [[CCC|{e3[4:8]}-{e3[8:12]}-{e3[12:14]}-{e3[14:]}]] i el nou IBAN [[IBAN|{e3.lower()}]].")
+    e4 = ES("2080", "0300", "8712345001")
+    item("rl-gl-bank-2345", "gl", "bank",
+         f"Conta vella: [[CCC|{e4[4:8]} {e4[8:12]} {e4[12:14]} {e4[14:]}]] (Abanca). Referencia {{{{REFERENCE|RC-2025-118}}}}.")
+    de = iban("DE", "37040044" + "0532013111")
+    fr = iban("FR", "20041010050500013M02606")
+    nl = iban("NL", "INGB0001234567")
+    be = iban("BE", "539007547034")
+    pl = iban("PL", "109010140000071219812874")
+    item("rl-en-bank-2346", "en", "bank",
+         f"Beneficiaries for the batch: [[IBAN|{group(de)}]] (Germany), [[IBAN|{nl}]] (Netherlands) and [[IBAN|{group(pl)}]] (Poland). "
+         "Message type {{REFERENCE|MT103}}, ref {{REFERENCE|FT25071XKQ82}}, BIC {{BIC|COBADEFFXXX}}.")
+    item("rl-es-bank-2347", "es", "bank",
+         f"Transferencia SWIFT {{{{REFERENCE|MT202}}}} ref {{{{REFERENCE|TRX25A0093KL}}}} a la cuenta belga [[IBAN|{group(be)}]] del hijo.")
+    # ---- cards, expiry, CVV ---------------------------------------------------------------------
+    c1 = card_bad("454713229384756")
+    item("rl-es-bank-2348", "es", "bank",
+         f"El cliente me ha leído la tarjeta por teléfono, creo que se ha equivocado en un dígito: [[CARD!|{group(c1)}]], caduca [[CARD_EXP|08/27]].")
+    c2 = card("537412983746192")
+    item("rl-en-bank-2349", "en", "bank",
+         f"Card [[CARD|{group(c2)}]] expiring [[CARD_EXP|11/26]], CVC2 [[CVV|318]], blocked after three failed PINs. Case {{{{CASE|FR-20931}}}}.")
+    c3 = card("491628374019283")
+    c4 = card("552918374620193")
+    item("rl-es-bank-2350", "es", "bank",
+         "pan,vencimiento,comercio,importe\n"
+         f"[[CARD|{c3}]],[[CARD_EXP|0928]],{{{{COMPANY|ZARA}}}},{{{{AMOUNT|59.95}}}}\n"
+         f"[[CARD|{c4}]],[[CARD_EXP|0327]],{{{{COMPANY|RENFE}}}},{{{{AMOUNT|112.40}}}}")
+    c5 = card("37291834729183")  # Amex 15
+    item("rl-en-bank-2351", "en", "bank",
+         f"Amex, full number [[CARD|{c5[:4]} {c5[4:10]} {c5[10:]}]], expires end of [[CARD_EXP|04/2028]], 4-digit CID [[CVV|7731]].")
+    c6 = card("402918374629183")
+    item("rl-ca-bank-2352", "ca", "bank",
+         f"La targeta [[CARD|{group(c6)}]] caduca el [[CARD_EXP|05/27]] i el codi CVV2 és [[CVV|904]].")
+    c7 = card("522918374601928")
+    item("rl-gl-bank-2353", "gl", "bank",
+         f"Tarxeta [[CARD|{group(c7, sep='-')}]], data de caducidade [[CARD_EXP|12/29]], código de seguridade [[CVV|271]].")
+    c8 = card("453918273640192")
+    item("rl-eu-bank-2354", "eu", "bank",
+         f"Txartela: [[CARD|{group(c8)}]], iraungitze data [[CARD_EXP|02/28]], segurtasun kodea [[CVV|660]].")
+    item("rl-es-bank-2355", "es", "bank",
+         "Aviso: el número de pedido {{ORDER|4000 1234 5678 9011}} no es una tarjeta, es el código de la tienda online. "
+         "Importe {{AMOUNT|49,90 €}} el {{DATE|12/03}}.")
+    # ---- phones ---------------------------------------------------------------------------------
+    item("rl-en-law-2356", "en", "law",
+         "Client contact details: home [[PHONE|01632 960 781]], mobile [[PHONE|07700 900 512]], office switchboard {{OFFICE|020 7946 0000}} is the firm's.")
+    item("rl-es-bank-2357", "es", "bank",
+         "El cliente francés deja su móvil [[PHONE|06 12 48 93 27]] y el de su mujer [[PHONE|+33 7 81 29 40 55]].")
+    item("rl-es-bank-2358", "es", "bank",
+         "Teléfonos: Marruecos [[PHONE|+212 661 234 578]], Portugal [[PHONE|+351 912 483 917]], Rumanía [[PHONE|0721 348 912]].")
+    item("rl-en-bank-2359", "en", "bank",
+         "US customer, cell [[PHONE|415-555-0172]], work [[PHONE|(212) 555-0148]]. Wire amount {{AMOUNT|USD 3,200.00}}.")
+    item("rl-en-bank-2360", "en", "bank",
+         "German client, Handy [[PHONE|0151 2384 9172]], Festnetz [[PHONE|+49 30 8912 3741]]. IBAN to follow.")
+    item("rl-ca-bank-2361", "ca", "bank",
+         "Telèfon de contacte: [[PHONE|(+34) 638 29 17 40]], o bé el fix [[PHONE|93.418.27.36]]. Horari d'oficina de 8:30 a 14:00.")
+    item("rl-es-bank-2362", "es", "bank",
+         "Atención al cliente {{OFFICE|900 10 20 30}} (gratuito). El cliente deja el [[PHONE|0034 622 918 374]].")
+    # ---- e-mails --------------------------------------------------------------------------------
+    item("rl-es-bank-2363", "es", "bank",
+         "me dicta el correo: [[EMAIL|rocio punto beltran arroba hotmail punto com]], todo junto y en minúsculas")
+    item("rl-en-bank-2364", "en", "bank",
+         "Reply to [[EMAIL|liam.doherty [at] outlook [dot] ie]] once the transfer clears.")
+    item("rl-ca-bank-2365", "ca", "bank",
+         "El seu correu és [[EMAIL|marta.roig(arroba)gmail(punt)com]], no el de la feina.")
+    item("rl-eu-bank-2366", "eu", "bank",
+         "Posta elektronikoa: [[EMAIL|ane.goikoetxea AT euskalnet DOT net]]. Bulegoko helbidea {{OFFICE|info@kutxabank.es}} da.")
+    item("rl-es-bank-2367", "es", "bank",
+         "Para: {{OFFICE|atencion.cliente@bancosantander.es}}\nCC: {{OFFICE|reclamaciones@bankinter.com}}\n"
+         "De: [[EMAIL|paco.menendez71@gmail.com]]\nAsunto: comisión indebida")
+    # ---- decoys of ID shapes --------------------------------------------------------------------
+    item("rl-es-law-2368", "es", "law",
+         "Según el {{LAW|artículo 1902 del Código Civil}} y la {{LAW|Ley 1/2000}}, de {{DATE|7 de enero}}, el recurso {{CASE|1234/2023}} "
+         "fue resuelto el {{DATE|15/09/2024}}. Versión del documento {{VERSION|2.10.4.1}}.")
+    item("rl-en-clinic-2369", "en", "clinic",
+         "Lab batch {{REFERENCE|48213907}} processed on {{DATE|2025-03-04}}; analyser firmware {{VERSION|10.2.0.7}}; "
+         "patient [[PERSON|Ruth Abara]] (DOB [[DOB|30.08.1971]]).")
+    item("rl-es-bank-2370", "es", "bank",
+         "Recibo de luz: contrato {{REFERENCE|12345678Z9}}, factura {{INVOICE|FE25-00918274}}, importe {{AMOUNT|73,12 €}}, "
+         "vencimiento {{DATE|05/04/2025}}. El cliente es [[PERSON|Anselmo]] y su NIE es [[NIE|" + nie("Z", 1928374) + "]].")
+    # ---- precision: dates and numbers near the cues that are not personal data -----------------
+    item("rl-es-clinic-2371", "es", "clinic",
+         "Paciente [[PERSON|Ulises]] sin documentación. Fecha de nacimiento: no consta. Ingreso el {{DATE|03/03/2025}} por caída.")
+    item("rl-en-bank-2372", "en", "bank",
+         "Agent: Could you confirm your date of birth?\nCustomer: sorry, I don't have it to hand\n"
+         "Customer: can we do it at the appointment on {{DATE|12/04/2025}}?\nAgent: of course.")
+    item("rl-es-bank-2373", "es", "bank",
+         "Importe del préstamo: {{AMOUNT|612.345.678 €}} (operación sindicada). Cajero con versión {{VERSION|4.12.0.3}} y firmware {{VERSION|v2.3.1.8}}.")
+    item("rl-es-bank-2374", "es", "bank",
+         "Recibo SEPA del gimnasio: identificador del acreedor {{REFERENCE|ES45ZZZB23456780}}, referencia del mandato {{REFERENCE|MND-2024-0912}}, "
+         "número de seguimiento del envío {{REFERENCE|5432 1098 7654 3211}}.")
+    item("rl-en-law-2375", "en", "law",
+         "Under {{LAW|Article 6(1)(b) GDPR}} and {{LAW|Regulation (EU) 2016/679}}, the claim {{CASE|HC-2024-000918}} was listed for {{DATE|14.05.2025}}.")
+    item("rl-ca-bank-2376", "ca", "bank",
+         "Client: [[PERSON|Jordi Puigdomènech]], data de naixement [[DOB|12.05.1969]]. Compte obert el {{DATE|12.05.2001}}, targeta emesa el {{DATE|03/2023}}.")
+    item("rl-gl-clinic-2377", "gl", "clinic",
+         "Paciente: [[PERSON|Uxía Rodríguez Barreiro]]\nData de nacemento:\n[[DOB|14-VIII-1962]]\nData de ingreso: {{DATE|02-III-2025}}")
+    item("rl-en-clinic-2378", "en", "clinic",
+         "Patient list\n- [[PERSON|Tomasz Nowak]], [[DOB|1968-02-11]], bed 4\n- [[PERSON|Agnieszka Wójcik]], [[DOB|1974-09-30]], bed 6\nAudit date {{DATE|2025-03-05}}.")
+    item("rl-es-law-2379", "es", "law",
+         "Demandante: [[PERSON|Begoña Arrieta]], DNI [[DNI|" + dni(16283947) + "]], nacida en Bilbao el [[DOB|5/IX/1972]]. Sentencia de {{DATE|12/02/2024}}.")
+    item("rl-eu-bank-2380", "eu", "bank",
+         "Bezeroaren NANa: [[DNI|" + dni(72918364) + "]]. Telefonoa: [[PHONE|688 29 17 40]]. Posta: [[EMAIL|iker.agirre@gmail.com]].")
