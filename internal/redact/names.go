@@ -44,6 +44,9 @@ func (w *word) given(fc *folder) bool {
 type folder struct {
 	lower []byte
 	arena []byte
+	// offices are the office addresses appendAddresses read and did not redact (public
+	// information): appendNames reads no name inside them ("Rúa do Vilar 12, 15705 Santiago").
+	offices [][2]int
 }
 
 func (w *word) fold(fc *folder) []byte {
@@ -172,6 +175,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStart(w.text) {
 			continue // "de", "la", "en": no name, cue or introduction starts there
 		}
+		if w.end < len(text) && isDigitByte(text[w.end]) || w.start > 0 && isDigitByte(text[w.start-1]) {
+			continue // a code's letters ("FE25-00412339", "PV25"), not a name
+		}
 		if end, ok := introducedName(text, ws, i, fc); ok {
 			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
 			// lower case; only gazetteer words are taken after the phrase.
@@ -192,6 +198,10 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		}
 		if end, ok := capsName(text, ws, i, fc); ok {
 			// "MORENO CASADO JULIAN", "RAMIRO C ESCUDERO", "LOURDES VIDAL"
+			if institutionBefore(text, ws, i, fc) {
+				i = end // "HOSPITAL GENERAL UNIVERSITARIO GREGORIO MARAÑÓN"
+				continue
+			}
 			out = appendPerson(out, text, w.start, ws[end].end, 0.75)
 			i = end
 			continue
@@ -202,19 +212,29 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			cueScore, isCue = nameCues[string(f)]
 		}
 		switch {
+		case isCue && wifeOfCue(f) && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
+			gap(text, ws[i+1], ws[i+2], false) && nameWord(&ws[i+2], fc):
+			// "la señora de Ordóñez": Mrs Ordóñez
+			end := extendName(text, ws, i+2, fc)
+			out = appendPerson(out, text, ws[i+2].start, ws[end].end, cueScore)
+			i = end
 		case isCue && i+1 < len(ws) && nameWord(&ws[i+1], fc) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], fc):
+			if institutionBefore(text, ws, i, fc) {
+				i = extendName(text, ws, i+1, fc) // "Hospital Dr. Peset"
+				continue
+			}
 			end := extendName(text, ws, i+1, fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
 		case isCue && i+1 < len(ws) && !capitalised(ws[i+1].text) && knownName(&ws[i+1], fc) && gap(text, w, ws[i+1], true) &&
 			!ordinalWords[string(ws[i+1].fold(fc))]:
 			// "mrs patterson", "sra. garcía": a cue then a known name in lower case
-			end := extendLower(text, ws, i+1, fc)
+			end := unknownSurnameAfter(text, ws, extendLower(text, ws, i+1, fc), fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
 		case capitalised(w.text) && wp.given(fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
-			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) {
+			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) || institutionBefore(text, ws, i, fc) {
 				i = end
 				continue
 			}
@@ -231,6 +251,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		case !capitalised(w.text) && wp.given(fc) && lowerNameOK(text, ws, i, fc):
 			// "habla con lucía", "el cliente es julian", "jose luis moreno"
 			end := extendLower(text, ws, i, fc)
+			if i > 0 && gap(text, ws[i-1], w, true) && ws[i-1].is(fc, lexCue) {
+				end = unknownSurnameAfter(text, ws, end, fc) // "el client pere vilaró (…"
+			}
 			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
 			i = end
 		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc) && !saintWord(&ws[i], fc):
@@ -238,6 +261,10 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is
 			// known; alone, only a context word ("cliente", "titular") lifts it over the threshold.
 			end := extendName(text, ws, i, fc)
+			if end == i || institutionBefore(text, ws, i, fc) {
+				i = end // "Letrada Sra. …": a cue word ends the run; "Fundació Josep Carreras"
+				continue
+			}
 			score := 0.45
 			for j := i; j <= end; j++ {
 				if ws[j].is(fc, lexSurnames) || ws[j].given(fc) {
@@ -246,11 +273,13 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)]:
+		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
+			!institutionBefore(text, ws, i, fc):
 			out = appendPerson(out, text, w.start, w.end, 0.4)
 		}
 	}
 	out = dropFamousInNews(out, first, text, fc.lower)
+	out = dropInOffices(out, first, fc.offices)
 	return appendRepeats(out, first, ws, fc, text)
 }
 
@@ -258,7 +287,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 // ("sr garcía", "me llamo", "mi nombre es", "le habla").
 func shortStart(w string) bool {
 	switch w {
-	case "sr", "dr", "mr", "ms", "d", "me", "mi", "le", "te", "i", "dn":
+	case "sr", "dr", "mr", "ms", "d", "me", "mi", "le", "te", "i", "dn", "se", "es", "em", "is":
 		return true
 	}
 	return false
@@ -269,6 +298,9 @@ func shortStart(w string) bool {
 func appendPerson(out []Span, text string, start, end int, score float64) []Span {
 	if companyAfter(text, end) {
 		return out
+	}
+	if end < len(text) && text[end] == '.' && end-start >= 4 && text[end-2] == ' ' && text[end-1] >= 'A' && text[end-1] <= 'Z' {
+		end++ // "Marta R.": the initial's dot
 	}
 	for _, p := range nameAbbrevs {
 		if len(p) <= start && strings.EqualFold(text[start-len(p):start], p) && (start == len(p) || !isWordByte(text[start-len(p)-1])) {
@@ -297,7 +329,7 @@ func companyAfter(text string, end int) bool {
 		return true // the run took the S of S.L.
 	}
 	rest = strings.TrimLeft(rest, " ,")
-	for _, suf := range []string{"S.L", "SL", "S.A", "SA", "SLU", "SAU", "SLP", "S.C", "CB", "C.B", "Ltd", "LTD", "LLC", "Inc", "GmbH", "PLC", "plc", "& ", "y Asociados", "S. Coop"} {
+	for _, suf := range []string{"S.L", "SL", "S.A", "SA", "SLU", "SAU", "SLP", "S.C", "CB", "C.B", "Ltd", "LTD", "LLC", "Inc", "GmbH", "PLC", "plc", "& ", "y Asociados", "S. Coop", "Lda", "Ltda", "LDA"} {
 		if strings.HasPrefix(rest, suf) && (len(rest) == len(suf) || !isWordByte(rest[len(suf)])) {
 			return true
 		}
@@ -558,10 +590,13 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		return 0, false
 	}
 	end := g
-	for k := g + 1; k < len(ws) && k-g < 3 && gap(text, ws[k-1], ws[k], false); k++ {
+	for k := g + 1; k < len(ws) && k-g < 5 && gap(text, ws[k-1], ws[k], false); k++ {
 		if capitalised(ws[k].text) && ws[k].given(fc) {
 			end = k
 			continue
+		}
+		if ws[k].is(fc, lexNameParticles) && k-g < 4 {
+			continue // "ANA DE LOS ÁNGELES", "MARIA DEL MAR": kept only if a given name follows
 		}
 		break
 	}
@@ -592,6 +627,9 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 	kept := out[:first]
 	var buf [64]byte
 	for _, sp := range out[first:] {
+		if publicRoleAt(text, lower, sp) {
+			continue
+		}
 		if sp.End-sp.Start < 40 && sp.End <= len(lower) && strings.IndexByte(sp.Text, ' ') > 0 && famous[string(appendAccentFolded(buf[:0], lower[sp.Start:sp.End]))] {
 			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
 			news := false
@@ -608,6 +646,51 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 		kept = append(kept, sp)
 	}
 	return kept
+}
+
+// publicRoleAt: the name sp follows a public office ("el ministro Óscar Puente", "the Chancellor
+// Rachel Reeves", the role word inside the span or right before it) in a sentence that reports a
+// statement (newsVerbs): a public figure in the news, named or not in famous.
+func publicRoleAt(text string, lower []byte, sp Span) bool {
+	if sp.End > len(lower) {
+		return false
+	}
+	var buf [48]byte
+	role := false
+	// the word right before the span
+	k := sp.Start
+	for k > 0 && lower[k-1] == ' ' {
+		k--
+	}
+	if k < sp.Start && k > 0 {
+		j := k
+		for j > 0 && (isASCIILetterByte(lower[j-1]) || lower[j-1] >= 0x80) {
+			j--
+		}
+		if k-j > 2 && k-j < 40 {
+			role = lexLookup(appendAccentFolded(buf[:0], lower[j:k]))&lexPublicRole != 0
+		}
+	}
+	if !role {
+		// the first word of the span ("Chancellor Rachel Reeves")
+		j := sp.Start
+		for j < sp.End && (isASCIILetterByte(lower[j]) || lower[j] >= 0x80) {
+			j++
+		}
+		if j < sp.End && j-sp.Start > 2 && j-sp.Start < 40 {
+			role = lexLookup(appendAccentFolded(buf[:0], lower[sp.Start:j]))&lexPublicRole != 0
+		}
+	}
+	if !role {
+		return false
+	}
+	lo, hi := max(0, sp.Start-100), min(len(lower), sp.End+100)
+	for _, w := range newsVerbs {
+		if strings.Contains(string(lower[lo:hi]), w) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendRepeats: once a name is found, every other occurrence of one of its words in the text —
@@ -782,9 +865,16 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 		if !gap(text, ws[j-1], ws[j], false) {
 			break
 		}
+		if ws[j].is(fc, lexCue) && utf8.RuneCountInString(ws[j].text) > 1 && nameCues[string(ws[j].fold(fc))] >= 0.85 {
+			break // "Letrada Sra. Gómez": an honorific starts the next name
+		}
 		if capitalised(ws[j].text) && !ws[j].is(fc, lexNotNames) {
 			end = j
 			continue
+		}
+		if capitalised(ws[j].text) && ws[j].is(fc, lexSurnames) && runEndsAt(text, ws, j) && knownIn(ws, i, j, fc) {
+			end = j // "Severino Abril.", "Doroteo Sevilla (", "Margarita Sáez Barrio,": a surname that is also a month or a place, last in the run
+			break
 		}
 		if nameParticles[ws[j].text] && j+1 < len(ws) {
 			continue // kept only if a capitalised word follows
@@ -794,13 +884,119 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 	return end
 }
 
+// runEndsAt: no capitalised word follows word j in the same run, nor a number ("Plaza 3").
+func runEndsAt(text string, ws []word, j int) bool {
+	e := ws[j].end
+	if e+1 < len(text) && text[e] == ' ' && isDigitByte(text[e+1]) {
+		return false
+	}
+	return j+1 == len(ws) || !gap(text, ws[j], ws[j+1], false) || !capitalised(ws[j+1].text)
+}
+
+// knownIn: a known given name among ws[i:j].
+func knownIn(ws []word, i, j int, fc *folder) bool {
+	for k := i; k < j; k++ {
+		if capitalised(ws[k].text) && ws[k].given(fc) {
+			return true
+		}
+	}
+	return false
+}
+
+// wifeOfCue: the titles that "de" + a surname follows for a married woman ("la señora de …").
+func wifeOfCue(f []byte) bool {
+	switch string(f) {
+	case "señora", "sra", "senyora", "viuda":
+		return true
+	}
+	return false
+}
+
+// institutionBefore: word i is inside an institution's or shop's name: it, or a capitalised word
+// (or particle) of the same run before it, opens one ("Hospital Álvaro Cunqueiro", "Fundació
+// Josep Carreras", "Clínica Dental Ortiz", "HOSPITAL GENERAL UNIVERSITARIO GREGORIO MARAÑÓN").
+func institutionBefore(text string, ws []word, i int, fc *folder) bool {
+	if ws[i].is(fc, lexInstitution) {
+		return true
+	}
+	if !capitalised(ws[i].text) {
+		return false
+	}
+	for k := i - 1; k >= 0 && i-k <= 5; k-- {
+		if g := text[ws[k].end:ws[k+1].start]; g != " " && (g != ". " || len(ws[k].text) > 3) {
+			return false // the run ends at anything but a space, or the dot of an abbreviation ("Hospital Dr. Peset")
+		}
+		if !capitalised(ws[k].text) && !ws[k].is(fc, lexNameParticles) {
+			return false
+		}
+		if ws[k].is(fc, lexInstitution) {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownSurnameAfter widens a lower-case name ending at word end over one more lower-case word
+// that no list knows ("el client pere vilaró (…", "la paciente aurora peñalver, de 81 años")
+// when a comma, bracket, full stop or the end of the text closes it: after a role word, the word
+// that ends the clause is the surname. Everyday words (nameStops, sentence furniture) never are.
+func unknownSurnameAfter(text string, ws []word, end int, fc *folder) int {
+	j := end + 1
+	if j >= len(ws) || !gap(text, ws[end], ws[j], false) || !lowerFree(&ws[j], fc) {
+		return end
+	}
+	e := ws[j].end
+	if e == len(text) || strings.IndexByte(",;:().\n", text[e]) >= 0 || text[e] == '\n' {
+		return j
+	}
+	return end
+}
+
+// lowerFree: a lower-case word of at least three letters that could be an unknown surname.
+func lowerFree(w *word, fc *folder) bool {
+	c := w.text[0]
+	if !(c >= 'a' && c <= 'z' || c >= 0x80 && !capitalised(w.text)) || utf8.RuneCountInString(w.text) < 3 {
+		return false
+	}
+	return !w.is(fc, lexNotNames|lexAddrStop|lexNameStop|lexNameParticles|lexFloorWords|lexUnitWords|lexStreetTypeWords|lexCue|lexLowerCues|lexPlaces|lexCompanyWords)
+}
+
+// dropInOffices removes the names, from out[first:] on, that lie inside an office's address.
+func dropInOffices(out []Span, first int, offices [][2]int) []Span {
+	if len(offices) == 0 {
+		return out
+	}
+	kept := out[:first]
+	for _, sp := range out[first:] {
+		in := false
+		for _, o := range offices {
+			in = in || o[0] <= sp.Start && sp.End <= o[1]
+		}
+		if !in {
+			kept = append(kept, sp)
+		}
+	}
+	return kept
+}
+
 func span(text string, start, end int, score float64, source string) Span {
 	return Span{Start: start, End: end, Type: TypePerson, Text: text[start:end], Score: score, Source: source}
 }
 
 // Self-introductions, as word sequences (lower case).
 var intros = [][]string{{"soy"}, {"me", "llamo"}, {"mi", "nombre", "es"}, {"this", "is"}, {"my", "name", "is"},
-	{"i", "am"}, {"i'm"}, {"aquí"}, {"le", "habla"}, {"te", "habla"}}
+	{"i", "am"}, {"i'm"}, {"aquí"}, {"le", "habla"}, {"te", "habla"},
+	// strong introductions (strongIntros on): a name follows, known or not
+	{"se", "llama"}, {"se", "llamaba"}, {"es", "diu"}, {"em", "dic"}, {"chámase"}, {"chamase"}, {"chámome"},
+	{"chamome"}, {"is", "called"}, {"my", "name's"}, {"her", "name", "is"}, {"his", "name", "is"}, {"su", "nombre", "es"},
+	{"nire", "izena"}}
+
+// strongIntros: intros[k] for k >= strongIntros, and "me llamo", "mi nombre es", "my name is", name
+// whoever follows them, so a capitalised or lower-case name the gazetteer does not know is read
+// too ("se llama Néstor Cienfuegos", "me llamo dariusz kowalczyk").
+const strongIntros = 10
+
+func strongIntro(k int) bool { return k >= strongIntros || k == 1 || k == 2 || k == 4 }
 
 var introStart = func() [256]bool {
 	var t [256]bool
@@ -823,11 +1019,18 @@ var maxIntroRunes = func() int {
 
 // introLen returns how many words of the introduction phrase start at ws[i], or 0.
 func introLen(ws []word, i int) int {
+	n, _ := introAt(ws, i)
+	return n
+}
+
+// introAt returns how many words of the introduction phrase start at ws[i] (0 if none) and its
+// index in intros.
+func introAt(ws []word, i int) (int, int) {
 	w := ws[i].text
 	if !introStart[w[0]] || len(w) > maxIntroRunes*utf8.UTFMax || utf8.RuneCountInString(w) > maxIntroRunes {
-		return 0
+		return 0, -1
 	}
-	for _, in := range intros {
+	for k, in := range intros {
 		if i+len(in) > len(ws) {
 			continue
 		}
@@ -839,18 +1042,44 @@ func introLen(ws []word, i int) int {
 			}
 		}
 		if ok {
-			return len(in)
+			return len(in), k
 		}
 	}
-	return 0
+	return 0, -1
+}
+
+// unknownIntroduced reads the name after a strong introduction that starts with a word no list
+// knows: a run of capitalised words ("se llama Néstor Cienfuegos"), or up to three lower-case
+// words that are not everyday words ("se llama yolima cárdenas ospina, …"; not "se llama así").
+func unknownIntroduced(text string, ws []word, j int, fc *folder) (int, bool) {
+	if nameWord(&ws[j], fc) && !ws[j].is(fc, lexCue|lexInstitution) {
+		return extendName(text, ws, j, fc), true
+	}
+	if !lowerFree(&ws[j], fc) {
+		return 0, false
+	}
+	end := j
+	for k := j + 1; k < len(ws) && k-j < 3 && gap(text, ws[k-1], ws[k], false); k++ {
+		if !(lowerFree(&ws[k], fc) || knownName(&ws[k], fc) && !capitalised(ws[k].text)) {
+			break
+		}
+		end = k
+	}
+	return end, true
 }
 
 // introducedName reports a name right after an introduction phrase: a known given name, then
 // known given names, surnames and particles, in any case. It returns the index of its last word.
 func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
-	n := introLen(ws, i)
-	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) || !ws[i+n].is(fc, lexGivenNames) {
+	n, k := introAt(ws, i)
+	if n == 0 || i+n >= len(ws) || !gap(text, ws[i+n-1], ws[i+n], false) {
 		return 0, false
+	}
+	if !ws[i+n].is(fc, lexGivenNames) {
+		if !strongIntro(k) {
+			return 0, false
+		}
+		return unknownIntroduced(text, ws, i+n, fc)
 	}
 	end := i + n
 	if capitalised(ws[end].text) {
@@ -858,13 +1087,16 @@ func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
 	}
 	for j := end + 1; j < len(ws) && j-(i+n) < 5 && gap(text, ws[j-1], ws[j], false); j++ {
 		f := ws[j].fold(fc)
-		if givenNames[string(f)] || surnames[string(f)] {
+		if givenNames[string(f)] || surnames[string(f)] || patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
 			end = j
 			continue
 		}
 		if !nameParticles[string(f)] {
 			break
 		}
+	}
+	if strongIntro(k) {
+		end = unknownSurnameAfter(text, ws, end, fc) // "em dic biel ferragut, …"
 	}
 	return end, true
 }
