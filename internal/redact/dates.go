@@ -442,10 +442,14 @@ func (p *dateParser) monthFirst(i int) int {
 func (p *dateParser) basque(i int) int {
 	t := p.text
 	_, j, n := p.digitsAt(i, 4)
-	if n != 4 || !strings.HasPrefix(t[j:], "ko ") {
+	suf := "ko "
+	if strings.HasPrefix(t[j:], "eko ") {
+		suf = "eko " // 1990eko, 2001eko
+	}
+	if n != 4 || !strings.HasPrefix(t[j:], suf) {
 		return 0
 	}
-	k := p.spaces(j + 3)
+	k := p.spaces(j + len(suf))
 	f, e := p.foldAt(k)
 	if e < 0 || !strings.HasSuffix(f, "aren") {
 		return 0
@@ -492,14 +496,121 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			continue
 		}
 		if e := p.parse(i, true); e > i {
-			if todayBefore(text, i) {
-				return out // "(hoy es 10/03/2025)": today, not a birth
+			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {
+				return out // "(hoy es 10/03/2025)": today, not a birth; "no consta. Ingreso el …"
 			}
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.85, Source: "cue"})
 		}
 	}
+	return appendDOBAnswer(out, text, h, &p)
+}
+
+// notBirthGap: what stands between a birth cue and a date says the date is another one: a
+// sentence ends ("Fecha de nacimiento: no consta. Ingreso el 03/03/2025"), the birth date is
+// said to be unknown, or a word of notBirthWords comes first.
+func notBirthGap(gap string) bool {
+	for i := 0; i+2 < len(gap); i++ {
+		if (gap[i] == '.' || gap[i] == '!' || gap[i] == ';') && gap[i+1] == ' ' && (gap[i+2] >= 'A' && gap[i+2] <= 'Z' || gap[i+2] == 0xC3) {
+			return true
+		}
+	}
+	g := strings.ToLower(gap)
+	for _, w := range unknownWords {
+		if strings.Contains(g, w) {
+			return true
+		}
+	}
+	for _, w := range notBirthWords {
+		if strings.Contains(g, w) && !dateWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// dateWords are the notBirthWords that only introduce a date: after a birth cue they introduce
+// the birth date ("nascut a Lleida, amb data 03.09.1972").
+var dateWords = map[string]bool{"fecha de": true, "data de": true, "en fecha": true, "de fecha": true, "con fecha": true,
+	"amb data": true, "con data": true}
+
+// unknownWords say a date of birth is not given.
+var unknownWords = []string{"no consta", "desconoc", "unknown", "not known", "no se sabe", "sin datos", "n/a", "no disponible",
+	"not available", "ez dago", "no costa", "non consta"}
+
+// appendDOBAnswer: a birth cue in a question or a request ("¿Me confirma su NIE y su fecha de
+// nacimiento?", "I asked the caller for her date of birth") and the date in one of the next
+// four lines, as the answer that follows: alone on its line after a speaker's label
+// ("[11:06] Cliente: 04.12.1988", "Caller: it's 1979-11-23"), or after the name asked with it
+// ("Paciente: Abril Navarro Cid, del catorce del dos del dieciséis"). A date with a later
+// year than birthAnswerLastYear there is an appointment, not a birth.
+func appendDOBAnswer(out []Span, text string, h cueHit, p *dateParser) []Span {
+	nl := strings.IndexByte(text[h.end:], '\n')
+	if nl < 0 || nl > 100 || strings.ContainsAny(text[h.end:h.end+nl], "0123456789") {
+		return out
+	}
+	line := h.end + nl + 1
+	for k := 0; k < 4 && line < len(text); k++ {
+		end := strings.IndexByte(text[line:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += line
+		}
+		i := answerStart(text, line, end)
+		// the first date at a word start within 60 bytes of the answer's start
+		for j := i; j < min(end, i+60); j++ {
+			if j > i && (isWordByte(text[j-1]) || !isWordByte(text[j])) || !isWordByte(text[j]) {
+				continue
+			}
+			if e := p.parse(j, false); e > j && e <= end {
+				if notBirthGap(text[i:j]) || strings.ContainsAny(text[i:j], "0123456789") || dateYear(text[j:e]) > birthAnswerLastYear {
+					break
+				}
+				return append(out, Span{Start: j, End: e, Type: TypeDOB, Text: text[j:e], Score: 0.8, Source: "cue"})
+			}
+		}
+		line = end + 1
+	}
 	return out
 }
+
+// birthAnswerLastYear: see appendDOBAnswer.
+const birthAnswerLastYear = 2020
+
+// answerStart skips, at the start of a line, a time stamp ("[11:06]"), a speaker's label
+// ending in ':' within 40 bytes and a few words that open an answer ("it's", "es el", "pues").
+func answerStart(text string, i, end int) int {
+	for i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '>' || text[i] == '-' || text[i] == '\r') {
+		i++
+	}
+	if i < end && text[i] == '[' {
+		if c := strings.IndexByte(text[i:end], ']'); c > 0 && c < 24 {
+			i += c + 1
+		}
+	}
+	if c := strings.IndexByte(text[i:min(end, i+40)], ':'); c > 0 && !strings.ContainsAny(text[i:i+c], "0123456789") {
+		i += c + 1
+	}
+	for n := 0; n < 3; n++ {
+		for i < end && text[i] == ' ' {
+			i++
+		}
+		w := i
+		for w < end && (isASCIILetterByte(text[w]) || text[w] == '\'' || text[w] == 0xC3 || text[w] >= 0x80) {
+			w++
+		}
+		if !answerOpeners[strings.ToLower(text[i:w])] {
+			break
+		}
+		i = w
+		for i < end && (text[i] == ',' || text[i] == ' ') {
+			i++
+		}
+	}
+	return i
+}
+
+var answerOpeners = words(`it's its it is es el la sí si yes pues vale ok mira é o és a ba bai it was era fue nació naci nacio born`)
 
 // todayBefore: "hoy es", "today is", "a fecha de" right before a date.
 func todayBefore(text string, i int) bool {
@@ -522,7 +633,12 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 			k++
 		}
 		f = strings.ToLower(text[j:k])
-		if f == "el" || f == "en" || f == "del" || f == "in" || f == "the" || f == "l" {
+		if k < len(text) && text[k] == '\'' && f == "l" && strings.HasPrefix(strings.ToLower(text[k+1:]), "any") {
+			k += 4 // "va néixer l'any 1958"
+			f = "any"
+		}
+		if f == "el" || f == "en" || f == "del" || f == "in" || f == "the" || f == "l" || f == "no" || f == "o" || f == "na" ||
+			f == "any" || f == "year" || f == "a" {
 			i = k
 			continue
 		}
@@ -585,6 +701,8 @@ const recordDOBLastYear = 2010
 // alone.
 func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore func(string) float64) []Span {
 	n := len(out)
+	// This pass is the only one after the names: identifiers in brackets after a name too.
+	out = appendPersonBracketIDs(out, text, n, minScore)
 	p := dateParser{text: text, ws: ws, fc: fc}
 	for i := 0; i+8 <= len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
@@ -647,4 +765,76 @@ func dateYear(d string) int {
 		}
 	}
 	return 0
+}
+
+// appendDOBBefore: a date right before a cue that follows it — Basque puts the verb last
+// ("1990eko maiatzaren 21ean jaioa", "1958an jaio zen"), English says "a '52 baby". Only
+// spaces or a comma between the date and the cue.
+func appendDOBBefore(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	e := h.start
+	for e > 0 && (text[e-1] == ' ' || text[e-1] == ',') {
+		e--
+	}
+	if e == h.start || e == 0 {
+		return out
+	}
+	p := dateParser{text: text, ws: ws, fc: fc}
+	if f := string(ws[h.word].fold(fc)); f == "baby" || f == "babe" {
+		// 'YY
+		if e >= 3 && isDigitByte(text[e-1]) && isDigitByte(text[e-2]) && (text[e-3] == '\'' || e >= 5 && text[e-5:e-2] == "’") {
+			s := e - 3
+			if text[e-3] != '\'' {
+				s = e - 5
+			}
+			if s == 0 || !isWordByte(text[s-1]) {
+				return append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.8, Source: "cue"})
+			}
+		}
+		return out
+	}
+	// "1958an jaio": a year with the inessive
+	for _, suf := range []string{"ean", "an"} {
+		if s := e - len(suf) - 4; s >= 0 && text[s+4:e] == suf && allDigits(text[s:s+4]) && (s == 0 || !isWordByte(text[s-1])) {
+			return append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.8, Source: "cue"})
+		}
+	}
+	for i := max(0, e-40); i < e; i++ {
+		if !isDigitByte(text[i]) || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		if end := p.parse(i, false); end == e {
+			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.85, Source: "cue"})
+		}
+	}
+	return out
+}
+
+// dobVeto drops a date that the dob recognizers' context boost would lift only because a birth
+// cue stands before it with another date or a word of another event between ("Date of Birth:
+// 07 Aug 1988 | Account opened: 12 Jan 2024", "Fecha de nacimiento: no consta. Ingreso el
+// 03/03/2025"). It reads only the 40 bytes before the match (the default context window).
+func dobVeto(text string, start, _ int) bool {
+	lo := max(0, start-40)
+	b := strings.ToLower(text[lo:start])
+	at := -1
+	for _, w := range dobContext {
+		if k := strings.LastIndex(b, w); k >= 0 && k+len(w) > at {
+			at = k + len(w)
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	gap := text[lo+at : start]
+	digits := 0
+	for i := 0; i < len(gap); i++ {
+		if isDigitByte(gap[i]) {
+			if digits++; digits == 4 {
+				return true
+			}
+		} else {
+			digits = 0
+		}
+	}
+	return notBirthGap(gap)
 }

@@ -23,7 +23,10 @@ const (
 	cueExpiry
 	cuePassport
 	cueDOB
-	cueDOBYear // a cue after which a bare year of birth is enough ("nacida en el 63", "es del '49")
+	cueDOBYear   // a cue after which a bare year of birth is enough ("nacida en el 63", "es del '49")
+	cueDOBBefore // a cue after its date: Basque "1990eko maiatzaren 21ean jaioa", "a '52 baby"
+	cueDNI       // a DNI further along the sentence, also with a wrong letter (rules_ids.go)
+	cueCard      // a card number further along the sentence, also failing Luhn (rules_ids.go)
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
@@ -37,10 +40,14 @@ var cuePhrases = map[cueKind][]string{
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
-		"al dorso", "darrere"},
+		"al dorso", "darrere", "codigo de seguridade", "codigo seguridade", "segurtasun kodea", "segurtasun zenbakia",
+		"security number", "card code", "codi de verificacio", "codigo de verificacion de la tarjeta", "cvn", "cvk"},
 	cueExpiry: {"cad", "caduca", "caducidad", "fecha de caducidad", "caducidad tarjeta", "vence", "vencimiento", "venc",
 		"exp", "expiry", "expires", "expiration", "expiry date", "expirydate", "expiration date", "valid thru",
-		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze"},
+		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze",
+		"expiring", "expire", "expira", "exp date", "iraungitze data", "iraungitzea", "data de caducidade", "data caducidade",
+		"data de caducitat", "data caducitat", "fecha de vencimiento", "valid to", "valida fins", "valida fins a", "caduca en",
+		"vencimiento tarjeta", "validade", "valido ate", "valid thru", "expiry date"},
 	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
 		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
@@ -49,6 +56,11 @@ var cuePhrases = map[cueKind][]string{
 		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
+	cueDOBBefore: {"jaio", "jaioa", "jaiotakoa", "jaiotako", "jaiota", "baby", "babe"},
+	cueDNI: {"dni", "d n i", "nif", "documento de identidad", "documento nacional de identidad", "id card", "identity card",
+		"spanish id", "nan", "nana", "nortasun agiria", "document d identitat", "document nacional d identitat", "carne de identidade"},
+	cueCard: {"tarjeta", "card", "targeta", "tarxeta", "txartel", "txartela", "carte", "visa", "mastercard", "amex",
+		"tarjeta de credito", "tarjeta de debito"},
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
 		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el"},
 }
@@ -86,7 +98,11 @@ func cueGap(g string) bool {
 // cueAt returns the kinds of the cue phrases that start at word i and the byte offset where each
 // ends (at most one per kind: the longest).
 func cueAt(text string, ws []word, i int, fc *folder, out []cueHit) []cueHit {
-	phrases, ok := cueIndex[string(ws[i].fold(fc))]
+	f := ws[i].fold(fc)
+	phrases, ok := cueIndex[string(f)]
+	if !ok && len(f) > 2 && f[1] == '\'' && (f[0] == 'd' || f[0] == 'l') {
+		phrases, ok = cueIndex[string(f[2:])] // an elided article: "número d'història clínica"
+	}
 	if !ok {
 		return out
 	}
@@ -241,20 +257,38 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			case cueCVV:
 				out = appendCVV(out, text, h, ws, fc)
 			case cueExpiry:
-				out = appendExpiry(out, text, h.end, ws, fc, h.last+1, 0.8)
+				from, wi := h.end, h.last+1
+				for k := 0; k < 3 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
+					from, wi = ws[wi].end, wi+1 // "expires end of 04/2028", "caduca a finales de 05/27"
+				}
+				out = appendExpiry(out, text, from, ws, fc, wi, 0.8)
 			case cuePassport:
 				out = appendPassport(out, text, h, ws, fc)
 			case cueDOB:
 				out = appendDOB(out, text, h, ws, fc)
 			case cueDOBYear:
 				out = appendBirthYear(out, text, h, ws, fc)
+			case cueDOBBefore:
+				out = appendDOBBefore(out, text, h, ws, fc)
+			case cueDNI:
+				if r.cfg.ChecksumFailure != ChecksumIgnore { // these rules read values whose check fails
+					out = appendSentenceDNI(out, text, h)
+				}
+			case cueCard:
+				if r.cfg.ChecksumFailure != ChecksumIgnore {
+					out = appendSentenceCard(out, text, h)
+				}
 			}
 		}
 	}
 	// An expiry date right after a card number ("4111 1111 1111 1111 09/27").
 	for _, sp := range spans {
 		if sp.Type == TypeCard && sp.Score >= r.threshold(TypeCard) {
-			out = appendExpiry(out, text, sp.End, ws, fc, 0, 0.7)
+			from := sp.End
+			if from < len(text) && (text[from] == ',' || text[from] == ';' || text[from] == '\t') {
+				from++ // the next cell of a CSV/TSV row ("4396…8730,0427,AMAZON")
+			}
+			out = appendExpiry(out, text, from, ws, fc, 0, 0.7)
 		}
 	}
 	return out
@@ -279,12 +313,18 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 	return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
 }
 
+// expiryFillers may stand between an expiry cue and its value, besides fillerWords.
+var expiryFillers = words(`end fin finales final on in el en a de del of the date data fecha`)
+
 // cvvFillers may stand between a security-code cue and its value, besides fillerWords ("codi de
 // seguretat de quatre xifres: 7391", "4-digit code").
 var cvvFillers = words(`cifras xifres digitos digits digit cuatro quatre catro four tres three lau hiru`)
 
 func appendCVV(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
 	from, wi := h.end, h.last+1
+	if from+1 < len(text) && text[from] == '2' && !isDigitByte(text[from+1]) {
+		from++ // "CVV2", "CVC2": the words stop before the digit
+	}
 	for k := 0; k < 4 && wi < len(ws) && ws[wi].start-from <= 3; k++ { // skip "de quatre xifres"
 		if f := string(ws[wi].fold(fc)); !cvvFillers[f] && !(fillerWords[f] && wi+1 < len(ws) && cvvFillers[string(ws[wi+1].fold(fc))]) {
 			break
@@ -343,14 +383,27 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 }
 
 func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
-	at := nextValue(text, h.end, 40, 4, true, fc, ws, h.last+1)
-	if at < 0 {
-		return out
+	from, wi := h.end, h.last+1
+	for try := 0; try < 2; try++ {
+		at := nextValue(text, from, 40, 4, true, fc, ws, wi)
+		if at >= 0 {
+			end, digits, letters := tokenAt(text, at, 12)
+			n := end - at
+			if !(n < 6 || n > 10 || digits+letters != n || !wordEnd(text, end) || digits < 4 || digits < 6 && letters > 5) {
+				out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+				return appendPassportList(out, text, end, ws, fc)
+			}
+		}
+		// "Passport numbers for the two buyers: 548213907 and …": the value after a colon
+		// further along the line
+		c := strings.IndexByte(text[from:min(len(text), from+60)], ':')
+		if c < 0 || strings.ContainsAny(text[from:from+c], "\n.") {
+			return out
+		}
+		from = from + c + 1
+		for wi < len(ws) && ws[wi].start < from {
+			wi++
+		}
 	}
-	end, digits, letters := tokenAt(text, at, 12)
-	n := end - at
-	if n < 6 || n > 10 || digits+letters != n || !wordEnd(text, end) || digits < 4 || digits < 6 && letters > 5 {
-		return out
-	}
-	return append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+	return out
 }

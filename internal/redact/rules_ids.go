@@ -1,0 +1,266 @@
+package redact
+
+import "strings"
+
+// Identifier rules of the third round of issue #13 (realistic-dev3-ids.jsonl): values that the
+// recognizers find only when their check digit is right, or only when a cue word stands right
+// before them, read further along the sentence that names them.
+
+// sentenceReach is how far (bytes) after a cue the sentence-scope rules look for a value.
+const sentenceReach = 120
+
+// sentenceEnd reports whether text[i] ends a sentence: a line break, or '.', '?', '!' or ';'
+// followed by a space and a capital or a line break.
+func sentenceEnd(text string, i int) bool {
+	switch c := text[i]; c {
+	case '\n':
+		return true
+	case '.', '?', '!', ';':
+		if i+1 >= len(text) {
+			return true
+		}
+		if text[i+1] == '\n' || text[i+1] == '\r' {
+			return true
+		}
+		return text[i+1] == ' ' && i+2 < len(text) && (text[i+2] >= 'A' && text[i+2] <= 'Z' || text[i+2] == '\n' || text[i+2] == 0xC2 || text[i+2] == 0xC3)
+	}
+	return false
+}
+
+// referenceWords, right before a number, say it is an order, a contract, a parcel or a file,
+// not a person's card or document (used only for numbers whose check digit fails).
+var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref", "seguimiento", "tracking", "localizador",
+	"expediente", "factura", "invoice", "contrato", "contract", "poliza", "póliza", "policy", "envio", "envío", "shipment",
+	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate"}
+
+// referenceBefore: one of referenceWords ends within 24 bytes before start, followed only by
+// spaces, punctuation or filler words ("número de pedido 4000 1234…", "ref. nº 1234…").
+func referenceBefore(text string, start int) bool {
+	lo := max(0, start-24)
+	b := strings.ToLower(text[lo:start])
+	for _, w := range referenceWords {
+		k := strings.LastIndex(b, w)
+		if k < 0 || k > 0 && isWordByte(b[k-1]) {
+			continue
+		}
+		rest := b[k+len(w):]
+		if len(rest) > 0 && isWordByte(rest[0]) && !strings.HasPrefix(rest, "s ") && !strings.HasPrefix(rest, "s:") {
+			continue
+		}
+		ok := true
+		for _, f := range strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ':' || r == '.' || r == '#' || r == '-' || r == 'º' }) {
+			if !fillerWords[f] && f != "s" {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// cardVeto: a number that fails Luhn right after a reference word is that reference.
+func cardVeto(text string, start, end int) bool {
+	return !validLuhn(text[start:end]) && referenceBefore(text, start)
+}
+
+// appendSentenceDNI: after a DNI cue ("DNI", "NIF", "documento de identidad", "NAN"), the
+// DNI-shaped values (8 digits, dotted or not, or 7, and a letter) further along the same
+// sentence, also with a wrong letter ("el DNI … me dice que no cuadra: 43976475E") — a user's
+// typo is still the person's number. Values with the right letter are the recognizer's.
+func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
+	end := min(len(text), h.end+sentenceReach)
+	for i := h.end; i < end; i++ {
+		if sentenceEnd(text, i) {
+			return out
+		}
+		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '-') {
+			continue
+		}
+		e := dniShapeAt(text, i)
+		if e == 0 {
+			for i < end && (isDigitByte(text[i]) || text[i] == '.') {
+				i++
+			}
+			continue
+		}
+		if !validDNI(text[i:e]) && !referenceBefore(text, i) {
+			out = append(out, Span{Start: i, End: e, Type: TypeDNI, Text: text[i:e], Score: 0.85, Source: "cue"})
+		}
+		i = e
+	}
+	return out
+}
+
+// dniShapeAt returns the end of a DNI-shaped value at i (8 digits, or 7, compact or dotted as
+// 12.345.678; then an optional '-' or space and a letter; nothing word-like after), or 0.
+func dniShapeAt(text string, i int) int {
+	j, n := i, 0
+	for j < len(text) && n < 9 {
+		switch {
+		case isDigitByte(text[j]):
+			n++
+			j++
+			continue
+		case text[j] == '.' && (n == 2 || n == 5 || n == 1 || n == 4) && j+1 < len(text) && isDigitByte(text[j+1]):
+			j++
+			continue
+		}
+		break
+	}
+	if n != 7 && n != 8 || j >= len(text) {
+		return 0
+	}
+	if text[j] == '-' || text[j] == ' ' {
+		j++
+	}
+	if j >= len(text) || !isASCIILetterByte(text[j]) || j+1 < len(text) && isWordByte(text[j+1]) {
+		return 0
+	}
+	return j + 1
+}
+
+// appendSentenceCard: after a card cue, a card-shaped number (13 to 19 digits, compact or in
+// groups of 4, 4-6-5 or 4-6-4 with spaces or dashes) further along the same sentence whose Luhn
+// check fails ("me ha dictado la tarjeta pero creo que un número está mal: 4138 6369 …"). Those
+// that pass are the recognizer's.
+func appendSentenceCard(out []Span, text string, h cueHit) []Span {
+	end := min(len(text), h.end+sentenceReach)
+	for i := h.end; i < end; i++ {
+		if sentenceEnd(text, i) {
+			return out
+		}
+		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '-') {
+			continue
+		}
+		e, n := i, 0
+		for e < len(text) {
+			if isDigitByte(text[e]) {
+				n++
+				e++
+				continue
+			}
+			if (text[e] == ' ' || text[e] == '-') && e+1 < len(text) && isDigitByte(text[e+1]) && e > i && isDigitByte(text[e-1]) {
+				e++
+				continue
+			}
+			break
+		}
+		if n >= 13 && n <= 19 && !(e < len(text) && isWordByte(text[e])) && !validLuhn(text[i:e]) && !referenceBefore(text, i) && cardGroups(text[i:e]) {
+			out = append(out, Span{Start: i, End: e, Type: TypeCard, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
+		i = e
+	}
+	return out
+}
+
+// cardGroups: the digits are compact or grouped as cards print them (4-4-4-4, 4-4-4-4-3, 4-6-5,
+// 4-6-4), one separator kind.
+func cardGroups(s string) bool {
+	var lens []int
+	n := 0
+	sep := byte(0)
+	for i := 0; i < len(s); i++ {
+		if isDigitByte(s[i]) {
+			n++
+			continue
+		}
+		if sep != 0 && s[i] != sep {
+			return false
+		}
+		sep = s[i]
+		lens = append(lens, n)
+		n = 0
+	}
+	lens = append(lens, n)
+	if len(lens) == 1 {
+		return true
+	}
+	if lens[0] != 4 {
+		return false
+	}
+	if len(lens) == 3 && lens[1] == 6 && (lens[2] == 5 || lens[2] == 4) {
+		return true
+	}
+	for k := 1; k < len(lens); k++ {
+		if lens[k] != 4 && !(k == len(lens)-1 && lens[k] >= 1 && lens[k] <= 4) {
+			return false
+		}
+	}
+	return true
+}
+
+// passportListWords join the numbers of a list after one passport cue ("pasaportes EK3948271 y
+// E72819364", "passports 548213907 and 561027384").
+var passportListWords = words(`y i e and or o u eta ta et und`)
+
+// appendPassportList appends the values that follow a passport value at end in a list: ", "
+// or a conjunction, then a token of the same kind (6 to 10 letters and digits, at least 4 of
+// them digits).
+func appendPassportList(out []Span, text string, end int, ws []word, fc *folder) []Span {
+	for k := 0; k < 4; k++ {
+		i := end
+		for i < len(text) && (text[i] == ' ' || text[i] == ',' || text[i] == ';') {
+			i++
+		}
+		if i < len(text) && isASCIILetterByte(text[i]) {
+			p := dateParser{text: text, ws: ws, fc: fc}
+			if f, e := p.foldAt(i); e > 0 && passportListWords[f] {
+				i = p.spaces(e)
+			}
+		}
+		if i == end || i >= len(text) || i-end > 8 {
+			return out
+		}
+		e, digits, letters := tokenAt(text, i, 12)
+		n := e - i
+		if n < 6 || n > 10 || digits+letters != n || !wordEnd(text, e) || digits < 4 || digits < 6 && letters > 5 {
+			return out
+		}
+		out = append(out, Span{Start: i, End: e, Type: TypePassport, Text: text[i:e], Score: 0.85, Source: "cue"})
+		end = e
+	}
+	return out
+}
+
+// appendPersonBracketIDs: an identifier in brackets right after a person's name ("Ms Joanne
+// Reilly (533098217)", "Callum Reid (529184736)") — 8 to 10 digits, or 6 to 10 letters and
+// digits with at least 6 digits, alone in the brackets. What the recognizers or rules typed
+// already (a phone, a DNI) is left to them; the rest is read as a passport, the commonest
+// document written that way. spans[:n] are the candidates so far.
+func appendPersonBracketIDs(out []Span, text string, n int, minScore func(string) float64) []Span {
+	for k := 0; k < n; k++ {
+		sp := out[k]
+		if sp.Type != TypePerson || sp.Score < minScore(TypePerson) {
+			continue
+		}
+		i := sp.End
+		if i+2 >= len(text) || text[i] != ' ' && text[i] != '(' {
+			continue
+		}
+		if text[i] == ' ' {
+			i++
+		}
+		if text[i] != '(' {
+			continue
+		}
+		i++
+		e, digits, letters := tokenAt(text, i, 12)
+		if e >= len(text) || text[e] != ')' || digits < 6 || e-i < 6 || e-i > 10 || digits+letters != e-i || digits < 8 && letters == 0 {
+			continue
+		}
+		covered := false
+		for q := 0; q < len(out); q++ {
+			if out[q].Start <= i && e <= out[q].End && out[q].Type != TypePerson {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, Span{Start: i, End: e, Type: TypePassport, Text: text[i:e], Score: 0.75, Source: "record"})
+		}
+	}
+	return out
+}
