@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/quic-go/quic-go"
 
 	"github.com/sucursal/sucursal/internal/pki"
@@ -233,4 +234,203 @@ func TestUnacknowledgedRequestsDeclareTheLinkDead(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the edge kept the connection after three unacknowledged requests")
 	}
+}
+
+// controlEdge dials addr as edgeID, says hello offering the control stream and returns the
+// connection, the control stream, its reader and the gateway's ack.
+func controlEdge(t *testing.T, fleet, addr string) (*quic.Conn, *quic.Stream, *wire.Reader, wire.HelloAck) {
+	t.Helper()
+	tlsConf, err := pki.ClientTLS(fleet, edgeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tlsConf.ServerName = "localhost"
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := quic.DialAddr(ctx, addr, tlsConf, &quic.Config{MaxIdleTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.CloseWithError(0, "") })
+	str, err := conn.OpenStreamSync(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wire.WriteJSON(str, wire.TypeHello, wire.Hello{Version: wire.Version, EdgeID: edgeID, Features: []string{wire.FeatureControl}}); err != nil {
+		t.Fatal(err)
+	}
+	fr := wire.NewReader(str)
+	f, err := fr.Read()
+	if err != nil || f.Type != wire.TypeHelloAck {
+		t.Fatalf("hello: %v %v", f.Type, err)
+	}
+	var ack wire.HelloAck
+	if err := f.Decode(&ack); err != nil {
+		t.Fatal(err)
+	}
+	return conn, str, fr, ack
+}
+
+// readPong reads the next frame of the control stream, which must be a pong.
+func readPong(t *testing.T, str *quic.Stream, fr *wire.Reader) wire.Pong {
+	t.Helper()
+	_ = str.SetReadDeadline(time.Now().Add(10 * time.Second))
+	f, err := fr.Read()
+	if err != nil || f.Type != wire.TypePong {
+		t.Fatalf("control stream: %v %v, want a pong", f.Type, err)
+	}
+	var p wire.Pong
+	if err := f.Decode(&p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestGatewayHeartbeatsAnEdgeThatAsks: the gateway offers heartbeats; an edge that asks for them
+// in a ping gets that ping answered, then a heartbeat (a pong with seq 0) every interval it
+// asked for, and the gateway reads nothing more on the control stream (a later ping is never
+// answered: no goroutine of the gateway is reading it).
+func TestGatewayHeartbeatsAnEdgeThatAsks(t *testing.T) {
+	fleet := newPKI(t)
+	addr := startGateway(t, fleet, pacedTarget(t, 3, time.Millisecond))
+	_, str, fr, ack := controlEdge(t, fleet, addr)
+	if !wire.HasFeature(ack.Features, wire.FeatureControl) || !wire.HasFeature(ack.Features, wire.FeatureHeartbeat) {
+		t.Fatalf("ack features %v, want control and heartbeat", ack.Features)
+	}
+	if err := wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: 1, HeartbeatMillis: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if p := readPong(t, str, fr); p.Seq != 1 {
+		t.Fatalf("the ping that asked for heartbeats was answered with seq %d", p.Seq)
+	}
+	for i := range 3 {
+		if p := readPong(t, str, fr); p.Seq != 0 {
+			t.Fatalf("heartbeat %d has seq %d, want 0", i, p.Seq)
+		}
+	}
+	if err := wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if p := readPong(t, str, fr); p.Seq != 0 {
+			t.Fatalf("frame %d after the switch: a pong for seq %d (the gateway still reads pings)", i, p.Seq)
+		}
+	}
+}
+
+// TestGatewayAnswersPingsOfAnEdgeWithoutHeartbeats: an edge of the build before heartbeats
+// (issue 15) ignores the feature and keeps pinging; every ping is answered with its seq, and the
+// gateway sends it no heartbeat.
+func TestGatewayAnswersPingsOfAnEdgeWithoutHeartbeats(t *testing.T) {
+	fleet := newPKI(t)
+	addr := startGateway(t, fleet, pacedTarget(t, 3, time.Millisecond))
+	_, str, fr, _ := controlEdge(t, fleet, addr)
+	for seq := uint64(1); seq <= 5; seq++ {
+		if err := wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: seq}); err != nil {
+			t.Fatal(err)
+		}
+		if p := readPong(t, str, fr); p.Seq != seq {
+			t.Fatalf("ping %d answered with seq %d (a heartbeat to an edge that did not ask?)", seq, p.Seq)
+		}
+	}
+}
+
+// TestEdgePingsAGatewayWithoutHeartbeats: a gateway of the build before heartbeats (control
+// stream, pongs, no heartbeat feature) gets the edge's pings every interval, none asking for
+// heartbeats, and the link stays up on its pongs.
+func TestEdgePingsAGatewayWithoutHeartbeats(t *testing.T) {
+	fleet := newPKI(t)
+	tlsConf, err := pki.ServerTLS(fleet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pings := make(chan wire.Ping, 64)
+	go func() {
+		conn, err := ln.Accept(ctx)
+		if err != nil {
+			return
+		}
+		str, err := conn.AcceptStream(ctx)
+		if err != nil {
+			return
+		}
+		fr := wire.NewReader(str)
+		f, err := fr.Read()
+		if err != nil || f.Type != wire.TypeHello {
+			return
+		}
+		var h wire.Hello
+		_ = f.Decode(&h)
+		_ = wire.WriteJSON(str, wire.TypeHelloAck, wire.HelloAck{Version: wire.Version, Gateway: "issue-15", EdgeID: h.EdgeID, Features: []string{wire.FeatureControl}})
+		for {
+			f, err := fr.Read()
+			if err != nil {
+				return
+			}
+			var p wire.Ping
+			if f.Type != wire.TypePing || f.Decode(&p) != nil {
+				return
+			}
+			pings <- p
+			_ = wire.WriteJSON(str, wire.TypePong, wire.Pong{Seq: p.Seq})
+		}
+	}()
+	_, a := startAgent(t, fleet, ln.Addr().String())
+	waitLink(t, a)
+	for i := range 5 { // 2.5 s of pings: longer than the ping timeout, so the pongs keep it up
+		select {
+		case p := <-pings:
+			if p.HeartbeatMillis != 0 || p.Seq != uint64(i+1) {
+				t.Fatalf("ping %d: %+v, want seq %d without a heartbeat request", i, p, i+1)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d pings reached the gateway", i)
+		}
+	}
+	if ok, why := a.Link().Ready(); !ok || a.Link().Connections() != 1 {
+		t.Fatalf("the link to a gateway without heartbeats: ready %v (%v), %d connections", ok, why, a.Link().Connections())
+	}
+}
+
+// TestEdgeLinkLivesOnHeartbeats: a real edge and a real gateway agree on heartbeats. The gateway
+// answers one ping per connection and no more, yet the link stays up for several ping timeouts
+// on the heartbeats alone, on its first connection.
+func TestEdgeLinkLivesOnHeartbeats(t *testing.T) {
+	fleet := newPKI(t)
+	reg := prometheus.NewRegistry()
+	_, addr := startGatewayServer(t, fleet, pacedTarget(t, 3, time.Millisecond), reg)
+	_, a := startAgent(t, fleet, addr)
+	waitLink(t, a)
+	if ack := a.Link().Ack(); !wire.HasFeature(ack.Features, wire.FeatureHeartbeat) {
+		t.Fatalf("ack features %v, want heartbeat", ack.Features)
+	}
+	time.Sleep(4 * time.Second) // ping timeout 1.5 s: a link without heartbeats would have been declared dead
+	if ok, why := a.Link().Ready(); !ok || a.Link().Connections() != 1 {
+		t.Fatalf("on heartbeats: ready %v (%v), %d connections", ok, why, a.Link().Connections())
+	}
+	if n := gatewayPings(t, reg); n != 1 {
+		t.Fatalf("the gateway answered %v pings, want 1 (the one that asked for heartbeats)", n)
+	}
+}
+
+func gatewayPings(t *testing.T, reg *prometheus.Registry) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "sucursal_gateway_pings_total" {
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatal("no sucursal_gateway_pings_total")
+	return 0
 }

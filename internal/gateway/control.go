@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"crypto/hkdf"
 	"crypto/sha256"
 	"crypto/tls"
@@ -23,8 +24,55 @@ type edgeConn struct {
 	conn *quic.Conn
 	ctrl *quic.Stream
 
-	mu   sync.Mutex // serialises writes on ctrl (pongs and the GoAway)
-	gone bool
+	mu    sync.Mutex // serialises writes on ctrl (pongs, heartbeats and the GoAway)
+	gone  bool
+	beat  *time.Timer // heartbeats (wire.FeatureHeartbeat), once the edge asked; nil before
+	ended bool        // the connection is being torn down: no more heartbeats
+}
+
+// heartbeatFrame is every heartbeat: a Pong with Seq 0, encoded once.
+var heartbeatFrame = func() []byte {
+	var b bytes.Buffer
+	if err := wire.WriteJSON(&b, wire.TypePong, wire.Pong{}); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}()
+
+// startHeartbeats sends a heartbeat on the control stream every interval from a timer, until
+// stopHeartbeats. No goroutine waits in between: a timer's function runs only when it fires.
+func (e *edgeConn) startHeartbeats(interval time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.beat != nil || e.ended {
+		return
+	}
+	e.beat = time.AfterFunc(interval, func() { e.heartbeat(interval) })
+}
+
+func (e *edgeConn) heartbeat(interval time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ended {
+		return
+	}
+	// TryWriteAll never blocks: a heartbeat that does not fit in the stream's flow-control window
+	// right now (an edge that stopped reading) is skipped, and the edge's own timeout decides.
+	err := e.ctrl.TryWriteAll(heartbeatFrame)
+	if err != nil && !errors.Is(err, quic.ErrWouldBlock) {
+		return // the stream or the connection ended
+	}
+	e.beat.Reset(interval)
+}
+
+// stopHeartbeats runs when the connection's serving ends.
+func (e *edgeConn) stopHeartbeats() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ended = true
+	if e.beat != nil {
+		e.beat.Stop()
+	}
 }
 
 // goAway tells the edge the gateway is draining. Edges without a control stream learn it from
@@ -45,7 +93,9 @@ func (e *edgeConn) write(t wire.Type, msg any) error {
 	return wire.WriteJSON(e.ctrl, t, msg)
 }
 
-// serveControl answers the edge's pings until the stream or the connection ends. An edge that
+// serveControl answers the edge's pings until the stream or the connection ends, or until the
+// edge asks for heartbeats (wire.FeatureHeartbeat): then it answers that ping, starts them and
+// returns, so that an idle connection keeps no goroutine of the gateway reading. An edge that
 // breaks its control stream loses its connection: the stream is how it knows the gateway lives.
 func (s *Server) serveControl(e *edgeConn, log *slog.Logger) {
 	fr := wire.NewReader(e.ctrl)
@@ -69,7 +119,12 @@ func (s *Server) serveControl(e *edgeConn, log *slog.Logger) {
 			return
 		}
 		s.m.pings.Inc()
-		if err := e.write(wire.TypePong, wire.Pong(p)); err != nil {
+		if err := e.write(wire.TypePong, wire.Pong{Seq: p.Seq}); err != nil {
+			return
+		}
+		if p.HeartbeatMillis > 0 {
+			ms := min(max(p.HeartbeatMillis, wire.MinHeartbeatMillis), wire.MaxHeartbeatMillis)
+			e.startHeartbeats(time.Duration(ms) * time.Millisecond)
 			return
 		}
 	}

@@ -302,6 +302,7 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 	// A connection that dies (the edge went away, the socket closed) cancels its upstream work.
 	defer context.AfterFunc(conn.Context(), cancel)()
 	e := &edgeConn{id: edgeID, conn: conn, ctrl: ctrl}
+	defer e.stopHeartbeats()
 	s.mu.Lock()
 	s.conns[e] = struct{}{}
 	draining := s.draining.Load()
@@ -392,7 +393,8 @@ func (s *Server) hello(ctx context.Context, conn *quic.Conn, edgeID string, log 
 	ack := wire.HelloAck{Version: wire.Version, Gateway: s.cfg.Name, EdgeID: edgeID}
 	control := wire.HasFeature(h.Features, wire.FeatureControl)
 	if control {
-		ack.Features = []string{wire.FeatureControl}
+		// Heartbeats on request (control.go): an edge that asks for them is not read from again.
+		ack.Features = []string{wire.FeatureControl, wire.FeatureHeartbeat}
 	}
 	if err := wire.WriteJSON(str, wire.TypeHelloAck, ack); err != nil {
 		return nil, err

@@ -94,6 +94,15 @@ func (c *Client) watch(s *session) {
 	tick := time.NewTicker(c.cfg.PingInterval)
 	defer tick.Stop()
 	var seq uint64
+	// A gateway that offers heartbeats (wire.FeatureHeartbeat) is asked for one every ping
+	// interval with the first ping, and is not pinged again: the silence check below is the
+	// same, a heartbeat counts as a pong. The gateway then holds no goroutine reading this
+	// connection's control stream while it is idle (its memory per edge, docs/SCALE.md).
+	beats := wire.HasFeature(c.Ack().Features, wire.FeatureHeartbeat)
+	if beats {
+		seq++
+		c.sendPing(s, wire.Ping{Seq: seq, HeartbeatMillis: c.cfg.PingInterval.Milliseconds()}, time.Now())
+	}
 	// A NUC whose cores are busy with its models can leave this process unscheduled for longer
 	// than the timeout; the silence is then this side's, and a pong may be waiting unread. After
 	// such a gap the gateway gets a whole PingTimeout again before the link is declared dead.
@@ -120,15 +129,25 @@ func (c *Client) watch(s *session) {
 				s.declareDead("no pong for " + silent.Round(time.Millisecond).String())
 				return
 			}
+			if beats {
+				// Heartbeats are one-way: past the first ping's answer, the round trip is QUIC's
+				// own estimate (the histogram keeps the answered pings only).
+				s.pingRTT.Store(int64(s.conn.ConnectionStats().SmoothedRTT))
+				continue
+			}
 			seq++
-			s.mu.Lock()
-			s.sent[seq%uint64(len(s.sent))] = sentPing{seq: seq, at: now}
-			s.mu.Unlock()
-			// A dead peer stops acknowledging: a write must never hold up the deadline check.
-			_ = s.ctrl.SetWriteDeadline(now.Add(c.cfg.PingInterval))
-			_ = wire.WriteJSON(s.ctrl, wire.TypePing, wire.Ping{Seq: seq})
+			c.sendPing(s, wire.Ping{Seq: seq}, now)
 		}
 	}
+}
+
+func (c *Client) sendPing(s *session, p wire.Ping, now time.Time) {
+	s.mu.Lock()
+	s.sent[p.Seq%uint64(len(s.sent))] = sentPing{seq: p.Seq, at: now}
+	s.mu.Unlock()
+	// A dead peer stops acknowledging: a write must never hold up the deadline check.
+	_ = s.ctrl.SetWriteDeadline(now.Add(c.cfg.PingInterval))
+	_ = wire.WriteJSON(s.ctrl, wire.TypePing, p)
 }
 
 func (c *Client) readControl(s *session) {

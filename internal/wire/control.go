@@ -14,16 +14,39 @@ package wire
 //
 // A peer that did not offer the feature closes the stream after the hello as before, and never
 // sees these frame types: the protocol version stays 1.
+//
+// Heartbeats (FeatureHeartbeat): a gateway that lists it in HelloAck.Features, beside
+// FeatureControl, can keep an edge's link alive without reading the control stream. An edge
+// that sees it sends one Ping with HeartbeatMillis set; the gateway answers it with a Pong, reads
+// nothing more on the stream, and from then on sends a Pong with Seq 0 every HeartbeatMillis
+// (a heartbeat) until the connection ends. The edge sends no more pings and declares the link
+// dead when no Pong arrived for its ping timeout, as before. Either end of an older build keeps
+// today's pings: an edge that does not know the feature never asks, and a gateway that does not
+// offer it is never asked (an older gateway would ignore the field and answer the ping anyway).
+// The point is the gateway's memory: an idle connection then holds no goroutine of the gateway
+// parked on a read (docs/SCALE.md).
 
 // FeatureControl is the hello feature that keeps the control stream open.
 const FeatureControl = "control"
 
-// Ping asks the gateway for a Pong with the same Seq.
+// FeatureHeartbeat is the hello-ack feature of a gateway that sends heartbeats on request.
+const FeatureHeartbeat = "heartbeat"
+
+// Heartbeat intervals a gateway accepts; a request outside is clamped.
+const (
+	MinHeartbeatMillis = 50
+	MaxHeartbeatMillis = 30_000
+)
+
+// Ping asks the gateway for a Pong with the same Seq. HeartbeatMillis (only to a gateway that
+// offered FeatureHeartbeat) asks it to stop reading pings and send a Pong every that many
+// milliseconds instead.
 type Ping struct {
-	Seq uint64 `json:"seq"`
+	Seq             uint64 `json:"seq"`
+	HeartbeatMillis int64  `json:"heartbeat_ms,omitempty"`
 }
 
-// Pong answers a Ping.
+// Pong answers a Ping; a heartbeat is a Pong with Seq 0 (pings are numbered from 1).
 type Pong struct {
 	Seq uint64 `json:"seq"`
 }
