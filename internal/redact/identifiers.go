@@ -41,7 +41,25 @@ func moreBuiltins() []builtin {
 			context: plateContext},
 		// UK national numbers: mobiles 07xxx xxxxxx, London 020 xxxx xxxx, other areas 01xxx.
 		{name: "uk_phone", first: firstUKPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
-			pattern: `(?<![\w+])0(?:7\d{3} ?\d{3} ?\d{3}|20 ?\d{4} ?\d{4}|1\d{3} ?\d{6}|1\d{2} ?\d{3} ?\d{4})` + we,
+			pattern: `(?<![\w+])0(?:7\d{3} ?\d{3} ?\d{3}|20 ?\d{4} ?\d{4}|1\d{3} ?\d{6}|1\d{3} \d{3} \d{3}|1\d{2} ?\d{3} ?\d{4})` + we,
+			context: phoneContext, veto: phoneVeto},
+		// French national numbers, five pairs: 06 12 48 93 27, 01.42.68.53.00.
+		{name: "fr_phone", first: firstFRPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
+			pattern: `(?<![\w+])0[1-9](?: \d{2}){4}(?![\w]| \d)|(?<![\w+])0[1-9](?:\.\d{2}){4}(?![\w]|\.\d)`,
+			context: phoneContext, veto: phoneVeto},
+		// Other countries' national numbers (a trunk 0, 10 or 11 digits in groups: 0151 2384 9172,
+		// 0721 348 912, 0661-234567): only next to a phone word.
+		{name: "national_phone", first: firstNationalPhone, starts: "0", maxLen: 16, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(7),
+			refine:  refineNationalPhone,
+			pattern: `(?<![\w+])0[1-9]\d{1,3}(?:[ .-]?\d{2,4}){2,3}(?![\w]|[ .-]\d)`,
+			context: nationalPhoneContext, veto: phoneVeto},
+		// North American numbers without brackets (415-555-0172): only next to a phone word.
+		{name: "nanp_plain", first: firstNANPPlain, starts: "23456789", maxLen: 12, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(10),
+			pattern: `(?<![\w+-])[2-9]\d{2}-\d{3}-\d{4}(?![\w-])`,
+			context: nationalPhoneContext, veto: phoneVeto},
+		// A Spanish number with the country code in brackets: (+34) 638 29 17 40.
+		{name: "es_phone_paren", first: firstParenCC, starts: "(", maxLen: 24, lead: leadDigits, cluster: cluster{9, 8, 0}, typ: TypePhone, score: 0.6, need: minDigits(9), veto: phoneVeto,
+			pattern: `\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: phoneContext},
 		// North American numbers with the area code in brackets: +1 (415) 555-0198.
 		{name: "nanp_phone", first: firstNANP, starts: "+(", maxLen: 20, lead: leadDigits, cluster: cluster{7, 12, 0}, typ: TypePhone, score: 0.6, loose: true, need: minDigits(10),
@@ -49,6 +67,77 @@ func moreBuiltins() []builtin {
 			context: phoneContext},
 	}
 }
+
+// nationalPhoneContext: phoneContext and the words for a phone in the languages whose numbers
+// national_phone and nanp_plain read.
+var nationalPhoneContext = append(append([]string(nil), phoneContext...), "cell", "handy", "festnetz", "telefon", "portable",
+	"portátil", "telemóvel", "telemovel", "telefonoa", "mugikorra", "tfno", "tlf", "telf", "home", "work", "office")
+
+// firstFRPhone: (?<![\w+]) + "0", a digit 1-9, then a space or a dot.
+func firstFRPhone(t *scanText, i int) bool {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) != '0' {
+		return false
+	}
+	r, sep := t.rune(i+1), t.rune(i+2)
+	return r >= '1' && r <= '9' && (sep == ' ' || sep == '.')
+}
+
+// firstNationalPhone: (?<![\w+]) + "0" and a digit 1-9.
+func firstNationalPhone(t *scanText, i int) bool {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) != '0' {
+		return false
+	}
+	r := t.rune(i + 1)
+	return r >= '1' && r <= '9'
+}
+
+// firstNANPPlain: (?<![\w+-]) + three digits and a dash.
+func firstNANPPlain(t *scanText, i int) bool {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' || p == '-' {
+		return false
+	}
+	return t.digitsAt(i, 3) && t.rune(i+3) == '-'
+}
+
+// firstParenCC: "(" then "+" or "00".
+func firstParenCC(t *scanText, i int) bool {
+	return t.rune(i) == '(' && (t.rune(i+1) == '+' || t.rune(i+1) == '0' && t.rune(i+2) == '0')
+}
+
+// refineNationalPhone keeps numbers of 10 to 12 digits (a German mobile: 0151 2384 9172).
+func refineNationalPhone(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigitByte(s[i]) {
+			n++
+		}
+	}
+	if n < 10 || n > 12 {
+		return 0
+	}
+	return len(s)
+}
+
+// phoneVeto drops a phone-shaped number that is an amount ("612.345.678 €") or that a word
+// right before it gives as a business's line ("office switchboard 020 7946 0000",
+// "centralita 91 …", "atención al cliente 900 …").
+func phoneVeto(text string, start, end int) bool {
+	rest := strings.TrimLeft(text[end:min(len(text), end+8)], " ")
+	if strings.HasPrefix(rest, "€") || strings.HasPrefix(strings.ToLower(rest), "eur") {
+		return true
+	}
+	b := strings.ToLower(text[max(0, start-28):start])
+	for _, w := range businessLineWords {
+		if strings.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// businessLineWords name a business's line, not a person's.
+var businessLineWords = []string{"switchboard", "centralita", "centraleta", "helpline", "customer service", "atención al cliente",
+	"atencion al cliente", "atenció al client", "call center", "call centre", "freephone", "línea gratuita", "linea gratuita"}
 
 // firstDNI7: wb + a digit, then six digits or ".ddd.ddd".
 func firstDNI7(t *scanText, i int) bool {

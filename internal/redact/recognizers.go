@@ -172,10 +172,10 @@ func builtins() []builtin {
 			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit",
 				"targeta", "tarxeta", "txartel"}},
-		{name: "es_phone", first: firstSpanishPhone, starts: startPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9), refine: refineSpanishPhone,
+		{name: "es_phone", first: firstSpanishPhone, starts: startPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9), refine: refineSpanishPhone, veto: phoneVeto,
 			pattern: `(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto", "phone", "mobile", "call", "contact"}},
-		{name: "e164", first: firstE164, starts: "+", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 0}, typ: TypePhone, score: 0.6, need: minDigits(7),
+		{name: "e164", first: firstE164, starts: "+", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 0}, typ: TypePhone, score: 0.6, need: minDigits(7), veto: phoneVeto,
 			pattern: `(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "phone", "mobile", "call", "whatsapp"}},
 		{name: "email", first: firstEmail, starts: startEmail, high: true, lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
@@ -301,11 +301,44 @@ func refineIBAN(s string) int {
 		if isAlnum(s[i]) {
 			n++
 			if n == want {
+				if !validIBAN(s[:i+1]) && !plausibleIBAN(s[:i+1]) {
+					return 0
+				}
 				return i + 1
 			}
 		}
 	}
+	if !validIBAN(s) {
+		return 0 // shorter than the country's IBAN and failing mod 97: a code ("ES45ZZZB23456780")
+	}
 	return len(s)
+}
+
+// plausibleIBAN: an IBAN of the country's length whose check fails may be a typo of one (still
+// the person's account) only if it is written as one: upper case or all lower case, never words
+// of a sentence taken in to make up the length ("MT202 ref TRX25A0093KL a la cuenta be"), and
+// a Spanish one all digits after "ES".
+func plausibleIBAN(s string) bool {
+	upper, lower := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		}
+	}
+	if upper && lower {
+		return false
+	}
+	if strings.EqualFold(s[:2], "ES") {
+		for i := 2; i < len(s); i++ {
+			if c := s[i]; c != ' ' && c != '-' && !isDigitByte(c) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // refineCard keeps the longest prefix, ending at a group boundary, that passes Luhn: a card

@@ -290,6 +290,9 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			}
 			out = appendExpiry(out, text, from, ws, fc, 0, 0.7)
 		}
+		if sp.Type == TypePhone && sp.Score >= r.threshold(TypePhone) {
+			out = appendPhoneList(out, text, sp.End, ws, fc)
+		}
 	}
 	return out
 }

@@ -264,3 +264,86 @@ func appendPersonBracketIDs(out []Span, text string, n int, minScore func(string
 	}
 	return out
 }
+
+// phoneListWords join the numbers of a list of phones ("móvil 06 12 48 93 27 y el de su mujer
+// +33 …", "Portugal +351 …, Rumanía 0721 348 912", "cell 415-555-0172, work (212) …").
+var phoneListWords = words(`y i e o u and or ou eta edo et oder`)
+
+// appendPhoneList: after a phone number at end, the next number of a list on the same line: a
+// comma, a semicolon, a slash or a conjunction, then up to three words (a country, "el de su
+// mujer", "work", "fix"), then a phone-shaped number — a '+' or a trunk '0' or 6-9 first, 9 to 13
+// digits in groups of 2 to 4 joined by one space, dot or dash (a bracketed area code too), no
+// word or amount sign after it. The numbers it adds are followed in turn.
+func appendPhoneList(out []Span, text string, end int, ws []word, fc *folder) []Span {
+	p := dateParser{text: text, ws: ws, fc: fc}
+	for k := 0; k < 4; k++ {
+		i := end
+		joined := false
+		for i < len(text) && (text[i] == ' ' || text[i] == ',' || text[i] == ';' || text[i] == '/') {
+			joined = joined || text[i] != ' '
+			i++
+		}
+		for n := 0; n < 4 && i < len(text) && !isDigitByte(text[i]) && text[i] != '+' && text[i] != '('; n++ {
+			f, e := p.foldAt(i)
+			if e < 0 {
+				return out
+			}
+			joined = joined || phoneListWords[f]
+			i = e
+			for i < len(text) && (text[i] == ' ' || text[i] == ',' || text[i] == ':') {
+				i++
+			}
+		}
+		if !joined || i >= len(text) || i-end > 40 {
+			return out
+		}
+		e := phoneShapeAt(text, i)
+		if e == 0 {
+			return out
+		}
+		if !phoneVeto(text, i, e) {
+			out = append(out, Span{Start: i, End: e, Type: TypePhone, Text: text[i:e], Score: 0.7, Source: "cue"})
+		}
+		end = e
+	}
+	return out
+}
+
+// phoneShapeAt returns the end of a phone-shaped number at i (see appendPhoneList), or 0.
+func phoneShapeAt(text string, i int) int {
+	j := i
+	if text[j] == '+' {
+		j++
+	} else if text[j] == '(' {
+		// "(212) 555-0148"
+	} else if !isDigitByte(text[j]) || text[j] != '0' && text[j] < '6' {
+		return 0
+	}
+	digits, group := 0, 0
+	for j < len(text) {
+		c := text[j]
+		switch {
+		case isDigitByte(c):
+			digits++
+			group++
+			j++
+			continue
+		case c == '(' && digits == 0 || c == ')' && group >= 1 && group <= 4:
+			group = 0
+			j++
+			if j < len(text) && text[j] == ' ' {
+				j++
+			}
+			continue
+		case (c == ' ' || c == '.' || c == '-') && group >= 1 && j+1 < len(text) && isDigitByte(text[j+1]):
+			group = 0
+			j++
+			continue
+		}
+		break
+	}
+	if digits < 9 || digits > 13 || j < len(text) && isWordByte(text[j]) {
+		return 0
+	}
+	return j
+}
