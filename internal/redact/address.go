@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Addresses as a grammar (issue #13). An address is a chain of segments separated by ", ", " "
@@ -42,7 +43,7 @@ var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po p
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
-	conjunto complejo finca parque caserio caseria aldea lugar`)
+	conjunto complejo finca parque caserio caseria aldea lugar apartamentos aptos`)
 
 // postfixStreetWords end a Basque street's name ("Nagusia kalea", "Gernikako Arbola etorbidea").
 var postfixStreetWords = words(`kalea etorbidea hiribidea bidea pasealekua enparantza plaza errepidea kalexka`)
@@ -88,6 +89,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			out = a.emit(out, s, e, 0.85)
 		} else {
 			skip = append(skip, [2]int{s, e})
+			fc.offices = append(fc.offices, [2]int{s, e})
 		}
 		last = e
 	}
@@ -132,14 +134,20 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 				out = a.emit(out, s, e, 0.85)
 			} else {
 				skip = append(skip, [2]int{s, e})
+				fc.offices = append(fc.offices, [2]int{s, e})
 			}
 			i = e
 			continue
 		}
 		if e, ok := a.postcodeTown(i, true); ok {
 			s := a.bareStreetBefore(i)
+			if s == i {
+				s = a.cpBefore(i) // "C.P. 46001 Valencia"
+			}
 			if !officeBefore(fc.lower, s) {
 				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
+			} else {
+				fc.offices = append(fc.offices, [2]int{s, e})
 			}
 			i = e
 			continue
@@ -167,10 +175,33 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			inside = inside || r[0] <= ws[i].start && ws[i].start < r[1]
 		}
 		if !inside && !officeBefore(fc.lower, ws[i].start) {
-			out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.75, Source: "address"})
+			s := a.ukBefore(ws[i].start)
+			out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
 		}
 	}
 	return out
+}
+
+// cpBefore widens a postcode at i over a "CP", "C.P." or "cp." written right before it.
+func (a *addrParser) cpBefore(i int) int {
+	t := a.text
+	for _, p := range []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. "} {
+		if s := i - len(p); s >= 0 && t[s:i] == p && (s == 0 || !isWordByte(t[s-1])) {
+			return s
+		}
+	}
+	return i
+}
+
+// cpAfter: a "CP", "C.P." or "cp." at i, then a postcode: where the postcode starts, or -1.
+func (a *addrParser) cpAfter(i int) int {
+	t := a.text
+	for _, p := range []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. "} {
+		if strings.HasPrefix(t[i:], p) && i+len(p) < len(t) && isDigitByte(t[i+len(p)]) {
+			return i + len(p)
+		}
+	}
+	return -1
 }
 
 // bareStreetBefore widens a postcode and town at i back over a street written without a street
@@ -393,6 +424,19 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 		}
 		return segNone, 0
 	}
+	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor) && strings.HasPrefix(t[i:], "de ") {
+		if e := a.deTown(i + 3); e > 0 {
+			return segTown, e // "la calle mayor 14 de fuentelapeña"
+		}
+	}
+	if j := a.cpAfter(i); j > 0 {
+		if e, ok := a.postcodeTown(j, false); ok {
+			return segPostcodeTown, e // "…, CP 41013 Sevilla"
+		}
+	}
+	if e := a.number(i); e > 0 && (prev == segStreet || prev == segUnit) && (t[i] == 's' || t[i] == 'S') {
+		return segNumber, e // "Carretera de Murcia km 3, s/n"
+	}
 	if e := a.ukPostcode(i); e > 0 {
 		return segUKPostcode, e
 	}
@@ -506,6 +550,9 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			break
 		}
 		we := a.p.ws[w].end
+		if n == 0 && (fw == "el" || fw == "els") && (we == len(t) || t[we] != ' ') {
+			break // "camino el pozo sn": an article opens the name only if a word follows
+		}
 		nameEnd = we
 		j = we
 		if j < len(t) && t[j] == '.' {
@@ -643,6 +690,9 @@ func (a *addrParser) number(i int) int {
 			return e
 		}
 	}
+	if strings.HasPrefix(low, "sn") && (i+2 == len(t) || !isWordByte(t[i+2])) && i > 0 && t[i-1] == ' ' {
+		return i + 2 // "camino el pozo sn", typed without the slash
+	}
 	j := i
 	for _, p := range []string{"nº", "n.º", "n°", "núm.", "núm", "num.", "no.", "nr.", "n. "} {
 		if len(t)-j >= len(p) && strings.EqualFold(t[j:j+len(p)], p) {
@@ -693,7 +743,7 @@ func (a *addrParser) floor(i int) int {
 	if nd > 2 {
 		return 0
 	}
-	marked := false
+	marked, ordinal := false, false
 	for _, m := range []string{".º", ".ª", "º", "ª", "°", "er", "r", "n", "t", "è", "a", "o", "."} {
 		if !strings.HasPrefix(t[e:], m) {
 			continue
@@ -705,8 +755,28 @@ func (a *addrParser) floor(i int) int {
 		if len(m) <= 2 && m[0] < 0x80 && m != "." && after < len(t) && isWordByte(t[after]) {
 			continue
 		}
-		e, marked = after, true
+		e, marked, ordinal = after, true, m[len(m)-1] >= 0x80
 		break
+	}
+	if ordinal && e < len(t) && t[e] >= 'a' && t[e] <= 'h' && (e+1 == len(t) || !isWordByte(t[e+1])) {
+		return e + 1 // "1ºa", "4ºd": the door letter typed in lower case
+	}
+	if !marked && nd > 0 && e < len(t) && (t[e] >= 'b' && t[e] <= 'h' || t[e] >= 'A' && t[e] <= 'H') && (e+1 == len(t) || !isWordByte(t[e+1])) {
+		return e + 1 // "3c", "5B": floor and door without the ordinal sign
+	}
+	if !marked && nd > 0 {
+		// "2 a 18001", "3 b, 03001": a bare floor and door letter, then a postcode
+		j := e
+		for j < len(t) && t[j] == ' ' {
+			j++
+		}
+		if j > e && j < len(t) && (t[j] >= 'a' && t[j] <= 'h' || t[j] >= 'A' && t[j] <= 'H') && (j+1 == len(t) || !isWordByte(t[j+1])) {
+			if k, ok := a.sep(j + 1); ok {
+				if _, _, pd := a.p.digitsAt(k, 5); pd == 5 {
+					return j + 1
+				}
+			}
+		}
 	}
 	if !marked {
 		// "4 izq", "3 dcha": a bare floor number, then a door word
@@ -789,6 +859,14 @@ func (a *addrParser) unit(i int) int {
 	if e < len(t) && t[e] >= 'A' && t[e] <= 'Z' && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		return e + 1 // escalera B
 	}
+	if e < len(t) && t[e] >= 'a' && t[e] <= 'h' && (e+1 == len(t) || !isWordByte(t[e+1])) && (f == "esc" || f == "escalera" || f == "bloque" || f == "blq" || f == "portal" || f == "letra" || f == "escala") {
+		return e + 1 // "esc b"
+	}
+	if e+3 <= len(t) && (f == "esc" || f == "escalera" || f == "escala") {
+		if g, ge := a.p.foldAt(e); ge > 0 && (g == "izq" || g == "izda" || g == "dcha" || g == "dch" || g == "dr" || g == "izquierda" || g == "derecha") {
+			return ge // "esc izq"
+		}
+	}
 	return 0
 }
 
@@ -855,6 +933,12 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 			break // "Cardiff CF14 2FJ", "Springfield, IL 62704"
 		}
 		fw := string(ww.fold(a.p.fc))
+		if n == 0 && !province && townArticle(fw) && ww.end+1 < len(t) && t[ww.end] == ' ' {
+			if nw := a.p.wordAt(ww.end + 1); nw >= 0 && (capitalised(a.p.ws[nw].text) || lowerOK) && !a.p.ws[nw].is(a.p.fc, lexAddrStop|lexNameParticles) {
+				j = ww.end + 1 // "30830 la ñora", "15001 A Coruña", "08001 L'Hospitalet"
+				continue
+			}
+		}
 		switch {
 		case places[fw]:
 		case nameParticles[fw] && n > 0:
@@ -885,6 +969,141 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 		j++
 	}
 	return max(end, 0)
+}
+
+// deTown reads the town after "de" at the end of an address ("… 2 de villanueva, …", "… 3 de
+// villanueva del pardillo está …"): one to four words, particles between, that are no everyday word
+// or month, then punctuation, the end of the text or an everyday word.
+func (a *addrParser) deTown(i int) int {
+	t := a.text
+	end := -1
+	j := i
+	for n := 0; n < 4 && j < len(t); n++ {
+		w := a.p.wordAt(j)
+		if w < 0 {
+			break
+		}
+		ww := &a.p.ws[w]
+		if ww.is(a.p.fc, lexNameParticles) && n > 0 && end > 0 {
+			j = ww.end + 1
+			continue
+		}
+		if ww.is(a.p.fc, lexAddrStop|lexNameStop|lexNotNames|lexNameParticles|lexFloorWords|lexUnitWords|lexStreetTypeWords|lexCue) ||
+			utf8.RuneCountInString(ww.text) < 3 {
+			break
+		}
+		end = ww.end
+		if end >= len(t) || t[end] != ' ' {
+			break
+		}
+		j = end + 1
+	}
+	if end < 0 {
+		return 0
+	}
+	if end == len(t) || strings.IndexByte(",.;:)\n", t[end]) >= 0 {
+		return end
+	}
+	if w := a.p.wordAt(end + 1); end+1 < len(t) && t[end] == ' ' && w >= 0 && a.p.ws[w].is(a.p.fc, lexAddrStop|lexNameStop) {
+		return end
+	}
+	return 0
+}
+
+// houseWords name a British house ("Rose Cottage", "The Old Rectory", "Ivy House").
+var houseWords = words(`cottage cottages house farm farmhouse rectory vicarage lodge barn mill manor hall grange villa
+	court mansions bungalow chapel croft`)
+
+// ukBefore widens a British postcode at p back over the town right before it and, comma by
+// comma, over a road (capitalised words ending in a street word, a number optional) and up to two
+// segments before it: a house's name or a flat ("The Old Rectory, Church Road, Ledbury HR8 1DT",
+// "Flat 2, Ivy House, High Street, Kendal LA9 4DL").
+func (a *addrParser) ukBefore(p int) int {
+	t, ws, fc := a.text, a.p.ws, a.p.fc
+	wordEndingAt := func(e int) int {
+		k := sort.Search(len(ws), func(j int) bool { return ws[j].end >= e })
+		if k < len(ws) && ws[k].end == e {
+			return k
+		}
+		return -1
+	}
+	if p < 2 || t[p-1] != ' ' {
+		return p
+	}
+	k := wordEndingAt(p - 1)
+	start := -1
+	for n := 0; k >= 0 && n < 3 && capitalised(ws[k].text) && !ws[k].is(fc, lexNotNames|lexSuffixStreetWords); n++ {
+		start = k
+		if k == 0 || t[ws[k-1].end:ws[k].start] != " " {
+			break
+		}
+		k--
+	}
+	if start < 0 {
+		return p
+	}
+	s := ws[start].start
+	for seg := 0; seg < 3; seg++ {
+		if s < 3 || t[s-2:s] != ", " {
+			break
+		}
+		if d := s - 2; seg > 0 && isDigitByte(t[d-1]) {
+			for d > 0 && isDigitByte(t[d-1]) {
+				d--
+			}
+			if fw := wordEndingAt(d - 1); d > 1 && t[d-1] == ' ' && fw >= 0 {
+				if f := string(ws[fw].fold(fc)); f == "flat" || f == "apartment" || f == "unit" {
+					s = ws[fw].start // "Flat 2, Ivy House, …"
+					continue
+				}
+			}
+			break
+		}
+		k := wordEndingAt(s - 2)
+		if k < 0 {
+			break
+		}
+		first, house, road := -1, false, ws[k].is(fc, lexSuffixStreetWords)
+		for n := 0; k >= 0 && n < 4; n++ {
+			if capitalised(ws[k].text) {
+				first = k
+				house = house || houseWords[string(ws[k].fold(fc))]
+			} else {
+				break
+			}
+			if k == 0 || t[ws[k-1].end:ws[k].start] != " " {
+				break
+			}
+			k--
+		}
+		if first < 0 {
+			break
+		}
+		b := ws[first].start
+		if d := b - 1; d > 0 && t[d] == ' ' && isDigitByte(t[d-1]) {
+			for d > 0 && isDigitByte(t[d-1]) {
+				d--
+			}
+			b = d // "12 Church Road"
+		}
+		f := string(ws[first].fold(fc))
+		switch {
+		case seg == 0 && road, seg > 0 && (house || road || f == "the"):
+			s = b
+		default:
+			return s
+		}
+	}
+	return s
+}
+
+// townArticle: the articles a town's name may start with (La Ñora, A Coruña, O Grove, Els Hostalets).
+func townArticle(f string) bool {
+	switch f {
+	case "la", "el", "las", "los", "a", "o", "as", "os", "els", "les", "l":
+		return true
+	}
+	return false
 }
 
 // ukPostcode: SW15 2RD, OX7 5NJ, BS1 4DJ, EC1A 1BB.
@@ -1035,7 +1254,8 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 		t[w[0]] = append(t[w[0]], ownerWord{w, false})
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
-		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego"} {
+		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego",
+		"social"} { // "domicilio social", "domicili social", "sede social"
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
 	}
 	return t

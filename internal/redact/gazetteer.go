@@ -92,6 +92,7 @@ const (
 	lexInstitution
 	lexNameStop
 	lexPublicRole
+	lexZhSurname
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 64 KiB
@@ -142,7 +143,7 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 || lexPublicRole >= 1<<lexClassBits {
+		if len(lexicon) > lexSlots*3/4 || lexZhSurname >= 1<<lexClassBits {
 			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
@@ -173,6 +174,7 @@ func buildLexicon() {
 		{institutionHeads, lexInstitution},
 		{nameStops, lexNameStop},
 		{publicRoles, lexPublicRole},
+		{zhSurnames, lexZhSurname},
 	} {
 		for w := range s.set {
 			lexicon[w] |= s.flag
@@ -211,7 +213,7 @@ a o e i u y de la el en un una son said chance hunter summer dawn rob pat sue ma
 nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer lu isa pepe
 ella sole franco frances german bella buena nieve mayo sola
 lady dulce lucero nil lluna heura estel lur hodei ilargi itxaso haizea segunda digna justa modesta librada iluminada
-martirio patrocinio ventura urbano kelly mercedes nadal`)
+martirio patrocinio ventura urbano kelly mercedes nadal linda`)
 
 // Honorifics and role words that announce a name. The value is the score a following run of
 // capitalised words gets: an honorific is near-certain, a role word a little less.

@@ -172,11 +172,21 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		if !capitalised(w.text) && !nameCueStart[c0] && !introStart[c0] && !(c0 >= 'a' && c0 <= 'z' || c0 >= 0x80) {
 			continue // only capitalised words, cue words, introductions and lower-case names can start a name
 		}
+		if c0 >= 'a' && c0 <= 'z' && len(w.text) <= 5 && ws[i].is(fc, lexZhSurname) {
+			if end, ok := chineseName(text, ws, i, fc); ok {
+				out = appendPerson(out, text, w.start, ws[end].end, 0.7)
+				i = end
+				continue
+			}
+		}
 		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStart(w.text) {
 			continue // "de", "la", "en": no name, cue or introduction starts there
 		}
 		if w.end < len(text) && isDigitByte(text[w.end]) || w.start > 0 && isDigitByte(text[w.start-1]) {
 			continue // a code's letters ("FE25-00412339", "PV25"), not a name
+		}
+		if monthBetweenNumbers(text, w.start, w.end) || strings.HasPrefix(text[w.end:], ".-") || strings.HasPrefix(text[w.end:], ".–") {
+			continue // "5 Mar 2025", "3 de març de 2025": a month; "SEGUNDO.-": a heading's ordinal
 		}
 		if end, ok := introducedName(text, ws, i, fc); ok {
 			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
@@ -261,7 +271,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is
 			// known; alone, only a context word ("cliente", "titular") lifts it over the threshold.
 			end := extendName(text, ws, i, fc)
-			if end == i || institutionBefore(text, ws, i, fc) {
+			if end == i || institutionBefore(text, ws, i, fc) || institutionTails[string(ws[end].fold(fc))] {
 				i = end // "Letrada Sra. …": a cue word ends the run; "Fundació Josep Carreras"
 				continue
 			}
@@ -274,13 +284,25 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
 		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
-			!institutionBefore(text, ws, i, fc):
+			!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc):
 			out = appendPerson(out, text, w.start, w.end, 0.4)
 		}
 	}
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = dropInOffices(out, first, fc.offices)
 	return appendRepeats(out, first, ws, fc, text)
+}
+
+// monthBetweenNumbers: the word text[s:e] sits between a day and a year ("5 Mar 2025", "3 de
+// març de 2025", "12-Jun-1980" is read by the date rules): a month, whatever the lists say.
+func monthBetweenNumbers(text string, s, e int) bool {
+	b, a := text[max(0, s-5):s], text[e:min(len(text), e+6)]
+	before := len(b) >= 2 && b[len(b)-1] == ' ' && isDigitByte(b[len(b)-2]) ||
+		len(b) >= 5 && strings.HasSuffix(b, " de ") && isDigitByte(b[len(b)-5])
+	if !before {
+		return false
+	}
+	return len(a) >= 2 && a[0] == ' ' && isDigitByte(a[1]) || strings.HasPrefix(a, " de ") && len(a) >= 5 && isDigitByte(a[4])
 }
 
 // shortStart: the one- and two-letter lower-case words a name, cue or introduction can start with
@@ -317,6 +339,31 @@ var streetWords = words(`calle c rua do da carrer avenida av avda plaza pza pase
 // companyAfter: the capitalised run that ends at end is a company's name ("Costa Homes S.L.",
 // "Reformas Saez SL", "Bufete Alarcón & Asociados").
 func companyAfter(text string, end int) bool {
+	if companySuffixAt(text, end) {
+		return true
+	}
+	// "Telefónica de España S.A.U.": the suffix after more words of the same run
+	j := end
+	for n := 0; n < 3 && j+2 < len(text) && text[j] == ' '; n++ {
+		k := j + 1
+		for k < len(text) && text[k] != ' ' && text[k] != ',' && text[k] != ';' {
+			k++
+		}
+		w := text[j+1 : k]
+		if !capitalised(w) && !nameParticles[w] {
+			return false
+		}
+		if companySuffixAt(text, j) {
+			return true
+		}
+		j = k
+	}
+	return false
+}
+
+// companySuffixAt: a company's legal form (S.L., SA, Ltd, Lda…) right after end, or the run
+// ending at end took its first letter.
+func companySuffixAt(text string, end int) bool {
 	rest := text[end:min(len(text), end+12)]
 	k := 0
 	for k < len(rest) && (rest[k] == ' ' || rest[k] == ',') {
@@ -376,8 +423,8 @@ func lowerNameOK(text string, ws []word, i int, fc *folder) bool {
 	if len(w.text) < 3 || ws[i].is(fc, lexNotNames) || saintBefore(text, ws, i, fc) || i > 0 && ws[i-1].is(fc, lexStreetWords) {
 		return false
 	}
-	if lowerNever[string(ws[i].fold(fc))] {
-		return false
+	if lowerNever[string(ws[i].fold(fc))] || ordinalWords[string(ws[i].fold(fc))] {
+		return false // "de segunda mano": an ordinal in lower case is never a name
 	}
 	if !ws[i].is(fc, lexLowerAmbiguous) {
 		return true
@@ -435,11 +482,22 @@ func placeNameBefore(text string, ws []word, i int, fc *folder) bool {
 		return false
 	}
 	p := string(ws[i-1].fold(fc))
+	if f := ws[i-2].fold(fc); p == "de" && (placeOf[string(f)] || len(f) > 2 && f[1] == '\'' && placeOf[string(f[2:])]) {
+		return true // "la oficina de Gràcia", "el barrio de Santiago"
+	}
 	if (p == "la" || p == "los" || p == "las") && i >= 3 && string(ws[i-2].fold(fc)) == "de" && gap(text, ws[i-3], ws[i-2], false) {
 		return capitalised(ws[i-3].text) && ws[i-3].is(fc, lexNotNames) // "Virgen de la Macarena"
 	}
 	return (p == "del" || p == "de") && capitalised(ws[i-2].text) && ws[i-2].is(fc, lexNotNames)
 }
+
+// placeOf are the words after which "de" + a capitalised word names a place (a branch, a
+// district, a town), not a person.
+var placeOf = words(`oficina oficines oficinas sucursal sucursales barrio barri bairro auzoa pueblo poble ciudad ciutat
+	cidade municipio municipi concello provincia comarca zona distrito districte parroquia`)
+
+// institutionTails end the name of a branch, desk or team ("Costa Blanca International Branch").
+var institutionTails = words(`branch office desk team department dept services service support centre center bureau`)
 
 // ordinalWords after a role word are the role's number ("el firmante segundo"), not a name
 // (Segundo, Primitivo… are given names only when capitalised).
@@ -868,6 +926,9 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 		if ws[j].is(fc, lexCue) && utf8.RuneCountInString(ws[j].text) > 1 && nameCues[string(ws[j].fold(fc))] >= 0.85 {
 			break // "Letrada Sra. Gómez": an honorific starts the next name
 		}
+		if ws[j].is(fc, lexCompanyWords) && !ws[j].is(fc, lexSurnames|lexGivenNames) {
+			break // "Construções Ferreira Lda": the legal form is not part of a name (companyAfter reads it)
+		}
 		if capitalised(ws[j].text) && !ws[j].is(fc, lexNotNames) {
 			end = j
 			continue
@@ -946,10 +1007,57 @@ func unknownSurnameAfter(text string, ws []word, end int, fc *folder) int {
 		return end
 	}
 	e := ws[j].end
-	if e == len(text) || strings.IndexByte(",;:().\n", text[e]) >= 0 || text[e] == '\n' {
+	if e == len(text) || strings.IndexByte(",;:().\n", text[e]) >= 0 {
 		return j
 	}
+	if r := text[e:]; strings.HasPrefix(r, " (") || strings.HasPrefix(r, " —") || strings.HasPrefix(r, " – ") || strings.HasPrefix(r, " - ") {
+		return j // "la clienta rosario villaplana (la del estanco)"
+	}
 	return end
+}
+
+// zhSurnames are the commonest Chinese surnames in pinyin that are no Spanish, Catalan, Galician or
+// English word in lower case.
+var zhSurnames = words(`li wang zhang liu chen yang zhao huang zhou wu xu sun zhu gao lin guo luo liang song zheng
+	xie han tang feng dong xiao cao yuan deng fu shen zeng peng cai jia ding wei xue yan dai xia zhong tian jiang fang
+	shi yao liao zou xiong jin hao kong bai cui kang qiu qin gu hou shao meng duan lei qian yin chang qiao lai gong
+	wen hu ma lu`)
+
+// pinyinSyllable: f is one syllable of Mandarin in pinyin without tones (an initial, then a final).
+func pinyinSyllable(f []byte) bool {
+	s := string(f)
+	if len(s) == 0 || len(s) > 6 {
+		return false
+	}
+	for _, in := range []string{"zh", "ch", "sh", "b", "p", "m", "f", "d", "t", "n", "l", "g", "k", "h", "j", "q", "x", "r", "z", "c", "s", "y", "w", ""} {
+		if strings.HasPrefix(s, in) && pinyinFinals[s[len(in):]] {
+			return true
+		}
+	}
+	return false
+}
+
+var pinyinFinals = words(`a o e i u v ai ei ui ao ou iu ie ve er an en in un ang eng ing ong ia iao ian iang iong ua uo
+	uai uan uang ue`)
+
+// chineseName: a Chinese surname and one or two given-name syllables in lower case after a cue
+// ("dar de alta a li na", "con huang lei", "la paciente chen jing"); returns the last word.
+func chineseName(text string, ws []word, i int, fc *folder) (int, bool) {
+	if i == 0 || i+1 >= len(ws) || capitalised(ws[i].text) || !gap(text, ws[i-1], ws[i], true) {
+		return 0, false
+	}
+	if p := ws[i-1].fold(fc); !ws[i-1].is(fc, lexLowerCues|lexCue) && string(p) != "en" && string(p) != "na" {
+		return 0, false // "en", "na": the Catalan personal articles ("en zhao ming")
+	}
+	end := i
+	for j := i + 1; j < len(ws) && j-i <= 2 && gap(text, ws[j-1], ws[j], false); j++ {
+		f := ws[j].fold(fc)
+		if capitalised(ws[j].text) || !pinyinSyllable(f) || ws[j].is(fc, lexNameStop|lexAddrStop|lexNotNames|lexNameParticles) && !ws[j].is(fc, lexGivenNames) {
+			break
+		}
+		end = j
+	}
+	return end, end > i
 }
 
 // lowerFree: a lower-case word of at least three letters that could be an unknown surname.

@@ -1,6 +1,10 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Table awareness (issue #13): in a CSV/TSV export, a Markdown or pipe table, a JSON object or
 // a "key: value" form, the header or key says what a value is, and the value itself often does
@@ -95,7 +99,7 @@ var columnExact = map[string]string{
 	"birthdate": TypeDOB, "birthday": TypeDOB, "dateofbirth": TypeDOB, "fechanacimiento": TypeDOB,
 	"firstname": TypePerson, "lastname": TypePerson, "fullname": TypePerson, "givenname": TypePerson,
 	"familyname": TypePerson, "given": TypePerson, "family": TypePerson, "surname": TypePerson,
-	"cp": TypeAddress, "c p": TypeAddress, "postcode": TypeAddress, "zip": TypeAddress, "codigo postal": TypeAddress,
+	"ne le": TypeDOB, "nee le": TypeDOB, "nato il": TypeDOB, "nata il": TypeDOB, "cp": TypeAddress, "c p": TypeAddress, "postcode": TypeAddress, "zip": TypeAddress, "codigo postal": TypeAddress,
 	"dni nie": TypeDNI, "nif nie": TypeDNI, "dninie": TypeDNI, "doc": TypeDNI, "documento": TypeDNI,
 	"phonenumber": TypePhone, "mobilephone": TypePhone, "tlf": TypePhone, "tfno": TypePhone, "telf": TypePhone,
 	"emailaddress": TypeEmail, "nhc": TypeMRN, "identifier": TypeMRN, "mrn": TypeMRN, "passportnumber": TypePassport,
@@ -117,6 +121,7 @@ var (
 	colID       = words(`dni nif nie identidad identificacion nan`)
 	colPerson   = words(`nombre nombres apellido apellidos apellido1 apellido2 name names surname surnames firstname
 		lastname nom noms cognom cognoms izena izenak abizena abizenak apelido apelidos paciente pacient patient
+		prenom prenoms nome cognome vorname nachname forename forenames
 		cliente clienta client customer titular titulares holder heredero heredera herederos solicitante applicant
 		deudor deudora debtor acreedor beneficiario beneficiaria beneficiary cirujano cirujana surgeon medico medica
 		doctor doctora facultativo enfermero enfermera agente gestor gestora empleado empleada employee contacto
@@ -190,6 +195,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 				}
 			} else {
 				out = appendKeyValue(out, &p, ls, lineEnd)
+				out = appendInlinePairs(out, &p, ls, lineEnd)
 			}
 		}
 		ls = le + 1
@@ -379,14 +385,22 @@ func appendCell(out []Span, p *dateParser, typ string, s, e int) []Span {
 // companyLike: a cell that names a company or association rather than a person.
 func companyLike(v string) bool {
 	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' || r == '.' }) {
-		if companyWords[fold(w)] {
+		if f := fold(w); companyWords[f] || institutionHeads[f] {
 			return true
+		}
+	}
+	// a dotted company form: "S.A.U.", "S.L.", "S. Coop."
+	for _, w := range strings.Fields(v) {
+		if strings.Count(w, ".") >= 2 {
+			if companyWords[fold(strings.ReplaceAll(w, ".", ""))] {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-var companyWords = words(`sl sa slu sau slp cb sc scoop coop asoc asociacion association ltd llc inc gmbh plc
+var companyWords = words(`sl sa slu sau slp cb sc scoop coop asoc asociacion association ltd llc inc gmbh plc lda ltda
 	fundacion fundacio comunidad ayuntamiento ajuntament consorcio grupo group holding servicios talleres
 	construcciones promociones inmobiliaria reformas limpiezas transportes`)
 
@@ -458,6 +472,50 @@ func appendKeyValue(out []Span, p *dateParser, ls, le int) []Span {
 	return appendCell(out, p, typ, c[0], c[1])
 }
 
+// appendInlinePairs types the values of the "key: value" pairs inside a line after its first
+// ("… please check: Nom: Lefebvre, Prénom: Camille", "— Cognome: Esposito; Nome: Gennaro"): a
+// key of one to three words right after a comma, semicolon, colon, bar, bracket or dash, then
+// ": ". appendKeyValue reads the pair at the start of the line.
+func appendInlinePairs(out []Span, p *dateParser, ls, le int) []Span {
+	text := p.text
+	for c := ls; c < le; {
+		k := strings.IndexByte(text[c:le], ':')
+		if k < 0 {
+			break
+		}
+		k += c
+		c = k + 1
+		if k+1 >= le || text[k+1] != ' ' || k == ls || !isASCIILetterByte(text[k-1]) && text[k-1] < 0x80 {
+			continue
+		}
+		j, spaces := k, 0
+		for j > ls && k-j < 32 {
+			r, n := utf8.DecodeLastRuneInString(text[ls:j])
+			if r == ' ' {
+				spaces++
+			} else if !unicode.IsLetter(r) && r != '_' {
+				break
+			}
+			j -= n
+		}
+		if j == ls || k-j >= 32 || spaces > 3 {
+			continue // the line's first key (appendKeyValue's), or no key
+		}
+		switch r, _ := utf8.DecodeLastRuneInString(text[ls:j]); r {
+		case ',', ';', ':', '|', '(', '—', '–', '-', '/':
+		default:
+			continue
+		}
+		for j < k && text[j] == ' ' {
+			j++
+		}
+		if j < k {
+			out = appendKeyValue(out, p, j, le)
+		}
+	}
+	return out
+}
+
 // nameLike: one to six words, each capitalised, in capitals, a particle or a known name.
 func nameLike(v string) bool {
 	ws := strings.Fields(strings.ReplaceAll(v, ",", " "))
@@ -512,7 +570,7 @@ func personValueEnd(text string, s, le int) int {
 		case c == ',':
 			rest := strings.TrimSpace(text[j+1 : le])
 			ws := strings.Fields(rest)
-			if len(ws) >= 1 && len(ws) <= 3 && capitalised(ws[0]) && !strings.ContainsAny(rest, "0123456789,;") {
+			if len(ws) >= 1 && len(ws) <= 3 && capitalised(ws[0]) && !strings.ContainsAny(rest, "0123456789,;:") {
 				return le
 			}
 			return j

@@ -87,6 +87,24 @@ ITEMS = [
     ("rl-en-clinic-2059", "She lives at [[ADDRESS|Residencial Las Dunas, bloque 2, 1A, 29660 Marbella]] with her husband."),
     # --- decoys: generic streets ---
     ("rl-es-bank-2060", "Hoy la {{STREET_GENERIC|calle Mayor}} estaba cortada por obras, así que el cliente [[PERSON|Gaspar Ibarrola]] llegó tarde."),
+    # --- batch 2 (written after batch 1's rules, before the rules for these forms) ---
+    # British addresses led by a house's name, then a road without a number, a town, a postcode
+    ("rl-en-law-2061", "Deed of gift: the donor, [[PERSON|Eleanor Pryce]], of [[ADDRESS|Rose Cottage, Mill Lane, Tetbury GL8 8AB]], gives the painting to her niece."),
+    ("rl-en-bank-2062", "Change of address received. New address: [[ADDRESS|The Old Vicarage, Station Road, Thame OX9 3AA]]. Old one closed."),
+    ("rl-es-bank-2063", "El cliente británico [[PERSON|Hugh Lambton]] vive en [[ADDRESS|Ivy House, Church Street, Kendal LA9 4DL]] y pide la tarjeta allí."),
+    ("rl-en-bank-2064", "Note: {{STREET_GENERIC|Station Road}} is closed for works, so the branch van will be late."),
+    # Chinese names in pinyin, lower case, after a cue
+    ("rl-es-bank-2065", "mañana viene a firmar con [[PERSON|huang lei]] el contrato de la tienda, y luego a su casa"),
+    ("rl-ca-bank-2066", "el titular és en [[PERSON|zhao ming]]; la seva dona, [[PERSON|sun li]], també signa"),
+    ("rl-es-clinic-2067", "la paciente [[PERSON|chen jing]] no habla castellano, viene con tan poco tiempo que no trae el informe"),
+    # an unknown lower-case surname before a bracket or dash, after a role word
+    ("rl-es-bank-2068", "la clienta [[PERSON|rosario villaplana]] (la del estanco) quiere cancelar el seguro"),
+    ("rl-gl-clinic-2069", "o paciente [[PERSON|xosé ourense]] — non, perdón, [[PERSON|xosé outón]] — ten cita mañá"),
+    # a town after 'de' at the end of a lower-case address
+    ("rl-es-bank-2070", "vive en [[ADDRESS|la calle mayor 14 de fuentelapeña]], en zamora, y cobra la pensión aquí"),
+    ("rl-es-law-2071", "la finca de [[ADDRESS|camino real 3 de villanueva del pardillo]] está a nombre de los dos"),
+    # apartments and blocks before a floor and a postcode
+    ("rl-en-clinic-2072", "Home visit: [[ADDRESS|Apartamentos Miramar, bloque 4, 3C, 03590 Altea]], ring twice."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
