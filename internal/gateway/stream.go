@@ -14,6 +14,7 @@ import (
 
 	"github.com/sucursal/sucursal/internal/chat"
 	"github.com/sucursal/sucursal/internal/openaicompat"
+	"github.com/sucursal/sucursal/internal/procs"
 	"github.com/sucursal/sucursal/internal/tracecontext"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -24,6 +25,8 @@ import (
 func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Stream, log *slog.Logger) {
 	s.m.activeStreams.Inc()
 	defer s.m.activeStreams.Dec()
+	procs.Begin() // how many Ps the gateway runs on follows the streams in flight (package procs)
+	defer procs.End()
 	fr := wire.NewReader(str)
 	f, err := fr.Read()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quic-go/quic-go"
 
+	"github.com/sucursal/sucursal/internal/procs"
 	"github.com/sucursal/sucursal/internal/wire"
 )
 
@@ -61,6 +62,7 @@ func (c *Client) Open(ctx context.Context, req wire.Request) (*Call, error) {
 	// frame by frame from the stream would lock it twice per frame.
 	call := &Call{c: c, sess: sess, str: str, fr: wire.NewReader(bufio.NewReaderSize(str, 4<<10)), m: c.m, accepted: make(chan struct{})}
 	c.m.openStreams.Inc()
+	procs.Begin() // how many Ps the agent runs on follows the streams in flight (package procs)
 	sess.opened()
 	if err := wire.WriteJSON(str, wire.TypeRequest, req); err != nil {
 		call.abort(wire.CodeProtocol)
@@ -139,6 +141,7 @@ func (call *Call) Close() {
 		_ = call.str.Close()
 		call.str.CancelRead(wire.CodeOK)
 		call.m.openStreams.Dec()
+		procs.End()
 		call.sess.closed()
 	})
 }
@@ -162,6 +165,7 @@ func (call *Call) cancel() {
 		call.str.CancelRead(wire.CodeCancelled)
 		call.m.cancels.Inc()
 		call.m.openStreams.Dec()
+		procs.End()
 		call.sess.closed()
 	})
 }
@@ -171,6 +175,7 @@ func (call *Call) abort(code quic.StreamErrorCode) {
 		call.str.CancelWrite(code)
 		call.str.CancelRead(code)
 		call.m.openStreams.Dec()
+		procs.End()
 		call.sess.closed()
 	})
 }
