@@ -14,7 +14,8 @@ import (
 var atWords = []string{"(arroba)", "[arroba]", "{arroba}", "<arroba>", " arroba ", "(at)", "[at]", "{at}", "<at>", " at "}
 
 // dotWords are the spellings of the dot.
-var dotWords = []string{"(punto)", "[punto]", "{punto}", " punto ", "(dot)", "[dot]", "{dot}", " dot ", "(punt)", " punt ", "."}
+var dotWords = []string{" (punto) ", " [punto] ", " [dot] ", " (dot) ", " {dot} ", " (punt) ", "(punto)", "[punto]", "{punto}", " punto ",
+	"(dot)", "[dot]", "{dot}", " dot ", "(punt)", " punt ", "."}
 
 var topLevelDomains = words(`com es net org eu cat gal eus info fr de it pt uk co ie nl be ch at ro ma us io me edu gob gov biz ar mx cl pe ve br cn ua ru pl`)
 
@@ -32,8 +33,18 @@ func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 			k += off
 			off = k + len(at)
 			lowerAt := at == " at " && text[k+1:k+3] != "AT" // English prose, unless the dots are spelled too
-			s := emailLocalStart(text, l, k)
-			e, spelledDot := emailDomainEnd(text, l, k+len(at))
+			lk, dk := k, k+len(at)
+			if at[0] != ' ' {
+				// a bracketed @ with a space either side: "liam.doherty [at] outlook [dot] ie"
+				if lk > 0 && l[lk-1] == ' ' {
+					lk--
+				}
+				if dk < len(l) && l[dk] == ' ' {
+					dk++
+				}
+			}
+			s := emailLocalStart(text, l, lk)
+			e, spelledDot := emailDomainEnd(text, l, dk)
 			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba ") || lowerAt && !spelledDot {
 				continue
 			}
@@ -136,4 +147,87 @@ func emailDomainEnd(text, l string, i int) (int, bool) {
 		}
 	}
 	return end, spelled
+}
+
+// roleLocalParts are the local parts (or their first dot-, dash- or underscore-separated
+// word) of a business's shared mailbox: info@…, atencion.cliente@…, payments@…,
+// citaciones@…, oficina.sabadell@….
+var roleLocalParts = words(`info informacion información contacto contact contacte atencion atención atencionalcliente clientes cliente
+	customer customers customerservice customercare soporte support help ayuda admin administracion administración oficina office
+	secretaria secretaría recepcion recepción reception citaciones citas citacions cita reclamaciones reclamacions complaints
+	payments pagos facturacion facturación billing invoices riesgos ventas sales comercial marketing rrhh hr noreply no-reply
+	donotreply notificaciones notifications avisos alertas alerts prensa press empleo jobs legal compliance privacidad privacy
+	tarjetas cards hipotecas prestamos préstamos inversiones empresas bulegoa idazkaritza informazioa bustia secretaria.juzgado registro registre hello hola team equipo`)
+
+// freeMailDomains are the providers where a mailbox is a person's, whatever its name.
+var freeMailDomains = words(`gmail googlemail hotmail outlook live msn yahoo ymail icloud me mac aol protonmail proton gmx
+	telefonica movistar terra ya orange euskalnet yandex mail email zoho tutanota hushmail wanadoo free laposte libero tiscali
+	btinternet sky virginmedia ono jazztel vodafone xtec`)
+
+// emailRoleVeto: an address whose local part is a shared mailbox's (roleLocalParts) at a
+// domain that is not a free-mail provider is a business's address, not a person's — unless a
+// word of its other parts is written elsewhere in the text with a capital, as a name is
+// ("legal@bufete-ferrer.com … copy Jordi Ferrer": the firm bears its owner's name).
+func emailRoleVeto(text string, start, end int) bool {
+	v := strings.ToLower(text[start:end])
+	at := strings.IndexByte(v, '@')
+	if at <= 0 {
+		return false
+	}
+	local, domain := v[:at], v[at+1:]
+	first := local
+	if d := strings.IndexByte(domain, '.'); d > 0 {
+		if freeMailDomains[domain[:d]] {
+			return false
+		}
+		domain = domain[:strings.LastIndexByte(domain, '.')] // without the top-level domain
+	}
+	if k := strings.IndexAny(local, "._-"); k > 0 && !roleLocalParts[local] {
+		first = local[:k]
+	}
+	if !roleLocalParts[strings.TrimRight(first, "0123456789")] { // "oficina3021@…"
+		return false
+	}
+	rest := local[len(first):] + "." + domain
+	for _, tok := range strings.FieldsFunc(rest, func(r rune) bool { return r == '.' || r == '-' || r == '_' }) {
+		if len(tok) >= 4 && !roleLocalParts[tok] && capitalisedElsewhere(text, start, end, tok) {
+			return false
+		}
+	}
+	return true
+}
+
+// capitalisedElsewhere: the lower-case ASCII word w occurs in text outside [start, end) at a
+// word start, with its first letter in capitals.
+func capitalisedElsewhere(text string, start, end int, w string) bool {
+	if w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	up := string(w[0]-'a'+'A') + w[1:]
+	for off := 0; off < len(text); {
+		k := strings.Index(text[off:], up)
+		if k < 0 {
+			k = indexFold(text[off:], up)
+			if k < 0 {
+				return false
+			}
+		}
+		k += off
+		off = k + 1
+		if k >= start && k < end || k > 0 && isWordByte(text[k-1]) || text[k] < 'A' || text[k] > 'Z' {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// indexFold finds up (a capital, then lower case) with the rest in any case ("FERRER").
+func indexFold(s, up string) int {
+	for k := 0; k+len(up) <= len(s); k++ {
+		if s[k] == up[0] && strings.EqualFold(s[k:k+len(up)], up) {
+			return k
+		}
+	}
+	return -1
 }

@@ -39,6 +39,10 @@ func moreBuiltins() []builtin {
 		{name: "es_plate_old", first: firstOldPlate, starts: "ABCGHIJLMNOPSTVZ", maxLen: 11, lead: leadDigits, cluster: cluster{4, 3, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
 			pattern: wb + plateProvinces + `[ -]?\d{4}[ -]?[A-Z]{1,2}` + we,
 			context: plateContext},
+		// A moped's plate: C + four digits + three consonants (C1928BCD, C-1928-BCD).
+		{name: "es_plate_moped", first: firstOldPlate, starts: "C", maxLen: 10, lead: leadDigits, cluster: cluster{4, 2, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
+			pattern: wb + `C[ -]?\d{4}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}` + we,
+			context: plateContext},
 		// UK national numbers: mobiles 07xxx xxxxxx, London 020 xxxx xxxx, other areas 01xxx.
 		{name: "uk_phone", first: firstUKPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
 			pattern: `(?<![\w+])0(?:7\d{3} ?\d{3} ?\d{3}|20 ?\d{4} ?\d{4}|1\d{3} ?\d{6}|1\d{3} \d{3} \d{3}|1\d{2} ?\d{3} ?\d{4})` + we,
@@ -249,13 +253,32 @@ func versionBefore(text string, start, _ int) bool {
 		return false
 	}
 	before := strings.ToLower(text[max(0, i-14):i])
-	for _, w := range []string{"version", "versión", "ver", "release", "build", "actualización", "actualizacion", "update", "versió", "bertsioa"} {
+	for _, w := range versionWords {
 		if strings.HasSuffix(before, w) {
+			return true
+		}
+	}
+	// a version word a few words before: "Versión del documento 2.10.4.1", "firmware del
+	// cajero 10.4.2.1" (not past a sentence end or another number)
+	far := strings.ToLower(text[max(0, i-32):i])
+	if strings.ContainsAny(far, "0123456789\n") {
+		if k := strings.LastIndexAny(far, "0123456789\n"); k >= 0 {
+			far = far[k+1:]
+		}
+	}
+	if strings.Contains(far, ". ") {
+		far = far[strings.LastIndex(far, ". ")+2:]
+	}
+	for _, w := range versionWords {
+		if k := strings.Index(far, w); k >= 0 && (k == 0 || !isWordByte(far[k-1])) && len(w) > 3 {
 			return true
 		}
 	}
 	return false
 }
+
+var versionWords = []string{"version", "versión", "ver", "release", "build", "actualización", "actualizacion", "update", "versió",
+	"bertsioa", "firmware", "fw", "revisión", "revision", "software"}
 
 // ibanHeadBefore: the 20 digits follow an IBAN's country code and check digits ("ES91 2100…"):
 // they are that IBAN's account, for the IBAN recognizer to judge (also when its check digits

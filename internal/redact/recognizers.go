@@ -178,7 +178,7 @@ func builtins() []builtin {
 		{name: "e164", first: firstE164, starts: "+", maxLen: 32, lead: leadDigits, cluster: cluster{7, 2, 0}, typ: TypePhone, score: 0.6, need: minDigits(7), veto: phoneVeto,
 			pattern: `(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we,
 			context: []string{"tel", "teléfono", "telefono", "móvil", "movil", "phone", "mobile", "call", "whatsapp"}},
-		{name: "email", first: firstEmail, starts: startEmail, high: true, lead: leadAt, typ: TypeEmail, score: 0.9, need: func(p *profile) bool { return p.at > 0 },
+		{name: "email", first: firstEmail, starts: startEmail, high: true, lead: leadAt, typ: TypeEmail, score: 0.9, veto: emailRoleVeto, need: func(p *profile) bool { return p.at > 0 },
 			pattern: `(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`,
 			context: []string{"email", "e-mail", "correo", "mail"}},
 		{name: "ipv4", first: firstIPv4, starts: startDigits, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", veto: versionBefore, need: func(p *profile) bool { return p.dots >= 3 },
