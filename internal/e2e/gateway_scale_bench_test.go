@@ -26,8 +26,9 @@ import (
 // helloEdge opens edge id's QUIC + mTLS connection (its own fleet certificate) and sends the
 // hello the real edge sends, offering the control stream; when the gateway keeps it, the edge
 // pings on it every 500 ms (link.ping_interval's default) until the connection ends, as an idle
-// real edge does.
-func helloEdge(ctx context.Context, pkiDir, id, addr string) (*quic.Conn, error) {
+// real edge does. With a gateway that offers heartbeats the edge asks for one every 500 ms
+// instead and pings no more, as a real edge does, unless pingsOnly (an edge of an older build).
+func helloEdge(ctx context.Context, pkiDir, id, addr string, pingsOnly bool) (*quic.Conn, error) {
 	conf, err := pki.ClientTLS(pkiDir, id)
 	if err != nil {
 		return nil, err
@@ -65,6 +66,13 @@ func helloEdge(ctx context.Context, pkiDir, id, addr string) (*quic.Conn, error)
 				}
 			}
 		}()
+		if wire.HasFeature(ack.Features, wire.FeatureHeartbeat) && !pingsOnly {
+			if err := wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: 1, HeartbeatMillis: 500}); err != nil {
+				conn.CloseWithError(0, "")
+				return nil, err
+			}
+			return conn, nil
+		}
 		go func() {
 			t := time.NewTicker(500 * time.Millisecond)
 			defer t.Stop()
@@ -100,20 +108,32 @@ func rssOf(pid int) int64 {
 
 // BenchmarkGatewayManyEdges: one dc-gateway process (the released binary) and GATEWAY_EDGES
 // (default 1 000) edges, each with its own fleet certificate, opening QUIC + mTLS connections 8
-// at a time and saying hello, then staying idle as a real edge is (a ping every 500 ms on the
-// control stream). It reports the handshake rate (TLS 1.3 with
-// client certificates verified against the fleet CA, plus the hello round trip), the gateway's
-// resident memory per idle connection (RSS with all connected minus RSS with one, divided by
-// the rest), and the latency of short requests from a real edge-agent through the same gateway
-// while the others are connected. Run once:
+// at a time and saying hello, then staying idle as a real edge is (heartbeats every 500 ms on the
+// control stream, or pings with a gateway that does not offer them). It reports the handshake
+// rate (TLS 1.3 with client certificates verified against the fleet CA, plus the hello round
+// trip), the gateway's resident memory per idle connection (RSS with all connected minus RSS
+// with one, divided by the rest) just after connecting and over GATEWAY_IDLE (default 2m30s,
+// more than the runtime's forced-GC period; 0 skips it) with the gateway's heap, stacks, GCs,
+// allocation and CPU meanwhile, and the latency and gateway CPU of short requests from a real
+// edge-agent through the same gateway while the others are connected. Run once:
 //
 //	go test ./internal/e2e -run '^$' -bench BenchmarkGatewayManyEdges -benchtime 1x
 //
 // GATEWAY_BIN runs another dc-gateway build instead (a before/after in one session);
-// GATEWAY_PPROF=host:port saves the gateway's heap profile and goroutines, all edges connected,
+// GATEWAY_EDGE_PINGS=1 makes the edges ping as builds before heartbeats did;
+// GATEWAY_PPROF=host:port saves the gateway's heap profile and goroutines, after the idle time,
 // into GATEWAY_PPROF_DIR (a build with a pprof listener: docs/SCALE.md).
 func BenchmarkGatewayManyEdges(b *testing.B) {
 	n := envN("GATEWAY_EDGES", 1000)
+	idle := 150 * time.Second
+	if v := os.Getenv("GATEWAY_IDLE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			b.Fatalf("GATEWAY_IDLE: %v", err)
+		}
+		idle = d
+	}
+	pingsOnly := os.Getenv("GATEWAY_EDGE_PINGS") != "" // edges of a build before heartbeats
 	agentBin, gatewayBin := releasedBinaries(b)
 	if v := os.Getenv("GATEWAY_BIN"); v != "" { // another build of dc-gateway, for a before/after
 		gatewayBin = v
@@ -132,7 +152,7 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 
 	for range b.N {
 		ctx := context.Background()
-		first, err := helloEdge(ctx, pkiDir, ids[1], gwAddr)
+		first, err := helloEdge(ctx, pkiDir, ids[1], gwAddr, pingsOnly)
 		if err != nil {
 			b.Fatalf("first edge: %v", err)
 		}
@@ -153,7 +173,7 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 				defer wg.Done()
 				for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 					s := time.Now()
-					c, err := helloEdge(ctx, pkiDir, ids[i+1], gwAddr)
+					c, err := helloEdge(ctx, pkiDir, ids[i+1], gwAddr, pingsOnly)
 					mu.Lock()
 					if err != nil {
 						failures = append(failures, fmt.Errorf("%s: %w", ids[i+1], err))
@@ -173,6 +193,36 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 		time.Sleep(2 * time.Second) // let the gateway's per-connection goroutines settle
 		all := rssOf(gw.cmd.Process.Pid)
 		perConn := float64(all-base) / float64(n-1)
+		connected := gatewayRuntime(b, gwMetrics)
+		b.Logf("just connected: gateway RSS %.1f MiB with 1 edge, %.1f MiB with %d: %.1f KiB per idle connection; %s",
+			float64(base)/(1<<20), float64(all)/(1<<20), n, perConn/1024, connected.perConn(n))
+		// Steady state: an idle fleet stays connected for hours. The runtime forces a GC every 2
+		// minutes when nothing else triggers one, stacks shrink at a GC, and the scavenger returns
+		// freed pages to the OS; what the gateway holds after that is what an idle edge costs.
+		steadyPerConn, idleCPURate := perConn, 0.0
+		if idle > 0 {
+			// RSS moves with the GC cycle: its mean over the second half of the idle time is the
+			// figure, its peak over the whole of it what a gateway must be given.
+			var sum, peak int64
+			var samples int
+			for start := time.Now(); time.Since(start) < idle; time.Sleep(time.Second) {
+				r := rssOf(gw.cmd.Process.Pid)
+				peak = max(peak, r)
+				if time.Since(start) >= idle/2 {
+					sum, samples = sum+r, samples+1
+				}
+			}
+			steady := sum / int64(max(samples, 1))
+			steadyPerConn = float64(steady-base) / float64(n-1)
+			peakPerConn := float64(peak-base) / float64(n-1)
+			after := gatewayRuntime(b, gwMetrics)
+			cpu := after.cpuSeconds - connected.cpuSeconds
+			idleCPURate = cpu / idle.Seconds()
+			b.Logf("idle for %v: gateway RSS %.1f MiB (mean of the second half; peak %.1f KiB per connection): %.1f KiB per idle connection; at the end %s; %.0f GCs meanwhile, %.0f bytes allocated per edge per second; gateway CPU %.1f %% of a core (%.0f µs per edge per second)",
+				idle, float64(steady)/(1<<20), peakPerConn/1024, steadyPerConn/1024, after.perConn(n), after.gcs-connected.gcs,
+				(after.allocated-connected.allocated)/idle.Seconds()/float64(n),
+				100*cpu/idle.Seconds(), 1e6*cpu/idle.Seconds()/float64(n))
+		}
 		if addr, dir := os.Getenv("GATEWAY_PPROF"), os.Getenv("GATEWAY_PPROF_DIR"); addr != "" {
 			saveGatewayProfiles(b, addr, dir)
 		}
@@ -182,13 +232,20 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 		agentProc(b, agentBin, pkiDir, listen, gwAddr)
 		waitHTTP(b, url+"/readyz", http.StatusOK, 30*time.Second)
 		var lat []time.Duration
-		for range 50 {
+		const requests = 200
+		before, t0 := gatewayRuntime(b, gwMetrics), time.Now()
+		for range requests {
 			s := time.Now()
 			if ok, why := quickChat(url); !ok {
 				b.Fatalf("request with %d edges connected: %s", n, why)
 			}
 			lat = append(lat, time.Since(s))
 		}
+		reqSpan := time.Since(t0)
+		// The idle edges' pings cost CPU meanwhile too; their rate is known when the idle phase ran.
+		afterReqs := gatewayRuntime(b, gwMetrics)
+		reqCPU := (afterReqs.cpuSeconds - before.cpuSeconds - idleCPURate*reqSpan.Seconds()) / requests
+		reqAlloc := (afterReqs.allocated - before.allocated) / requests // the idle edges' share included
 		alive := 0
 		for _, c := range conns {
 			if c != nil && c.Context().Err() == nil {
@@ -199,12 +256,14 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 		rate := float64(n-1) / elapsed.Seconds()
 		b.Logf("%d edges connected (%d still up after the requests); handshake+hello p50 %v p99 %v, %.0f handshakes/s at 8 in flight",
 			n, alive, hs[len(hs)/2].Round(time.Millisecond), hs[len(hs)*99/100].Round(time.Millisecond), rate)
-		b.Logf("gateway RSS %.1f MiB with 1 edge, %.1f MiB with %d: %.1f KiB per idle connection",
-			float64(base)/(1<<20), float64(all)/(1<<20), n, perConn/1024)
-		b.Logf("short request through a real edge-agent meanwhile: p50 %.2f ms p99 %.2f ms; load %s",
-			pct(lat, 0.5), pct(lat, 0.99), loadavgLine())
+		b.Logf("short request through a real edge-agent meanwhile: p50 %.2f ms p99 %.2f ms; gateway CPU %.2f ms per request (%d in %v, less the idle edges' share), %.0f KiB allocated per request (with the idle edges'), %.0f GCs; load %s",
+			pct(lat, 0.5), pct(lat, 0.99), 1000*reqCPU, requests, reqSpan.Round(time.Millisecond), reqAlloc/1024, afterReqs.gcs-before.gcs, loadavgLine())
 		b.ReportMetric(rate, "handshakes/s")
 		b.ReportMetric(perConn/1024, "KiB/idle-conn")
+		if idle > 0 {
+			b.ReportMetric(steadyPerConn/1024, "KiB/idle-conn-steady")
+		}
+		b.ReportMetric(1000*reqCPU, "gw-cpu-ms/request")
 		b.ReportMetric(pct(lat, 0.99), "request-p99-ms")
 		for _, c := range conns {
 			if c != nil {
@@ -212,6 +271,47 @@ func BenchmarkGatewayManyEdges(b *testing.B) {
 			}
 		}
 	}
+}
+
+// gatewaySnapshot is what the gateway's /metrics says about its Go runtime and CPU.
+type gatewaySnapshot struct {
+	goroutines, heapAlloc, stackInuse, heapInuse, heapReleased float64
+	gcs, allocated                                             float64
+	cpuSeconds                                                 float64
+}
+
+func (g gatewaySnapshot) perConn(n int) string {
+	return fmt.Sprintf("per connection: heap in use by objects %.1f KiB, stacks %.1f KiB (%d goroutines in all), heap spans in use %.1f KiB; %.1f MiB released to the OS",
+		g.heapAlloc/float64(n)/1024, g.stackInuse/float64(n)/1024, int(g.goroutines), g.heapInuse/float64(n)/1024, g.heapReleased/(1<<20))
+}
+
+// gatewayRuntime reads the Go collector's and the process collector's series off the gateway's
+// /metrics (dc-gateway registers both).
+func gatewayRuntime(b *testing.B, metricsAddr string) gatewaySnapshot {
+	b.Helper()
+	resp, err := http.Get("http://" + metricsAddr + "/metrics")
+	if err != nil {
+		b.Fatalf("gateway /metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.Fatalf("gateway /metrics: %v", err)
+	}
+	var g gatewaySnapshot
+	fields := map[string]*float64{
+		"go_goroutines": &g.goroutines, "go_memstats_heap_alloc_bytes": &g.heapAlloc,
+		"go_memstats_stack_inuse_bytes": &g.stackInuse, "go_memstats_heap_inuse_bytes": &g.heapInuse,
+		"go_memstats_heap_released_bytes": &g.heapReleased, "go_gc_duration_seconds_count": &g.gcs,
+		"process_cpu_seconds_total": &g.cpuSeconds, "go_memstats_alloc_bytes_total": &g.allocated,
+	}
+	for line := range strings.Lines(string(data)) {
+		name, val, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if p := fields[name]; ok && p != nil {
+			*p, _ = strconv.ParseFloat(val, 64)
+		}
+	}
+	return g
 }
 
 // saveGatewayProfiles fetches the gateway's heap profile (after a GC) and goroutine stacks from
