@@ -213,7 +213,7 @@ a o e i u y de la el en un una son said chance hunter summer dawn rob pat sue ma
 nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer lu isa pepe
 ella sole franco frances german bella buena nieve mayo sola
 lady dulce lucero nil lluna heura estel lur hodei ilargi itxaso haizea segunda digna justa modesta librada iluminada
-martirio patrocinio ventura urbano kelly mercedes nadal linda`)
+martirio patrocinio ventura urbano kelly mercedes nadal linda izan`)
 
 // Honorifics and role words that announce a name. The value is the score a following run of
 // capitalised words gets: an honorific is near-certain, a role word a little less.
@@ -236,7 +236,25 @@ var nameCues = map[string]float64{
 	"sister": 0.75, "nieto": 0.75, "nieta": 0.75, "sobrino": 0.75, "sobrina": 0.75, "pareja": 0.7,
 	"partner": 0.7, "novio": 0.75, "novia": 0.75, "vecino": 0.75, "vecina": 0.75, "fill": 0.75, "filla": 0.75,
 	"germà": 0.75, "germana": 0.75, "fillo": 0.75, "irmán": 0.75, "irmá": 0.75, "semea": 0.75,
+	// parties to a case, a contract or an account: "la parte actora es …", "The lessee, …"
+	"actora": 0.8, "recurrente": 0.8, "apelante": 0.8, "querellante": 0.8, "denunciante": 0.8,
+	"perjudicado": 0.8, "perjudicada": 0.8, "arrendatario": 0.8, "arrendataria": 0.8, "arrendador": 0.8,
+	"arrendadora": 0.8, "comprador": 0.8, "compradora": 0.8, "vendedor": 0.8, "vendedora": 0.8, "prestatario": 0.8,
+	"prestataria": 0.8, "avalista": 0.8, "fiador": 0.8, "fiadora": 0.8, "cotitular": 0.8, "autorizado": 0.75,
+	"autorizada": 0.75, "ordenante": 0.8, "deudor": 0.8, "deudora": 0.8, "heredero": 0.8, "heredera": 0.8,
+	"causante": 0.8, "donante": 0.8, "lessee": 0.8, "lessor": 0.8, "tenant": 0.8, "landlord": 0.8, "borrower": 0.8,
+	"guarantor": 0.8, "donor": 0.8, "grantor": 0.8, "buyer": 0.8, "seller": 0.8, "co-holder": 0.8, "attorney": 0.75,
+	"llogater": 0.8, "llogatera": 0.8, "comprador/a": 0.8, "arrendatari": 0.8, "arrendatària": 0.8,
 }
+
+// closingWords end a letter's closing line ("Kind regards,", "Un saludo,", "Salutacions,",
+// "Ondo izan,"): a line of capitalised words alone after it is the signature.
+var closingWords = []string{"regards", "saludo", "saludos", "atentamente", "cordialmente", "salutacions", "salutació",
+	"saúdos", "saudos", "agurrak", "ondo izan", "besos", "abrazo", "abrazos", "cheers", "thanks", "thank you", "gracias",
+	"grazas", "gràcies", "sincerely", "best", "wishes", "faithfully", "cordialment", "atentament", "aperta", "muxu"}
+
+// headerWords are mail header keys that a sender's or recipient's name follows ("De: …", "From: …").
+var headerWords = words(`de from para to cc cco bcc remitente destinatario`)
 
 // Capitalised words that are not names: sentence starters, greetings, institutions and other
 // words that often come in capitalised pairs ("Seguridad Social", "Banco de España").
@@ -274,6 +292,11 @@ arrendamientos urbanos propiedad horizontal enjuiciamiento procedimiento
 start begin end dear regards best kind warm yours sincerely i burger
 french english british spanish italian portuguese moroccan romanian ukrainian chinese francés frances alemán aleman inglés ingles
 customer support equipo team atención atencion cliente usuario usuaria agente bot sistema sistemas
+banca privada empresas particulares facturación facturacion cobros recobros riesgos hipotecas nóminas nominas
+contabilidad administración administracion recursos humanos rrhh comercial ventas compras marketing soporte informática
+informatica calidad jurídico juridico asesoría asesoria operaciones incidencias reclamaciones care helpdesk accounts
+payments billing sales operations compliance finance admin notifications noreply newsletter alerts avisos
+notificaciones info información informacion secretaría recepción recepcion citaciones citas admisión admision gerencia
 `)
 
 // sentenceWords open a sentence far more often than they are a surname alone ("Bueno, …",

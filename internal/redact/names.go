@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -216,6 +217,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 			continue
 		}
+		if first, end, ok := headerOrSignature(text, ws, i, fc); ok {
+			out = appendPerson(out, text, ws[first].start, ws[end].end, 0.8)
+			i = end
+			continue
+		}
 		wp := &ws[i]
 		cueScore, isCue := 0.0, false
 		if wp.is(fc, lexCue) {
@@ -225,6 +231,12 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		case isCue && wifeOfCue(f) && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
 			gap(text, ws[i+1], ws[i+2], false) && nameWord(&ws[i+2], fc):
 			// "la señora de Ordóñez": Mrs Ordóñez
+			end := extendName(text, ws, i+2, fc)
+			out = appendPerson(out, text, ws[i+2].start, ws[end].end, cueScore)
+			i = end
+		case isCue && i+2 < len(ws) && copula(ws[i+1].fold(fc)) && gap(text, w, ws[i+1], false) && gap(text, ws[i+1], ws[i+2], false) &&
+			nameWord(&ws[i+2], fc) && !nameCueWord(&ws[i+2], fc) && !ws[i+2].is(fc, lexInstitution):
+			// "la parte actora es Eufrasia Lucientes", "the tenant is Owen Price"
 			end := extendName(text, ws, i+2, fc)
 			out = appendPerson(out, text, ws[i+2].start, ws[end].end, cueScore)
 			i = end
@@ -281,6 +293,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 					score = 0.65
 				}
 			}
+			if idAfter(fc.lower, ws[end].end) {
+				score = 0.8 // "Bartholomew Quayle (passport …", "Wenceslao Picó, con DNI …"
+			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
 		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
@@ -291,6 +306,94 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = dropInOffices(out, first, fc.offices)
 	return appendRepeats(out, first, ws, fc, text)
+}
+
+// copula: "es", "is", "era"… between a role word and the name it introduces.
+func copula(f []byte) bool {
+	switch string(f) {
+	case "es", "is", "era", "fue", "sera", "será", "was", "és", "e", "da":
+		return true
+	}
+	return false
+}
+
+// idAfter: an identity document's cue right after a run of capitalised words ("…, con DNI",
+// " (passport", ", NIE", ", nacida el"): the run is the holder's name.
+func idAfter(lower []byte, e int) bool {
+	rest := lower[e:min(len(lower), e+24)]
+	for _, p := range idAfterPrefixes {
+		if bytes.HasPrefix(rest, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+var idAfterPrefixes = []string{", con dni", ", dni", ", nie", ", con nie", " (dni", " (nie", " (passport", " (pasaporte",
+	", passport", ", pasaporte", ", con pasaporte", ", nacido", ", nacida", ", born", ", mayor de edad", ", amb dni",
+	", con nif", ", nif", " (nif", ", nascut", ", nascuda", ", nado", ", nada", " dni ", ", de nacionalidad", ", titular del dni"}
+
+// headerOrSignature reads a name that a mail header key opens at the start of a line ("De:
+// Leocadia Albarrán <…>", "From: Oluwaseun Adebayo", "Per a: …"), or a signature: a line of two to
+// four capitalised words alone after a closing line ("Kind regards,\nFfion Gwilliam"). Names of
+// teams, branches, institutions and companies are not read.
+func headerOrSignature(text string, ws []word, i int, fc *folder) (int, int, bool) {
+	w := &ws[i]
+	if !capitalised(w.text) {
+		return 0, 0, false
+	}
+	ls := w.start
+	for ls > 0 && (text[ls-1] == ' ' || text[ls-1] == '>') {
+		ls--
+	}
+	if ls > 0 && text[ls-1] != '\n' {
+		return 0, 0, false
+	}
+	first, k := i, i
+	f := string(w.fold(fc))
+	if f == "per" && k+1 < len(ws) && string(ws[k+1].fold(fc)) == "a" {
+		k++ // Catalan "Per a:"
+	}
+	if headerWords[f] || k > i {
+		// a header key: "De:", "From:", "Per a:"
+		if e := ws[k].end; e+2 > len(text) || text[e:e+2] != ": " || k+1 >= len(ws) || ws[k+1].start != e+2 {
+			return 0, 0, false
+		}
+		first = k + 1
+	} else {
+		// a signature: the line before ends a closing ("Kind regards,")
+		if ls < 2 || text[ls-2] != ',' {
+			return 0, 0, false
+		}
+		p := ls - 2
+		for p > 0 && text[p-1] != '\n' {
+			p--
+		}
+		if ls-2-p > 40 {
+			return 0, 0, false
+		}
+		closing := false
+		for _, c := range closingWords {
+			closing = closing || strings.Contains(string(fc.lower[p:ls-2]), c)
+		}
+		if !closing {
+			return 0, 0, false
+		}
+	}
+	if !nameWord(&ws[first], fc) || ws[first].is(fc, lexCue|lexInstitution) {
+		return 0, 0, false
+	}
+	end := extendName(text, ws, first, fc)
+	if end == first || institutionTails[string(ws[end].fold(fc))] || institutionBefore(text, ws, end, fc) || companyAfter(text, ws[end].end) {
+		return 0, 0, false
+	}
+	if first == i {
+		// a signature is alone on its line
+		if e := ws[end].end; e < len(text) && text[e] != '\n' && text[e] != '\r' {
+			return 0, 0, false
+		}
+	}
+	return first, end, true
 }
 
 // monthBetweenNumbers: the word text[s:e] sits between a day and a year ("5 Mar 2025", "3 de

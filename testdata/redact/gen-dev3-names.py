@@ -105,6 +105,23 @@ ITEMS = [
     ("rl-es-law-2071", "la finca de [[ADDRESS|camino real 3 de villanueva del pardillo]] está a nombre de los dos"),
     # apartments and blocks before a floor and a postcode
     ("rl-en-clinic-2072", "Home visit: [[ADDRESS|Apartamentos Miramar, bloque 4, 3C, 03590 Altea]], ring twice."),
+    # --- batch 3 (written after batch 2's rules, before any rule for these forms): names the lists
+    # do not know in mail headers, signatures, before an identifier or an age; and their decoys ---
+    ("rl-es-bank-2073", "Resume este correo:\nDe: [[PERSON|Leocadia Albarrán]] <[[EMAIL|leo.albarran@gmail.com]]>\nPara: {{COMPANY|Atención al Cliente}} <atencion@banco.es>\nAsunto: comisiones\n\nNo entiendo el cargo."),
+    ("rl-en-bank-2074", "Summarise:\nFrom: [[PERSON|Oluwaseun Adebayo]] <[[EMAIL|seun.adebayo@outlook.com]]>\nTo: {{COMPANY|Mortgage Team}}\nSubject: offer letter\n\nPlease resend the offer."),
+    ("rl-ca-bank-2075", "De: [[PERSON|Quirze Vilalta]]\nPer a: {{COMPANY|Oficina 0412}}\nAssumpte: rebut retornat\n\nBon dia, em van tornar el rebut."),
+    ("rl-es-law-2076", "Quedo a la espera.\n\nUn saludo,\n[[PERSON|Casilda Moratalla]]\nAbogada"),
+    ("rl-en-clinic-2077", "Thanks for seeing her so quickly.\n\nKind regards,\n[[PERSON|Ffion Gwilliam]]"),
+    ("rl-gl-bank-2078", "Moitas grazas pola axuda.\n\nSaúdos,\n[[PERSON|Ledicia Barbeito]]"),
+    ("rl-eu-bank-2079", "Eskerrik asko.\n\nOndo izan,\n[[PERSON|Garazi Urbieta]]"),
+    ("rl-es-bank-2080", "Kind regards,\n{{COMPANY|The Mortgage Team}}"),
+    ("rl-es-bank-2081", "Alta de titular: [[PERSON|Wenceslao Picó]], con DNI [[DNI|#40912267]], y su esposa [[PERSON|Adoración Bellver]], con NIE [[NIE|X1234567L]]."),
+    ("rl-es-clinic-2082", "Ingresa [[PERSON|Nazaret Cobeño]], 34 años, por dolor abdominal."),
+    ("rl-en-law-2083", "The lessee, [[PERSON|Bartholomew Quayle]] (passport [[PASSPORT|533219870]]), will pay monthly."),
+    ("rl-es-law-2084", "Según el {{LAW|Real Decreto 1/2025}} y la {{LAW|Ley Orgánica 3/2018}}, el {{INSTITUTION|Tribunal Supremo}} ya se pronunció; la parte actora es [[PERSON|Eufrasia Lucientes]]."),
+    ("rl-es-bank-2085", "Cliente: [[PERSON|Agnieszka Wiśniewska]]. Nacionalidad polaca. Pide tarjeta de débito."),
+    ("rl-en-bank-2086", "Customer [[PERSON|Nguyen Van Minh]] asked about a transfer to Vietnam; his wife [[PERSON|Tran Thi Lan]] is co-holder."),
+    ("rl-es-bank-2087", "Reunión con {{COMPANY|Maderas Quintanar SL}} sobre la póliza de crédito de {{AMOUNT|60.000 €}}."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
