@@ -495,6 +495,14 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if !isWordByte(c) {
 			continue
 		}
+		if y, e, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(e) && !ageCue(ws, h, fc) &&
+			!(e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.' && e+1 < len(text) && isDigitByte(text[e+1]))) {
+			// a year alone first: "year of birth 1939", "any de naixement: 1958", "va néixer l'any 1947"
+			if notBirthGap(text[h.end:i]) {
+				return out
+			}
+			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
 		if e := p.parse(i, true); e > i {
 			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {
 				return out // "(hoy es 10/03/2025)": today, not a birth; "no consta. Ingreso el …"
@@ -503,6 +511,13 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		}
 	}
 	return appendDOBAnswer(out, text, h, &p)
+}
+
+// ageCue: the birth cue is an age word ("edad", "años"), after which a 4-digit number is not a
+// year of birth.
+func ageCue(ws []word, h cueHit, fc *folder) bool {
+	f := string(ws[h.word].fold(fc))
+	return f == "edad" || f == "anos" || f == "cumple" || f == "cumpleanos"
 }
 
 // notBirthGap: what stands between a birth cue and a date says the date is another one: a

@@ -11,7 +11,8 @@ import (
 // hold at least one dot (written or spelled) and end in a known top-level domain.
 
 // atWords are the spellings of @, as they appear in the lower-cased text.
-var atWords = []string{"(arroba)", "[arroba]", "{arroba}", "<arroba>", " arroba ", "(at)", "[at]", "{at}", "<at>", " at "}
+var atWords = []string{"(arroba)", "[arroba]", "{arroba}", "<arroba>", " arroba ", "(at)", "[at]", "{at}", "<at>", " at ",
+	" arrova ", "(arrova)", "(a)", " @ "}
 
 // dotWords are the spellings of the dot.
 var dotWords = []string{" (punto) ", " [punto] ", " [dot] ", " (dot) ", " {dot} ", " (punt) ", "(punto)", "[punto]", "{punto}", " punto ",
@@ -45,7 +46,7 @@ func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 			}
 			s := emailLocalStart(text, l, lk)
 			e, spelledDot := emailDomainEnd(text, l, dk)
-			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba ") || lowerAt && !spelledDot {
+			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba " && at != " arrova " && at != " @ ") || lowerAt && !spelledDot {
 				continue
 			}
 			out = append(out, Span{Start: s, End: e, Type: TypeEmail, Text: text[s:e], Score: 0.85, Source: "email_spelled"})
@@ -58,14 +59,11 @@ func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 func mayHaveSpelledAt(lower []byte, text string) bool {
 	for off := 0; off < len(lower); {
 		k := bytes.IndexByte(lower[off:], 'a')
-		if k < 0 {
-			return false
+		if k < 0 || k+off+2 >= len(lower) {
+			break
 		}
 		k += off
 		off = k + 1
-		if k+2 >= len(lower) {
-			return false
-		}
 		switch {
 		case lower[k+1] == 'r' && bytes.HasPrefix(lower[k:], []byte("arroba")):
 			return true
@@ -73,9 +71,13 @@ func mayHaveSpelledAt(lower []byte, text string) bool {
 			return true
 		case lower[k+1] == 't' && k > 0 && lower[k-1] == ' ' && lower[k+2] == ' ':
 			return true // " AT ", or " at " with spelled dots (checked later)
+		case lower[k+1] == 'r' && bytes.HasPrefix(lower[k:], []byte("arrova")):
+			return true
+		case lower[k+1] == ')' && k > 0 && lower[k-1] == '(':
+			return true // "(a)"
 		}
 	}
-	return false
+	return bytes.Contains(lower, []byte(" @ "))
 }
 
 func isLocalByte(c byte) bool { return isWordByte(c) || c == '.' || c == '+' || c == '-' }

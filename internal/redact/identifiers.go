@@ -39,9 +39,10 @@ func moreBuiltins() []builtin {
 		{name: "es_plate_old", first: firstOldPlate, starts: "ABCGHIJLMNOPSTVZ", maxLen: 11, lead: leadDigits, cluster: cluster{4, 3, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
 			pattern: wb + plateProvinces + `[ -]?\d{4}[ -]?[A-Z]{1,2}` + we,
 			context: plateContext},
-		// A moped's plate: C + four digits + three consonants (C1928BCD, C-1928-BCD).
-		{name: "es_plate_moped", first: firstOldPlate, starts: "C", maxLen: 10, lead: leadDigits, cluster: cluster{4, 2, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
-			pattern: wb + `C[ -]?\d{4}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}` + we,
+		// Special plates: a letter (C moped, R trailer, E special vehicle, H historic) + four digits
+		// + three consonants (C1928BCD, R-4821-BBC).
+		{name: "es_plate_moped", first: firstOldPlate, starts: "CEHR", maxLen: 10, lead: leadDigits, cluster: cluster{4, 2, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
+			pattern: wb + `[CEHR][ -]?\d{4}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}` + we,
 			context: plateContext},
 		// UK national numbers: mobiles 07xxx xxxxxx, London 020 xxxx xxxx, other areas 01xxx.
 		{name: "uk_phone", first: firstUKPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
@@ -55,12 +56,21 @@ func moreBuiltins() []builtin {
 		// 0721 348 912, 0661-234567): only next to a phone word.
 		{name: "national_phone", first: firstNationalPhone, starts: "0", maxLen: 16, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(7),
 			refine:  refineNationalPhone,
-			pattern: `(?<![\w+])0[1-9]\d{1,3}(?:[ .-]?\d{2,4}){2,3}(?![\w]|[ .-]\d)`,
+			pattern: `(?<![\w+])0[1-9]\d{1,3}(?:[ .-]?\d{2,4}){2,3}(?![\w]|[ .-]\d)|(?<![\w+])0[1-9]\d{0,3}[ -]\d{6,8}(?![\w]|[ .-]\d)`,
 			context: nationalPhoneContext, veto: phoneVeto},
 		// North American numbers without brackets (415-555-0172): only next to a phone word.
 		{name: "nanp_plain", first: firstNANPPlain, starts: "23456789", maxLen: 12, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(10),
 			pattern: `(?<![\w+-])[2-9]\d{2}-\d{3}-\d{4}(?![\w-])`,
 			context: nationalPhoneContext, veto: phoneVeto},
+		// Numbers without a trunk 0 in groups other than Spain's (Italian and Colombian mobiles 347 123
+		// 4567, Buenos Aires or Mexico City 11 4567-8912, 55 1234 5678): only next to a phone word.
+		{name: "grouped_phone", first: firstGroupedPhone, starts: "123456789", maxLen: 13, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(10),
+			pattern: `(?<![\w+])(?:[1-9]\d \d{4}[ -]\d{4}|[1-9]\d{2} \d{3} \d{4})(?![\w]|[ .-]\d)`,
+			context: nationalPhoneContext, veto: phoneVeto},
+		// An international number with the trunk 0 in brackets: +44 (0)20 7946 0123.
+		{name: "e164_trunk", first: firstE164Trunk, starts: "+", maxLen: 24, lead: leadDigits, cluster: cluster{7, 9, 0}, typ: TypePhone, score: 0.6, loose: true, need: minDigits(8),
+			pattern: `(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
+			context: phoneContext, veto: phoneVeto},
 		// A Spanish number with the country code in brackets: (+34) 638 29 17 40.
 		{name: "es_phone_paren", first: firstParenCC, starts: "(", maxLen: 24, lead: leadDigits, cluster: cluster{9, 8, 0}, typ: TypePhone, score: 0.6, need: minDigits(9), veto: phoneVeto,
 			pattern: `\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
@@ -75,7 +85,8 @@ func moreBuiltins() []builtin {
 // nationalPhoneContext: phoneContext and the words for a phone in the languages whose numbers
 // national_phone and nanp_plain read.
 var nationalPhoneContext = append(append([]string(nil), phoneContext...), "cell", "handy", "festnetz", "telefon", "portable",
-	"portátil", "telemóvel", "telemovel", "telefonoa", "mugikorra", "tfno", "tlf", "telf", "home", "work", "office")
+	"portátil", "telemóvel", "telemovel", "telefonoa", "mugikorra", "tfno", "tlf", "telf", "home", "work", "office", "celular",
+	"cellulare", "cellular", "telefono", "numero", "whatsapp")
 
 // firstFRPhone: (?<![\w+]) + "0", a digit 1-9, then a space or a dot.
 func firstFRPhone(t *scanText, i int) bool {
@@ -101,6 +112,20 @@ func firstNANPPlain(t *scanText, i int) bool {
 		return false
 	}
 	return t.digitsAt(i, 3) && t.rune(i+3) == '-'
+}
+
+// firstGroupedPhone: (?<![\w+]) + a digit 1-9, then a digit and a space or two digits and a space.
+func firstGroupedPhone(t *scanText, i int) bool {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' {
+		return false
+	}
+	return t.digitsAt(i, 2) && (t.rune(i+2) == ' ' || t.digitsAt(i+2, 1) && t.rune(i+3) == ' ')
+}
+
+// firstE164Trunk: (?<![\w+]) + "+" + [1-9].
+func firstE164Trunk(t *scanText, i int) bool {
+	p := t.rune(i - 1)
+	return t.rune(i) == '+' && t.rune(i+1) >= '1' && t.rune(i+1) <= '9' && !isWordRune(p) && p != '+'
 }
 
 // firstParenCC: "(" then "+" or "00".
@@ -129,6 +154,9 @@ func phoneVeto(text string, start, end int) bool {
 	rest := strings.TrimLeft(text[end:min(len(text), end+8)], " ")
 	if strings.HasPrefix(rest, "€") || strings.HasPrefix(strings.ToLower(rest), "eur") {
 		return true
+	}
+	if referenceBefore(text, start) {
+		return true // "Nº de póliza 612 345 678"
 	}
 	b := strings.ToLower(text[max(0, start-28):start])
 	for _, w := range businessLineWords {

@@ -47,7 +47,7 @@ var cuePhrases = map[cueKind][]string{
 		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze",
 		"expiring", "expire", "expira", "exp date", "iraungitze data", "iraungitzea", "data de caducidade", "data caducidade",
 		"data de caducitat", "data caducitat", "fecha de vencimiento", "valid to", "valida fins", "valida fins a", "caduca en",
-		"vencimiento tarjeta", "validade", "valido ate", "valid thru", "expiry date"},
+		"vencimiento tarjeta", "validade", "valido ate", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
 	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
 		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
@@ -88,7 +88,7 @@ func cueGap(g string) bool {
 		return false
 	}
 	for i := 0; i < len(g); i++ {
-		if !strings.ContainsRune(" ._-:", rune(g[i])) {
+		if !strings.ContainsRune(" ._-:/", rune(g[i])) {
 			return false
 		}
 	}
@@ -142,7 +142,7 @@ type cueHit struct {
 
 // fillerWords may stand between a cue and its value ("NHC nº 123", "pasaporte británico número
 // 123", "nacido en Cuenca el 8-XI-1981").
-var fillerWords = words(`n nº no num numero number nr nro is es de del the my his her su sus el la le o a en at
+var fillerWords = words(`n nº no num numero number nr nro is es de del the my his her su sus el la le o a en at son are sao
 was were fue era on of con with tiene has hat ist am le les dia dias day un una number: code codigo`)
 
 // nextValue returns where a value may start after a cue that ends at from: after spaces and
@@ -157,7 +157,7 @@ func nextValue(text string, from, limit, maxWords int, anyWords bool, fc *folder
 		switch {
 		case c == '\n' || c == '\r':
 			return -1
-		case strings.IndexByte(" \t:=\"'(#-.º*>|", c) >= 0:
+		case strings.IndexByte(" \t:=\"'()#-.º*>|", c) >= 0:
 			i++
 		case c == 0xC2 && i+1 < len(text) && (text[i+1] == 0xBA || text[i+1] == 0xAA || text[i+1] == 0xB0): // º ª °
 			i += 2
@@ -264,6 +264,7 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				out = appendExpiry(out, text, from, ws, fc, wi, 0.8)
 			case cuePassport:
 				out = appendPassport(out, text, h, ws, fc)
+				out = appendPassportBefore(out, text, h)
 			case cueDOB:
 				out = appendDOB(out, text, h, ws, fc)
 			case cueDOBYear:

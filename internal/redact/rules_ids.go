@@ -270,9 +270,8 @@ func appendPersonBracketIDs(out []Span, text string, n int, minScore func(string
 var phoneListWords = words(`y i e o u and or ou eta edo et oder`)
 
 // appendPhoneList: after a phone number at end, the next number of a list on the same line: a
-// comma, a semicolon, a slash or a conjunction, then up to three words (a country, "el de su
-// mujer", "work", "fix"), then a phone-shaped number — a '+' or a trunk '0' or 6-9 first, 9 to 13
-// digits in groups of 2 to 4 joined by one space, dot or dash (a bracketed area code too), no
+// comma, a semicolon, a slash or a conjunction, then up to five words (a country, "el de su
+// mujer", "work", "fix"), then a phone-shaped number — 9 to 13 digits in groups of 2 to 4 joined by one space, dot or dash (a bracketed area code too), no
 // word or amount sign after it. The numbers it adds are followed in turn.
 func appendPhoneList(out []Span, text string, end int, ws []word, fc *folder) []Span {
 	p := dateParser{text: text, ws: ws, fc: fc}
@@ -283,7 +282,7 @@ func appendPhoneList(out []Span, text string, end int, ws []word, fc *folder) []
 			joined = joined || text[i] != ' '
 			i++
 		}
-		for n := 0; n < 4 && i < len(text) && !isDigitByte(text[i]) && text[i] != '+' && text[i] != '('; n++ {
+		for n := 0; n < 5 && i < len(text) && !isDigitByte(text[i]) && text[i] != '+' && text[i] != '('; n++ {
 			f, e := p.foldAt(i)
 			if e < 0 {
 				return out
@@ -309,14 +308,15 @@ func appendPhoneList(out []Span, text string, end int, ws []word, fc *folder) []
 	return out
 }
 
-// phoneShapeAt returns the end of a phone-shaped number at i (see appendPhoneList), or 0.
+// phoneShapeAt returns the end of a phone-shaped number at i (see appendPhoneList), or 0: a
+// '+', a bracket or a digit first, 9 to 13 digits.
 func phoneShapeAt(text string, i int) int {
 	j := i
 	if text[j] == '+' {
 		j++
 	} else if text[j] == '(' {
 		// "(212) 555-0148"
-	} else if !isDigitByte(text[j]) || text[j] != '0' && text[j] < '6' {
+	} else if !isDigitByte(text[j]) || text[j] == '0' && (j+1 >= len(text) || text[j+1] == '0') {
 		return 0
 	}
 	digits, group := 0, 0
@@ -346,4 +346,33 @@ func phoneShapeAt(text string, i int) int {
 		return 0
 	}
 	return j
+}
+
+// appendPassportBefore: a value right before a bracketed passport cue ("NX4F81K27 (passport)").
+func appendPassportBefore(out []Span, text string, h cueHit) []Span {
+	i := h.start
+	if i < 2 || text[i-1] != '(' {
+		return out
+	}
+	i--
+	for i > 0 && text[i-1] == ' ' {
+		i--
+	}
+	e := i
+	for i > 0 && isAlnum(text[i-1]) {
+		i--
+	}
+	if i > 0 && isWordByte(text[i-1]) {
+		return out
+	}
+	digits := 0
+	for k := i; k < e; k++ {
+		if isDigitByte(text[k]) {
+			digits++
+		}
+	}
+	if n := e - i; n < 6 || n > 10 || digits < 4 {
+		return out
+	}
+	return append(out, Span{Start: i, End: e, Type: TypePassport, Text: text[i:e], Score: 0.85, Source: "cue"})
 }

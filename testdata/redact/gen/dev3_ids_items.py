@@ -223,3 +223,107 @@ def define(item, h):
          "Demandante: [[PERSON|Begoña Arrieta]], DNI [[DNI|" + dni(16283947) + "]], nacida en Bilbao el [[DOB|5/IX/1972]]. Sentencia de {{DATE|12/02/2024}}.")
     item("rl-eu-bank-2380", "eu", "bank",
          "Bezeroaren NANa: [[DNI|" + dni(72918364) + "]]. Telefonoa: [[PHONE|688 29 17 40]]. Posta: [[EMAIL|iker.agirre@gmail.com]].")
+
+    # ======== second batch (2381-): the same forms in other words, written after the first
+    # batch's rules and run before any rule for them =============================================
+    item("rl-es-clinic-2381", "es", "clinic",
+         "Paciente [[PERSON|Herminia Quesada]], f. nacimiento: [[DOB|3 abr. 1941]], viuda, vive con su hija. Control el {{DATE|martes}}.")
+    item("rl-en-clinic-2382", "en", "clinic",
+         "Pt [[PERSON|Gordon Fyfe]], year of birth [[DOB|1939]], lives alone, seen in clinic {{DATE|03/03/2025}}.")
+    item("rl-es-bank-2383", "es", "bank",
+         "Me dice que su año de nacimiento es el [[DOB|1962]] y que el resto de datos los trae el {{DATE|lunes}}.")
+    item("rl-ca-clinic-2384", "ca", "clinic",
+         "Any de naixement: [[DOB|1958]]. Data de la visita: {{DATE|04/03/2025}}. Pacient: [[PERSON|Remei Casals]].")
+    item("rl-en-bank-2385", "en", "bank",
+         "Agent: and your date of birth?\nCustomer: [[DOB|3rd April 79]]\nAgent: thanks, and the first line of the address?")
+    item("rl-es-bank-2386", "es", "bank",
+         "- Agente: ¿Fecha de nacimiento del titular?\n- Cliente: pues es el [[DOB|12 de octubre del 50]]\n- Agente: gracias")
+    item("rl-eu-bank-2387", "eu", "bank",
+         "Bezeroa [[PERSON|Ander Urrutia]] da, jaiotze-data: [[DOB|1981-07-14]]. Kontu berria {{DATE|2025-02-20}}an ireki zuen.")
+    item("rl-gl-clinic-2388", "gl", "clinic",
+         "A paciente, [[PERSON|Sabela]], naceu o [[DOB|14 de febreiro de 1990]] en Vigo; ingreso o {{DATE|1 de marzo}}.")
+    item("rl-en-law-2389", "en", "law",
+         "The deceased, [[PERSON|Margaret Ellis]] (born [[DOB|April 3rd, 1931]]; died {{DATE|January 9th, 2025}}), left a will dated {{DATE|June 2, 2019}}.")
+    item("rl-ca-bank-2390", "ca", "bank",
+         "El senyor [[PERSON|Joan Riera]] va néixer l'any [[DOB|1947]] i vol cancel·lar el dipòsit el {{DATE|28/02/2025}}.")
+    item("rl-es-law-2391", "es", "law",
+         f"Se persona [[PERSON|Aurelio Santamaría]], con NIF [[DNI!|{dni_bad(50821937)}]] (según él, la letra del documento es correcta), en el procedimiento {{{{CASE|88/2025}}}}.")
+    item("rl-en-bank-2392", "en", "bank",
+         f"The NIE on the form reads [[NIE|{nie('Y', 2938174, '{p} {n} {l}')}]]; the customer's DNI number is [[DNI|{dni(3918274, '{n7}{l}')}]].")
+    item("rl-es-bank-2393", "es", "bank",
+         f"log: GET /clientes?dni=[[DNI|{dni(44182937)}]]&tipo=alta 200 OK ({{{{REFERENCE|req-8812}}}})")
+    item("rl-en-law-2394", "en", "law",
+         "Purchaser: Mr [[PERSON|Ian Fraser]], passport no. [[PASSPORT|539201847]] (UK), and Ms [[PERSON|Carla Fraser]], passport no. [[PASSPORT|540918273]].")
+    item("rl-es-bank-2395", "es", "bank",
+         "Documentación recibida: nº de pasaporte: [[PASSPORT|PAB482917]] (español) y Reisepass [[PASSPORT|C5T7X9K21]] de la esposa, alemana.")
+    item("rl-ca-law-2396", "ca", "law",
+         "Compareix la senyora [[PERSON|Ioana Popescu]], de nacionalitat romanesa, amb passaport número [[PASSPORT|051829374]].")
+    item("rl-en-clinic-2397", "en", "clinic",
+         "Tourist patient [[PERSON|Pieter de Vries]], Dutch, [[PASSPORT|NX4F81K27]] (passport), insurance ref {{REFERENCE|EHIC-NL-2291}}.")
+    item("rl-es-clinic-2398", "es", "clinic",
+         "Historia clínica n.º [[MRN|1182736]]. Paciente derivada por su MAP. Nº SIP [[MRN|12938475]]. {{INSTITUTION|Hospital La Fe}}.")
+    item("rl-en-clinic-2399", "en", "clinic",
+         "MRN: [[MRN|A2918374]] | NHS number: [[MRN|485 777 3456]] | Ward: {{INSTITUTION|St Thomas' Hospital}}")
+    item("rl-ca-clinic-2400", "ca", "clinic",
+         "Codi CIP: [[MRN|GAMO1940312008]]. Número d'afiliació a la Seguretat Social [[NSS|" + nss(8, 29183746) + "]].")
+    e5 = ES("2100", "0418", "4502000513")
+    item("rl-es-bank-2401", "es", "bank",
+         f"IBAN: [[IBAN|{e5[:4]}-{e5[4:8]}-{e5[8:12]}-{e5[12:16]}-{e5[16:20]}-{e5[20:]}]], titular [[PERSON|Casimiro]].")
+    e6 = ES("0182", "2370", "4102016871")
+    item("rl-es-bank-2402", "es", "bank",
+         f"pásame a esta: [[IBAN|{e6[:4].lower()} {e6[4:8]} {e6[8:12]} {e6[12:14]} {e6[14:]}]] gracias")
+    it_ = iban("IT", "X0542811101000000123456")
+    gb = iban("GB", "NWBK60161331926819")
+    ch = iban("CH", "00762011623852957")
+    item("rl-en-bank-2403", "en", "bank",
+         f"Incoming from Italy [[IBAN|{group(it_)}]], outgoing to the UK [[IBAN|{gb}]] and Switzerland [[IBAN|{group(ch)}]]. BIC {{{{BIC|UNCRITMMXXX}}}}.")
+    e7 = ES("0049", "6721", "3298765432")
+    item("rl-ca-bank-2404", "ca", "bank",
+         f"Número de compte (antic): [[CCC|{e7[4:8]} {e7[8:12]} {e7[12:14]} {e7[14:]}]]. Import {{{{AMOUNT|1.250,00 €}}}}.")
+    e8 = ES("2038", "1010", "7060012345")
+    item("rl-gl-bank-2405", "gl", "bank",
+         f"IBAN da conta:\n[[IBAN|{group(e8)[:14]}\n{group(e8)[15:]}]]\nTitular: [[PERSON|Breogán Lema]].")
+    c9 = card_bad("401288880188188")
+    item("rl-en-bank-2406", "en", "bank",
+         f"Customer read out his card as [[CARD!|{group(c9, sep='-')}]] but I think he misread a digit; exp [[CARD_EXP|03/2027]], cvv [[CVV|442]].")
+    c10 = card("455673829102938")
+    item("rl-es-bank-2407", "es", "bank",
+         f"Tarjeta: [[CARD|{c10}]]\nVencimiento: [[CARD_EXP|11-26]]\nCVV: [[CVV|019]]\nTitular: [[PERSON|Nicanor Vela]]")
+    c11 = card("510510029384756")
+    item("rl-es-bank-2408", "es", "bank",
+         f"la tarjeta es la [[CARD|{group(c11)}]], válida hasta [[CARD_EXP|09/26]] y los tres números de detrás son [[CVV|883]]")
+    c12 = card("601100293847561")
+    item("rl-ca-bank-2409", "ca", "bank",
+         f"Targeta de crèdit [[CARD|{group(c12)}]], MM/AA [[CARD_EXP|07/28]], codi de seguretat (CVC) [[CVV|514]].")
+    item("rl-en-bank-2410", "en", "bank",
+         "Dispute: parcel tracking {{REFERENCE|4021 8876 5543 2210}} (not a card), refund of {{AMOUNT|€84.50}} to the card on file.")
+    item("rl-en-bank-2411", "en", "bank",
+         "Italian customer, cellulare [[PHONE|347 123 4567]], home [[PHONE|+39 06 4829 1736]].")
+    item("rl-es-bank-2412", "es", "bank",
+         "La clienta holandesa deja el móvil [[PHONE|06-41829374]] y el fijo de Bélgica [[PHONE|0470 12 34 56]].")
+    item("rl-en-law-2413", "en", "law",
+         "Contact: [[PHONE|+44 (0)20 7946 0123]] (direct line of Ms [[PERSON|Okoro]]).")
+    item("rl-es-bank-2414", "es", "bank",
+         "El cliente argentino, celular [[PHONE|11 4567-8912]], y su hermano en México [[PHONE|55 1234 5678]].")
+    item("rl-es-bank-2415", "es", "bank",
+         "Nº de póliza {{REFERENCE|612 345 678}} (no es un teléfono). El teléfono del asegurado es el [[PHONE|622 48 19 37]].")
+    item("rl-es-bank-2416", "es", "bank",
+         "correo: [[EMAIL|juan.perez @ gmail.com]] (con el espacio lo escribió así)")
+    item("rl-ca-bank-2417", "ca", "bank",
+         "El correu del client és [[EMAIL|jordi.puig arrova gmail punt com]], tot en minúscules.")
+    item("rl-es-bank-2418", "es", "bank",
+         "mail: [[EMAIL|maria.lopez(at)gmail.com]] — y responde siempre desde {{OFFICE|noreply@bancoejemplo.es}} no, eso es el banco.")
+    item("rl-en-bank-2419", "en", "bank",
+         "Her address is [[EMAIL|s dot khan at btinternet dot com]], she spelled it out on the phone.")
+    item("rl-gl-bank-2420", "gl", "bank",
+         "Correo electrónico: [[EMAIL|uxia.barreiro arroba yahoo punto es]]. Teléfono [[PHONE|981 23 45 67]].")
+    item("rl-es-law-2421", "es", "law",
+         "Según el {{ARTICLE|art. 1.902}} CC y la {{LAW|STS 123/2024}}, de {{DATE|12 de marzo}}, procede la indemnización de {{AMOUNT|12.345,67 €}}.")
+    item("rl-en-clinic-2422", "en", "clinic",
+         "Bloods taken {{DATE|04/03/2025}} 08:15, batch {{REFERENCE|29384756}}, analyser v{{VERSION|3.2.1.0}}. DOB on the request: [[DOB|02/11/1966]].")
+    item("rl-es-bank-2423", "es", "bank",
+         "Matrícula del coche del cliente: [[PLATE|8412-GHK]]; la del remolque es [[PLATE|R-4821-BBC]].")
+    item("rl-eu-bank-2424", "eu", "bank",
+         "Bezeroaren telefono mugikorra: [[PHONE|+34 688 123 456]]. Posta elektronikoa: [[EMAIL|nerea.iriondo(a)gmail.com]].")
+    item("rl-es-clinic-2425", "es", "clinic",
+         "Datos: [[PERSON|Genaro Villalba]] · 71 años · FN [[DOB|02/02/1954]] · NHC [[MRN|3392817]] · alérgico a AINEs")
