@@ -155,9 +155,6 @@ func phoneVeto(text string, start, end int) bool {
 	if strings.HasPrefix(rest, "€") || strings.HasPrefix(strings.ToLower(rest), "eur") {
 		return true
 	}
-	if referenceBefore(text, start) {
-		return true // "Nº de póliza 612 345 678"
-	}
 	b := strings.ToLower(text[max(0, start-28):start])
 	for _, w := range businessLineWords {
 		if strings.Contains(b, w) {
