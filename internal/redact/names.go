@@ -1218,6 +1218,22 @@ var introStart = func() [256]bool {
 	return t
 }()
 
+// introsByFirst lists, by the lower-cased first byte of their first word, the indexes of intros.
+var introsByFirst = func() (t [256][]int) {
+	for k, in := range intros {
+		t[in[0][0]|0x20] = append(t[in[0][0]|0x20], k)
+	}
+	return t
+}()
+
+// introASCII: intros[k]'s first word is ASCII.
+var introASCII = func() (t []bool) {
+	for _, in := range intros {
+		t = append(t, isASCII(in[0]))
+	}
+	return t
+}()
+
 // maxIntroRunes is the length of the longest first word of an introduction: EqualFold only
 // matches words with as many runes.
 var maxIntroRunes = func() int {
@@ -1241,9 +1257,10 @@ func introAt(ws []word, i int) (int, int) {
 	if !introStart[w[0]] || len(w) > maxIntroRunes*utf8.UTFMax || utf8.RuneCountInString(w) > maxIntroRunes {
 		return 0, -1
 	}
-	for k, in := range intros {
-		if i+len(in) > len(ws) {
-			continue
+	for _, k := range introsByFirst[w[0]|0x20] {
+		in := intros[k]
+		if i+len(in) > len(ws) || ws[i].ascii && introASCII[k] && len(in[0]) != len(w) {
+			continue // two ASCII words of different lengths never fold equal
 		}
 		ok := true
 		for k, w := range in {
