@@ -503,6 +503,9 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			}
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
+		if e := p.monthYear(i); e > 0 && !notBirthGap(text[h.end:i]) {
+			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
 		if e := p.parse(i, true); e > i {
 			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {
 				return out // "(hoy es 10/03/2025)": today, not a birth; "no consta. Ingreso el …"
@@ -511,6 +514,40 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		}
 	}
 	return appendDOBAnswer(out, text, h, &p)
+}
+
+// monthYear: MONTH [de|del|of] YYYY ("March 1982", "marzo de 1982") at i; the end, or 0.
+func (p *dateParser) monthYear(i int) int {
+	f, e := p.foldAt(i)
+	if e < 0 {
+		return 0
+	}
+	if _, ok := monthNames[f]; !ok || len(f) < 3 {
+		return 0
+	}
+	j, _ := p.lit(p.spaces(e), "de", "del", "of", "do")
+	y, ye, n := p.digitsAt(j, 4)
+	if n != 4 || y < 1900 || y > 2100 || !p.ends(ye) || j == e {
+		return 0
+	}
+	return ye
+}
+
+// monthYearShort: MONTH [de|del|of] YYYY or YY, for a card's expiry ("marzo de 2027", "May 28").
+func (p *dateParser) monthYearShort(i int) int {
+	f, e := p.foldAt(i)
+	if e < 0 {
+		return 0
+	}
+	if _, ok := monthNames[f]; !ok || len(f) < 3 {
+		return 0
+	}
+	j, _ := p.lit(p.spaces(e), "de", "del", "of", "do")
+	y, ye, n := p.digitsAt(j, 4)
+	if !(n == 4 && y >= 2015 && y <= 2045 || n == 2 && y >= 15 && y <= 45) || !p.ends(ye) || j == e {
+		return 0
+	}
+	return ye
 }
 
 // ageCue: the birth cue is an age word ("edad", "años"), after which a 4-digit number is not a
@@ -661,6 +698,10 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 		break
 	}
 	start := i
+	p := dateParser{text: text, ws: ws, fc: fc}
+	if e := p.monthYear(i); e > 0 && start > h.end {
+		return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"}) // "born in March 1982"
+	}
 	if i < len(text) && text[i] == '\'' {
 		i++
 	} else if strings.HasPrefix(text[i:], "’") {
@@ -669,7 +710,6 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	if start == h.end || i >= len(text) || !isDigitByte(text[i]) {
 		return out
 	}
-	p := dateParser{text: text, ws: ws, fc: fc}
 	v, e, n := p.digitsAt(i, 4)
 	if !(n == 2 || n == 4 && v >= 1900 && v <= 2030) || !p.ends(e) {
 		return out

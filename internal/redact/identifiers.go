@@ -71,6 +71,14 @@ func moreBuiltins() []builtin {
 		{name: "e164_trunk", first: firstE164Trunk, starts: "+", maxLen: 24, lead: leadDigits, cluster: cluster{7, 9, 0}, typ: TypePhone, score: 0.6, loose: true, need: minDigits(8),
 			pattern: `(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
 			context: phoneContext, veto: phoneVeto},
+		// An international number with 00 for the '+': 00 44 7700 900123.
+		{name: "intl00_phone", first: firstIntl00, starts: "0", maxLen: 24, lead: leadDigits, cluster: cluster{6, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
+			pattern: `(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
+			context: phoneContext, veto: phoneVeto},
+		// A British plate (AB12 CDE): only next to a plate word.
+		{name: "uk_plate", first: firstUKPlate, starts: "ABCDEFGHJKLMNOPRSTUVWXY", maxLen: 8, lead: leadDigits, cluster: cluster{2, 2, 0}, typ: TypePlate, score: 0.2, loose: true, need: minDigits(2),
+			pattern: wb + `[A-HJ-PR-Y]{2}\d{2} ?[A-HJ-PR-Z]{3}` + we,
+			context: plateContext},
 		// A Spanish number with the country code in brackets: (+34) 638 29 17 40.
 		{name: "es_phone_paren", first: firstParenCC, starts: "(", maxLen: 24, lead: leadDigits, cluster: cluster{9, 8, 0}, typ: TypePhone, score: 0.6, need: minDigits(9), veto: phoneVeto,
 			pattern: `\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
@@ -126,6 +134,35 @@ func firstGroupedPhone(t *scanText, i int) bool {
 func firstE164Trunk(t *scanText, i int) bool {
 	p := t.rune(i - 1)
 	return t.rune(i) == '+' && t.rune(i+1) >= '1' && t.rune(i+1) <= '9' && !isWordRune(p) && p != '+'
+}
+
+// firstIntl00: (?<![\w+]) + "00 " and a digit 1-9.
+func firstIntl00(t *scanText, i int) bool {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) != '0' || t.rune(i+1) != '0' || t.rune(i+2) != ' ' {
+		return false
+	}
+	r := t.rune(i + 3)
+	return r >= '1' && r <= '9'
+}
+
+// refineIntl00 keeps numbers of 10 to 15 digits with the 00.
+func refineIntl00(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigitByte(s[i]) {
+			n++
+		}
+	}
+	if n < 10 || n > 15 {
+		return 0
+	}
+	return len(s)
+}
+
+// firstUKPlate: wb + two capitals and two digits.
+func firstUKPlate(t *scanText, i int) bool {
+	r0, r1 := t.rune(i), t.rune(i+1)
+	return r0 >= 'A' && r0 <= 'Z' && r1 >= 'A' && r1 <= 'Z' && t.digitsAt(i+2, 2) && !isWordRune(t.rune(i-1))
 }
 
 // firstParenCC: "(" then "+" or "00".

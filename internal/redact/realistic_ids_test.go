@@ -10,7 +10,8 @@ import (
 // items of the third dev round (realistic-dev3-ids.jsonl, issue #13) and on dev2 (the spent
 // first held-out half, now tuning data): covered share per type for the types these rules read,
 // items fully covered, decoys redacted at most. PERSON and ADDRESS are held by the name and
-// address rules' own tests.
+// address rules' own tests; the items and decoys floors sit a little under the figures measured
+// (in the comments) because names and addresses count in them too.
 var realisticIDsFloor = map[string]struct {
 	covered     map[string]float64
 	fullyItems  int
@@ -21,16 +22,16 @@ var realisticIDsFloor = map[string]struct {
 			"DOB": 1, "DNI": 1, "NIE": 1, "NSS": 1, "PASSPORT": 1, "MRN": 1, "IBAN": 1, "CCC": 1,
 			"CARD": 1, "CARD_EXP": 1, "CVV": 1,
 		},
-		fullyItems:  69,
-		maxDecoyHit: 16,
+		fullyItems:  148, // 151 at 2026-12-02 01:00 UTC; the rest of the margin is PERSON's (names.go)
+		maxDecoyHit: 8,   // 7
 	},
 	"realistic-dev2.jsonl": {
 		covered: map[string]float64{
 			"DOB": 1, "DNI": 1, "NIE": 1, "NSS": 1, "PASSPORT": 1, "MRN": 1, "IBAN": 1, "CCC": 1,
 			"CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1, "EMAIL": 1, "PLATE": 1, "IP": 1,
 		},
-		fullyItems:  168,
-		maxDecoyHit: 21,
+		fullyItems:  175, // 178 at 2026-12-02 01:00 UTC; ADDRESS and PERSON misses are the rest
+		maxDecoyHit: 8,   // 6
 	},
 }
 
@@ -82,6 +83,9 @@ func TestRealisticIDsCheckDigits(t *testing.T) {
 				continue
 			}
 			v := compactValue(e.Value)
+			if e.Type == "DNI" && allDigits(v) {
+				continue // a DNI written without its letter has no check digit
+			}
 			want := e.Valid == nil || *e.Valid
 			if f(v) != want {
 				t.Errorf("%s: %s value (%d bytes): check digit valid=%v, labelled %v", it.ID, e.Type, len(e.Value), !want, want)

@@ -27,6 +27,7 @@ const (
 	cueDOBBefore // a cue after its date: Basque "1990eko maiatzaren 21ean jaioa", "a '52 baby"
 	cueDNI       // a DNI further along the sentence, also with a wrong letter (rules_ids.go)
 	cueCard      // a card number further along the sentence, also failing Luhn (rules_ids.go)
+	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
@@ -56,6 +57,7 @@ var cuePhrases = map[cueKind][]string{
 		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
+	cuePlate:     {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula"},
 	cueDOBBefore: {"jaio", "jaioa", "jaiotakoa", "jaiotako", "jaiota", "baby", "babe"},
 	cueDNI: {"dni", "d n i", "nif", "documento de identidad", "documento nacional de identidad", "id card", "identity card",
 		"spanish id", "nan", "nana", "nortasun agiria", "document d identitat", "document nacional d identitat", "carne de identidade"},
@@ -271,6 +273,8 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				out = appendBirthYear(out, text, h, ws, fc)
 			case cueDOBBefore:
 				out = appendDOBBefore(out, text, h, ws, fc)
+			case cuePlate:
+				out = appendPlate(out, text, h, ws, fc)
 			case cueDNI:
 				if r.cfg.ChecksumFailure != ChecksumIgnore { // these rules read values whose check fails
 					out = appendSentenceDNI(out, text, h)
@@ -336,15 +340,25 @@ func appendCVV(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		from = ws[wi].end
 		wi++
 	}
-	at := nextValue(text, from, 16, 2, false, fc, ws, wi)
-	if at < 0 {
-		return out
+	for try := 0; try < 2; try++ {
+		at := nextValue(text, from, 16, 2, false, fc, ws, wi)
+		if at >= 0 {
+			end, digits, letters := tokenAt(text, at, 5)
+			if !(letters > 0 || digits < 3 || digits > 4 || end-at != digits || !wordEnd(text, end)) {
+				return append(out, Span{Start: at, End: end, Type: TypeCVV, Text: text[at:end], Score: 0.85, Source: "cue"})
+			}
+		}
+		// "el cvv lo tengo apuntado: 731": the value after a colon further along the line
+		c := strings.IndexByte(text[from:min(len(text), from+40)], ':')
+		if c < 0 || strings.ContainsAny(text[from:from+c], "\n.0123456789") {
+			return out
+		}
+		from += c + 1
+		for wi < len(ws) && ws[wi].start < from {
+			wi++
+		}
 	}
-	end, digits, letters := tokenAt(text, at, 5)
-	if letters > 0 || digits < 3 || digits > 4 || end-at != digits || !wordEnd(text, end) {
-		return out
-	}
-	return append(out, Span{Start: at, End: end, Type: TypeCVV, Text: text[at:end], Score: 0.85, Source: "cue"})
+	return out
 }
 
 // appendExpiry reads a card expiry at from: MM/YY, MM/YYYY, MM-YY, or (in a JSON value, right
@@ -355,6 +369,27 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 		return out
 	}
 	d := func(k int) bool { return at+k < len(text) && isDigitByte(text[at+k]) }
+	if !d(0) && score >= 0.8 {
+		// after an expiry cue: a month name and a year ("caduca en marzo de 2027", "expires May 2028")
+		p := dateParser{text: text, ws: ws, fc: fc}
+		if e := p.monthYearShort(at); e > 0 {
+			return append(out, Span{Start: at, End: e, Type: TypeCardExp, Text: text[at:e], Score: score, Source: "cue"})
+		}
+		return out
+	}
+	if d(0) && at+1 < len(text) && (text[at+1] == '/' || text[at+1] == '-') && d(2) && d(3) && !d(4) && text[at] != '0' && score >= 0.8 {
+		// M/YY after a cue ("exp 3/27")
+		if yy := int(text[at+2]-'0')*10 + int(text[at+3]-'0'); yy >= 15 && yy <= 45 && wordEnd(text, at+4) {
+			return append(out, Span{Start: at, End: at + 4, Type: TypeCardExp, Text: text[at : at+4], Score: score, Source: "cue"})
+		}
+	}
+	if d(0) && d(1) && d(2) && d(3) && at+6 < len(text) && (text[at+4] == '/' || text[at+4] == '-') && d(5) && d(6) && !d(7) && score >= 0.8 {
+		// YYYY/MM after a cue ("iraungitze data 2027/08")
+		y, m := atoi(text[at:at+4]), atoi(text[at+5:at+7])
+		if y >= 2015 && y <= 2045 && m >= 1 && m <= 12 && wordEnd(text, at+7) {
+			return append(out, Span{Start: at, End: at + 7, Type: TypeCardExp, Text: text[at : at+7], Score: score, Source: "cue"})
+		}
+	}
 	if !d(0) || !d(1) {
 		return out
 	}

@@ -72,6 +72,7 @@ func cardVeto(text string, start, end int) bool {
 // typo is still the person's number. Values with the right letter are the recognizer's.
 func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
 	end := min(len(text), h.end+sentenceReach)
+	first := true
 	for i := h.end; i < end; i++ {
 		if sentenceEnd(text, i) {
 			return out
@@ -80,6 +81,14 @@ func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
 			continue
 		}
 		e := dniShapeAt(text, i)
+		if e == 0 && first && i-h.end <= 40 {
+			// the first number after the cue, 8 digits and no letter ("el DNI sin la letra:
+			// 52918374", "Spanish ID number 38172946")
+			if k := digitsOnlyAt(text, i); k-i == 8 {
+				return append(out, Span{Start: i, End: k, Type: TypeDNI, Text: text[i:k], Score: 0.8, Source: "cue"})
+			}
+		}
+		first = false
 		if e == 0 {
 			for i < end && (isDigitByte(text[i]) || text[i] == '.') {
 				i++
@@ -375,4 +384,42 @@ func appendPassportBefore(out []Span, text string, h cueHit) []Span {
 		return out
 	}
 	return append(out, Span{Start: i, End: e, Type: TypePassport, Text: text[i:e], Score: 0.85, Source: "cue"})
+}
+
+// appendPlate: after a plate cue, a current plate in any case (4 digits, an optional space or
+// dash, 3 consonants of the plates: "matrícula 4821 kfl", "placa 1234-bcd").
+func appendPlate(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	at := nextValue(text, h.end, 24, 3, false, fc, ws, h.last+1)
+	if at < 0 || at+7 > len(text) || !allDigits(text[at:at+4]) || at > 0 && isWordByte(text[at-1]) {
+		return out
+	}
+	j := at + 4
+	if text[j] == ' ' || text[j] == '-' {
+		j++
+	}
+	if j+3 > len(text) {
+		return out
+	}
+	for k := j; k < j+3; k++ {
+		if c := text[k] | 0x20; strings.IndexByte("bcdfghjklmnprstvwxyz", c) < 0 {
+			return out
+		}
+	}
+	if !wordEnd(text, j+3) {
+		return out
+	}
+	return append(out, Span{Start: at, End: j + 3, Type: TypePlate, Text: text[at : j+3], Score: 0.85, Source: "cue"})
+}
+
+// digitsOnlyAt returns the end of the run of digits at i when nothing word-like or another
+// group of digits follows it, or i.
+func digitsOnlyAt(text string, i int) int {
+	k := i
+	for k < len(text) && isDigitByte(text[k]) {
+		k++
+	}
+	if k < len(text) && (isWordByte(text[k]) || (text[k] == '.' || text[k] == '-' || text[k] == '/' || text[k] == ' ') && k+1 < len(text) && isDigitByte(text[k+1])) {
+		return i
+	}
+	return k
 }

@@ -327,3 +327,70 @@ def define(item, h):
          "Bezeroaren telefono mugikorra: [[PHONE|+34 688 123 456]]. Posta elektronikoa: [[EMAIL|nerea.iriondo(a)gmail.com]].")
     item("rl-es-clinic-2425", "es", "clinic",
          "Datos: [[PERSON|Genaro Villalba]] · 71 años · FN [[DOB|02/02/1954]] · NHC [[MRN|3392817]] · alérgico a AINEs")
+
+    # ======== third batch (2426-): more variants, written after the second batch's rules and run
+    # before any rule for them ==================================================================
+    item("rl-en-clinic-2426", "en", "clinic",
+         "Patient [[PERSON|Lorna Baxter]], d.o.b. [[DOB|14-03-82]], presenting with chest pain. ECG at {{DATE|10:42}}.")
+    item("rl-en-bank-2427", "en", "bank",
+         "He said he was born in [[DOB|March 1982]] and opened the account in {{DATE|May 2010}}.")
+    item("rl-es-clinic-2428", "es", "clinic",
+         "{\"paciente\": \"[[PERSON|Teodoro Lusa]]\", \"fecha_nacimiento\": \"[[DOB|1982-3-14]]\", \"fecha_ingreso\": \"{{DATE|2025-03-02}}\"}")
+    item("rl-ca-clinic-2429", "ca", "clinic",
+         "Data de naixement: [[DOB|14 de març de 1982]]. Visita de control el {{DATE|15 de març}}.")
+    item("rl-es-bank-2430", "es", "bank",
+         "nacido el día [[DOB|14 del 3 de 1982]] en Jaén, según el cliente [[PERSON|Baltasar]].")
+    item("rl-gl-bank-2431", "gl", "bank",
+         "Pregunta: data de nacemento?\nResposta: [[DOB|14.3.82]]\nPregunta: e o enderezo?")
+    item("rl-es-bank-2432", "es", "bank",
+         f"Me da el DNI sin la letra: [[DNI|{dni(52918374)[:8]}]]. Luego me dice que es la {dni(52918374)[8]}.")
+    item("rl-en-bank-2433", "en", "bank",
+         f"Spanish ID number [[DNI|{dni(38172946)[:8]}]] (no letter given), client number {{{{REFERENCE|00418273}}}}.")
+    item("rl-ca-bank-2434", "ca", "bank",
+         f"El client, amb DNI [[DNI|{dni(41928374)}]] i número de client {{{{REFERENCE|87654321}}}}, vol tancar el compte.")
+    item("rl-es-law-2435", "es", "law",
+         f"D.N.I.: [[DNI|{dni(9182736, '{n} {l}')}]] · Domicilio a efectos de notificaciones: el despacho. Procedimiento {{{{CASE|ORD 554/2024}}}}.")
+    item("rl-es-bank-2436", "es", "bank",
+         "el coche del cliente es un seat con matrícula [[PLATE|4821 kfl]] y lo tiene en el parking")
+    item("rl-en-bank-2437", "en", "bank",
+         "Her Spanish plate is [[PLATE|9921-LMN]] and the UK one [[PLATE|AB12 CDE]].")
+    c13 = card("453201928374651")
+    item("rl-es-bank-2438", "es", "bank",
+         f"tarjeta [[CARD|{group(c13)}]] caduca en [[CARD_EXP|marzo de 2027]], el cvv lo tengo apuntado: [[CVV|731]]")
+    c14 = card("542418273645102")
+    item("rl-en-bank-2439", "en", "bank",
+         f"Card: [[CARD|{c14}]] | exp [[CARD_EXP|3/27]] | CVV [[CVV|402]] | name on card: [[PERSON|D. Abara]]")
+    c15 = card("491718273640192")
+    item("rl-es-bank-2440", "es", "bank",
+         "{\"tarjeta\": {\"pan\": \"[[CARD|" + c15 + "]]\", \"caducidad\": \"[[CARD_EXP|12/29]]\", \"cvv\": \"[[CVV|118]]\"}}")
+    item("rl-eu-bank-2441", "eu", "bank",
+         f"Txartelaren zenbakia [[CARD|{group(card('455601928374615'))}]] da eta iraungitze data [[CARD_EXP|2027/08]].")
+    item("rl-es-bank-2442", "es", "bank",
+         "móvil [[PHONE|612 34 56 78]] / [[PHONE|678 90 12 34]] (el segundo es el de su hijo), fijo [[PHONE|91 234 56 78]]")
+    item("rl-en-bank-2443", "en", "bank",
+         "Call back on [[PHONE|00 44 7700 900123]] or [[PHONE|+1 415 555 0132]] after 6pm.")
+    item("rl-es-bank-2444", "es", "bank",
+         "Tlf. contacto [[PHONE|+34 612-345-678]]; WhatsApp [[PHONE|+212 6 12 34 56 78]] (Marruecos).")
+    item("rl-ca-bank-2445", "ca", "bank",
+         "Mòbil: [[PHONE|639 12 34 56]]. Telèfon de la feina: [[PHONE|93 412 34 56]] ext. {{REFERENCE|214}}.")
+    item("rl-es-bank-2446", "es", "bank",
+         "Su email es [[EMAIL|MARIA.GARCIA.LOPEZ@GMAIL.COM]] y el de la empresa {{OFFICE|administracion@reformassaez.es}}.")
+    item("rl-es-bank-2447", "es", "bank",
+         "correo [[EMAIL|ana.garcía83@hotmail.es]] (con tilde, así lo tiene), respuesta a <[[EMAIL|p.soler@telefonica.net]]>")
+    item("rl-en-bank-2448", "en", "bank",
+         "Send the statement to [[EMAIL|kobi@protonmail.com]], not to the old address.")
+    item("rl-es-bank-2449", "es", "bank",
+         "Accesos desde la IP [[IP|83.44.219.7]]:443 y desde [[IP|2a02:9130:8f1::1a]]. Versión de la app {{VERSION|5.12.0.1}}.")
+    e9 = ES("0075", "0001", "8506012345")
+    item("rl-es-bank-2450", "es", "bank",
+         f"cuenta [[IBAN|{e9[:4]} {e9[4:8]} {e9[8:12]} {e9[12:14]} {e9[14:]}]] a nombre de [[PERSON|Leocadia]]. BIC {{{{BIC|POPUESMMXXX}}}}.")
+    item("rl-es-law-2451", "es", "law",
+         "Conforme a la {{LAW|Ley 15/1999}} y al {{LAW|RD 1720/2007}}, el cliente [[PERSON|Fulgencio Mora]], nacido el [[DOB|2/2/1960]], solicita la supresión.")
+    item("rl-en-clinic-2452", "en", "clinic",
+         "Hospital no. [[MRN|K1928374]], NHS [[MRN|401 023 2137]], episode {{REFERENCE|EP-2025-0091}}, admitted {{DATE|02/03/2025}}.")
+    item("rl-es-clinic-2453", "es", "clinic",
+         "Nº Historia: [[MRN|12-345678]]. Episodio {{REFERENCE|2025/001234}}. Cama {{REFERENCE|312-B}}.")
+    item("rl-gl-law-2454", "gl", "law",
+         f"O demandado, con DNI [[DNI|{dni(35182937)}]] e pasaporte [[PASSPORT|PAC918273]], reside en Ourense. Xulgado: {{{{INSTITUTION|Xulgado de Primeira Instancia n.º 2}}}}.")
+    item("rl-eu-clinic-2455", "eu", "clinic",
+         "Gaixoaren NANa [[DNI|" + dni(72039184) + "]] da eta TIS zenbakia [[MRN|ZUBI780312]]. Jaiotze data: [[DOB|1978/03/12]].")
