@@ -39,7 +39,7 @@ const (
 var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po pº plaza pza pl plaça placa plazuela
 	ronda camino cami carretera ctra travesia trav glorieta carrer rambla rua passeig pg avinguda callejon costanilla
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
-	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda`)
+	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
@@ -476,6 +476,9 @@ func (a *addrParser) street(i int) (segKind, int) {
 	f, e := a.p.foldAt(i)
 	if e < 0 {
 		return segNone, 0
+	}
+	if f == "via" && !(capitalised(t[i:]) && e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) {
+		return segNone, 0 // "Via Roma 10", not "por vía oral 10 mg"
 	}
 	if streetTypeWords[f] {
 		j := e

@@ -256,7 +256,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 		case capitalised(w.text) && wp.given(fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
-			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) || institutionBefore(text, ws, i, fc) {
+			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) || institutionBefore(text, ws, i, fc) || orgNamed(ws, i, fc) {
 				i = end
 				continue
 			}
@@ -303,6 +303,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			out = appendPerson(out, text, w.start, w.end, 0.4)
 		}
 	}
+	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = dropInOffices(out, first, fc.offices)
 	return appendRepeats(out, first, ws, fc, text)
@@ -1170,6 +1171,64 @@ func lowerFree(w *word, fc *folder) bool {
 		return false
 	}
 	return !w.is(fc, lexNotNames|lexAddrStop|lexNameStop|lexNameParticles|lexFloorWords|lexUnitWords|lexStreetTypeWords|lexCue|lexLowerCues|lexPlaces|lexCompanyWords)
+}
+
+// orgNames are organisations whose name starts with a given name (folded words, "given next").
+var orgNames = words(`cruz|roja santa|lucia mercedes|benz`)
+
+// orgNamed: ws[i] and the word after it name one of orgNames ("Cruz Roja").
+func orgNamed(ws []word, i int, fc *folder) bool {
+	if i+1 >= len(ws) {
+		return false
+	}
+	var buf [48]byte
+	b := append(append(append(buf[:0], ws[i].fold(fc)...), '|'), ws[i+1].fold(fc)...)
+	return orgNames[string(b)]
+}
+
+// liftListedNames: a run of capitalised words no list knows (scored below the threshold) that
+// sits in a list with a name found ("Siobhan McAteer (10:00), Oisin Breathnach (10:30) and Dervla
+// Ní Bhriain (11:00)", "Para: Ramón Esteve; Cristina Alba") is a name too: its score is raised.
+// spans are appendNames' own, in text order.
+func liftListedNames(spans []Span, text string) {
+	for k := range spans {
+		sp := &spans[k]
+		if sp.Score >= 0.5 || strings.IndexByte(sp.Text, ' ') < 0 {
+			continue
+		}
+		for _, n := range [2]int{k - 1, k + 1} {
+			if n < 0 || n >= len(spans) || spans[n].Score < 0.5 || spans[n].Type != TypePerson {
+				continue
+			}
+			a, b := spans[n].End, sp.Start
+			if n > k {
+				a, b = sp.End, spans[n].Start
+			}
+			if b-a < 1 || b-a > 24 || !listSeparator(text[a:b]) {
+				continue
+			}
+			sp.Score = 0.6
+			break
+		}
+	}
+}
+
+// listSeparator: what separates two items of a list of names — a comma, a semicolon or a
+// conjunction, after an optional bracket ("(10:30) and ").
+func listSeparator(g string) bool {
+	g = strings.TrimLeft(g, " ")
+	if strings.HasPrefix(g, "(") {
+		k := strings.IndexByte(g, ')')
+		if k < 0 {
+			return false
+		}
+		g = g[k+1:]
+	}
+	switch strings.TrimSpace(g) {
+	case ",", ";", "y", "and", "i", "e", "eta", "et", "&", ", y", ", and", ", i", "/":
+		return true
+	}
+	return false
 }
 
 // dropInOffices removes the names, from out[first:] on, that lie inside an office's address.

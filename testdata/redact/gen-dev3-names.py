@@ -122,6 +122,22 @@ ITEMS = [
     ("rl-es-bank-2085", "Cliente: [[PERSON|Agnieszka Wiśniewska]]. Nacionalidad polaca. Pide tarjeta de débito."),
     ("rl-en-bank-2086", "Customer [[PERSON|Nguyen Van Minh]] asked about a transfer to Vietnam; his wife [[PERSON|Tran Thi Lan]] is co-holder."),
     ("rl-es-bank-2087", "Reunión con {{COMPANY|Maderas Quintanar SL}} sobre la póliza de crédito de {{AMOUNT|60.000 €}}."),
+    # --- batch 4 (written after batch 3's rules, before any rule for these forms): chat lines,
+    # names with particles, names joined by 'y', European street forms; and institution decoys ---
+    ("rl-es-bank-2088", "Te paso el chat:\n[10:32] [[PERSON|Leire Urkiza]]: buenas, no me deja entrar en la app\n[10:33] {{COMPANY|Soporte}}: ¿qué error le sale?"),
+    ("rl-es-clinic-2089", "Conversación de WhatsApp:\n[[PERSON|Maripili]]: q hora tengo mañana??\nRecepción: a las 9:30 con la dra"),
+    ("rl-es-bank-2090", "Titular: [[PERSON|Begoña de la Fuente Ordás]]; autorizada: su hija [[PERSON|Irati]]."),
+    ("rl-es-bank-2091", "Vienen [[PERSON|Ximena]] y [[PERSON|Bruno Castañares]] a firmar la hipoteca."),
+    ("rl-en-bank-2092", "Payee: [[PERSON|Lukas Baumgartner]], [[ADDRESS|Hauptstraße 5, 10115 Berlin]]."),
+    ("rl-es-bank-2093", "Transferencia a Italia: beneficiario [[PERSON|Gennaro Esposito]], [[ADDRESS|Via Roma 10, 00184 Roma]]."),
+    ("rl-es-bank-2094", "Nueva dirección: [[ADDRESS|Avda. Constitución, 5 - 3º B - 41001 Sevilla]]."),
+    ("rl-es-law-2095", "vive en [[ADDRESS|avenida de la constitucion numero 5 2 izquierda]], lo pone en el padrón"),
+    ("rl-es-clinic-2096", "Derivada al {{INSTITUTION|Hospital 12 de Octubre}} desde el {{INSTITUTION|Hospital San Juan de Dios}}; paciente [[PERSON|Rufina Valcárcel]]."),
+    ("rl-es-bank-2097", "Recibos domiciliados: {{COMPANY|Mercadona}}, {{COMPANY|El Corte Inglés}}, {{COMPANY|Santa Lucía Seguros}} y {{INSTITUTION|Cruz Roja}}; titular [[PERSON|Herminio Garcés]]."),
+    ("rl-es-law-2098", "La {{LAW|Ley 49/1960, de Propiedad Horizontal}} obliga a la comunidad; el presidente es [[PERSON|Ceferino Alcántara]]."),
+    ("rl-ca-bank-2099", "Xat amb el client:\n[[PERSON|Pau Rovirosa]]: bon dia, vull canviar el PIN\n{{COMPANY|Agent}}: d'acord"),
+    ("rl-en-clinic-2100", "Patient list for today: [[PERSON|Siobhan McAteer]] (10:00), [[PERSON|Oisin Breathnach]] (10:30) and [[PERSON|Dervla Ní Bhriain]] (11:00)."),
+    ("rl-es-bank-2101", "La clienta dice que su exmarido, [[PERSON|Anacleto Sigüenza]], ya no es cotitular."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
