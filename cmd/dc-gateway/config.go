@@ -35,6 +35,8 @@ type fileConfig struct {
 	DraftVerifierURL       string        `yaml:"draft_verifier_url"`
 	DraftVerifierTokenizer string        `yaml:"draft_verifier_tokenizer"`
 	DrainGrace             time.Duration `yaml:"drain_grace"`
+	GCPercent              int           `yaml:"gc_percent"`
+	MemoryLimit            int64         `yaml:"memory_limit"`
 	TrustFile              string        `yaml:"trust_file"`
 	TrustNATS              string        `yaml:"trust_nats"`
 	TrustNATSCreds         string        `yaml:"trust_nats_creds"`
@@ -48,7 +50,7 @@ func toFile(o options) fileConfig {
 		MetricsListen: o.metricsListen, Name: o.name, MaxStreamsPerEdge: o.maxStreams, IdleTimeout: o.idleTimeout,
 		LogLevel: o.logLevel, GuardModel: o.guardModel, GuardURL: o.guardURL, GuardAPIKey: o.guardAPIKey,
 		GuardKind: o.guardKind, DraftVerifier: o.draftVerifier, DraftVerifierURL: o.draftVerifierURL,
-		DraftVerifierTokenizer: o.draftVerifierTokenizer, DrainGrace: o.drainGrace,
+		DraftVerifierTokenizer: o.draftVerifierTokenizer, DrainGrace: o.drainGrace, GCPercent: o.gcPercent, MemoryLimit: o.memoryLimit,
 		TrustFile: o.trust.file, TrustNATS: o.trust.natsURL, TrustNATSCreds: o.trust.creds, TrustNATSNKey: o.trust.nkey,
 		TrustNATSCA: o.trust.natsCA, TrustBucket: o.trust.bucket}
 }
@@ -60,7 +62,7 @@ func (f fileConfig) over(o options) options {
 	o.metricsListen, o.name, o.maxStreams, o.idleTimeout, o.logLevel = f.MetricsListen, f.Name, f.MaxStreamsPerEdge, f.IdleTimeout, f.LogLevel
 	o.guardModel, o.guardURL, o.guardAPIKey, o.guardKind = f.GuardModel, f.GuardURL, f.GuardAPIKey, f.GuardKind
 	o.draftVerifier, o.draftVerifierURL, o.draftVerifierTokenizer = f.DraftVerifier, f.DraftVerifierURL, f.DraftVerifierTokenizer
-	o.drainGrace = f.DrainGrace
+	o.drainGrace, o.gcPercent, o.memoryLimit = f.DrainGrace, f.GCPercent, f.MemoryLimit
 	o.trust.file, o.trust.natsURL, o.trust.creds, o.trust.nkey, o.trust.natsCA = f.TrustFile, f.TrustNATS, f.TrustNATSCreds, f.TrustNATSNKey, f.TrustNATSCA
 	if f.TrustBucket != "" {
 		o.trust.bucket = f.TrustBucket

@@ -40,6 +40,8 @@ type options struct {
 	draftPassCost                                                          time.Duration
 	maxStreams                                                             int64
 	idleTimeout, drainGrace                                                time.Duration
+	gcPercent                                                              int          // gc.go
+	memoryLimit                                                            int64        // gc.go
 	trust                                                                  trustOptions // trust.go
 }
 
@@ -57,7 +59,7 @@ func main() {
 // defaultOptions are the values before the file, the environment and the flags.
 func defaultOptions() options {
 	return options{listen: ":4443", metricsListen: "127.0.0.1:9464", name: "dc-gateway", logLevel: "info", maxStreams: 1024,
-		idleTimeout: 30 * time.Second, guardKind: "safety", drainGrace: gateway.DefaultDrainGrace}
+		idleTimeout: 30 * time.Second, guardKind: "safety", drainGrace: gateway.DefaultDrainGrace, gcPercent: defaultGCPercent}
 }
 
 func newRootCmd() *cobra.Command {
@@ -118,6 +120,8 @@ func bindFlags(f *pflag.FlagSet, o *options) {
 	f.StringVar(&o.draftVerifierTokenizer, "draft-verifier-tokenizer", o.draftVerifierTokenizer, "vllm: the served model's tokenizer.json, or the folder with it and tokenizer_config.json, config.json, generation_config.json")
 	f.DurationVar(&o.draftPassCost, "draft-pass-cost", 0, "sleep this long per verification pass, to emulate a costlier target (experiments only; no file key, no environment twin)")
 	envflag.NoEnv(f, "draft-pass-cost")
+	f.IntVar(&o.gcPercent, "gc-percent", o.gcPercent, "garbage collector target: heap growth over what is live, in percent (Go's GOGC, which wins when set)")
+	f.Int64Var(&o.memoryLimit, "memory-limit", o.memoryLimit, "soft memory bound in bytes (Go's GOMEMLIMIT, which wins when set); 0 = none, else at least 64 MiB")
 	o.trust.register(f) // trust.go
 }
 
@@ -167,6 +171,7 @@ func (o options) validate() error {
 	if o.draftPassCost < 0 {
 		errs = append(errs, errors.New("--draft-pass-cost must not be negative"))
 	}
+	errs = append(errs, o.validateGC()...) // gc.go
 	errs = append(errs, o.trust.validate()...)
 	if o.drainGrace < 0 {
 		errs = append(errs, errors.New("--drain-grace must not be negative (0 = the default, 30s)"))
@@ -189,6 +194,7 @@ func run(ctx context.Context, o options) error {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(strings.ToUpper(o.logLevel)))
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: lvl}))
+	applyGC(o, log) // gc.go
 
 	reg := prometheus.NewRegistry()
 	tlsConf, admission, runTrust, err := o.trust.setup(o.pkiDir, reg, log)
