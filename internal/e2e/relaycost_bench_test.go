@@ -61,7 +61,8 @@ func startProcEnv(t testing.TB, name, bin string, env []string, args ...string) 
 // switches per chunk (voluntary + involuntary, every thread of every process of the system) and
 // the p50 time to first token added over direct. RELAYCOST_CELLS (e.g. "20ms:1,2ms:32") picks
 // cells. Two more relays can join the same run: RELAYCOST_BASELINE=<dir> runs the edge-agent and
-// dc-gateway binaries in dir as "relay-base" (a build of an older commit, for before/after), and
+// dc-gateway binaries in dir as "relay-base" (a build of an older commit, for before/after; more
+// dirs separated by ';' run as "relay-base2", "relay-base3"…, e.g. to tell apart commits), and
 // RELAYCOST_VARIANT="GOMAXPROCS=1;GOMAXPROCS=1 GODEBUG=…" runs this tree's binaries once per
 // ';'-separated environment, as "relay-v1", "relay-v2"… The table is printed with -v (the
 // benchmark's log is cut short without it). nginx must have been fetched
@@ -89,8 +90,14 @@ func BenchmarkRelayCost(b *testing.B) {
 		return relaySystem{name: name, url: "http://" + listen, pids: []int{ag.cmd.Process.Pid, gw.cmd.Process.Pid}}
 	}
 	relays := []relaySystem{relay("relay", agentBin, gatewayBin, nil)}
-	if dir := os.Getenv("RELAYCOST_BASELINE"); dir != "" {
-		relays = append(relays, relay("relay-base", filepath.Join(dir, "edge-agent"), filepath.Join(dir, "dc-gateway"), nil))
+	if dirs := os.Getenv("RELAYCOST_BASELINE"); dirs != "" {
+		for i, dir := range strings.Split(dirs, ";") {
+			name := "relay-base"
+			if i > 0 {
+				name += strconv.Itoa(i + 1)
+			}
+			relays = append(relays, relay(name, filepath.Join(dir, "edge-agent"), filepath.Join(dir, "dc-gateway"), nil))
+		}
 	}
 	if v := os.Getenv("RELAYCOST_VARIANT"); v != "" {
 		for i, env := range strings.Split(v, ";") {
