@@ -150,6 +150,9 @@ func (p *dateParser) parse(i int, yearless bool) int {
 		if e := p.basque(i); e > 0 {
 			return e
 		}
+		if e := p.compact(i); e > 0 {
+			return e
+		}
 		return p.written(i, yearless)
 	}
 	if e := p.written(i, yearless); e > 0 {
@@ -214,6 +217,23 @@ func (p *dateParser) numeric(i int) int {
 		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) || !p.ends(e) {
 			return 0
 		}
+		return e
+	}
+	return 0
+}
+
+// compact: eight digits as YYYYMMDD or DDMMYYYY ("19820314", "14031982"), a year from 1900 to
+// 2025, nothing word-like or another group of digits after them.
+func (p *dateParser) compact(i int) int {
+	t := p.text
+	_, e, n := p.digitsAt(i, 8)
+	if n != 8 || !p.ends(e) || e < len(t) && t[e] == ' ' && e+1 < len(t) && isDigitByte(t[e+1]) {
+		return 0
+	}
+	if y, m, d := atoi(t[i:i+4]), atoi(t[i+4:i+6]), atoi(t[i+6:i+8]); y >= 1900 && y <= 2025 && validDay(d, m) {
+		return e
+	}
+	if d, m, y := atoi(t[i:i+2]), atoi(t[i+2:i+4]), atoi(t[i+4:i+8]); y >= 1900 && y <= 2025 && validDay(d, m) {
 		return e
 	}
 	return 0

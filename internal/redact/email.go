@@ -46,7 +46,8 @@ func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 			}
 			s := emailLocalStart(text, l, lk)
 			e, spelledDot := emailDomainEnd(text, l, dk)
-			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba " && at != " arrova " && at != " @ ") || lowerAt && !spelledDot {
+			capitalAt := at == " at " && text[k+1:k+3] == "AT" // "tom.hughes AT gmail.com"
+			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba " && at != " arrova " && at != " @ " && !capitalAt) || lowerAt && !spelledDot {
 				continue
 			}
 			out = append(out, Span{Start: s, End: e, Type: TypeEmail, Text: text[s:e], Score: 0.85, Source: "email_spelled"})

@@ -259,11 +259,25 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			case cueCVV:
 				out = appendCVV(out, text, h, ws, fc)
 			case cueExpiry:
+				if genericExpiryCue(ws, h, fc) && !cardNear(fc.lower, h.start, spans) {
+					break // "el recibo vence el 05/04": a bill's or a loan's date
+				}
 				from, wi := h.end, h.last+1
 				for k := 0; k < 3 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
 					from, wi = ws[wi].end, wi+1 // "expires end of 04/2028", "caduca a finales de 05/27"
 				}
+				n := len(out)
 				out = appendExpiry(out, text, from, ws, fc, wi, 0.8)
+				if len(out) == n {
+					// "Fecha de caducidad de la tarjeta: 11/26": the value after a colon further on
+					if c := strings.IndexByte(text[from:min(len(text), from+30)], ':'); c >= 0 && !strings.ContainsAny(text[from:from+c], "\n.0123456789") {
+						from += c + 1
+						for wi < len(ws) && ws[wi].start < from {
+							wi++
+						}
+						out = appendExpiry(out, text, from, ws, fc, wi, 0.8)
+					}
+				}
 			case cuePassport:
 				out = appendPassport(out, text, h, ws, fc)
 				out = appendPassportBefore(out, text, h)
@@ -396,6 +410,11 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 	m := int(text[at]-'0')*10 + int(text[at+1]-'0')
 	end := -1
 	switch {
+	case at+6 < len(text) && text[at+2] == ' ' && text[at+3] == '/' && text[at+4] == ' ' && d(5) && d(6) && !d(7) && score >= 0.8:
+		end = at + 7 // "11 / 26"
+		if m < 1 || m > 12 {
+			end = -1
+		}
 	case at+2 < len(text) && (text[at+2] == '/' || text[at+2] == '-') && d(3) && d(4):
 		end = at + 5
 		if d(5) && d(6) && text[at+3:at+5] == "20" {

@@ -423,3 +423,32 @@ func digitsOnlyAt(text string, i int) int {
 	}
 	return k
 }
+
+// genericExpiryCue: the expiry cue is one that bills and loans use too ("vence", "vencimiento",
+// "vto"), so a card must be in reach for it to announce a card's expiry.
+func genericExpiryCue(ws []word, h cueHit, fc *folder) bool {
+	switch string(ws[h.word].fold(fc)) {
+	case "vence", "vencimiento", "venc", "vencto", "vto", "fecha":
+		return true
+	}
+	return false
+}
+
+// cardWords name a payment card.
+var cardWords = []string{"tarjeta", "card", "targeta", "tarxeta", "txartel", "visa", "mastercard", "amex", "maestro", "cvv", "cvc"}
+
+// cardNear: a card number among spans, or a card word, within 150 bytes of at.
+func cardNear(lower []byte, at int, spans []Span) bool {
+	for _, sp := range spans {
+		if sp.Type == TypeCard && sp.End > at-150 && sp.Start < at+150 {
+			return true
+		}
+	}
+	lo, hi := max(0, at-150), min(len(lower), at+150)
+	for _, w := range cardWords {
+		if containsWordStart(lower[lo:hi], w) {
+			return true
+		}
+	}
+	return false
+}

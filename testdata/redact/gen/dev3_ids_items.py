@@ -394,3 +394,56 @@ def define(item, h):
          f"O demandado, con DNI [[DNI|{dni(35182937)}]] e pasaporte [[PASSPORT|PAC918273]], reside en Ourense. Xulgado: {{{{INSTITUTION|Xulgado de Primeira Instancia n.º 2}}}}.")
     item("rl-eu-clinic-2455", "eu", "clinic",
          "Gaixoaren NANa [[DNI|" + dni(72039184) + "]] da eta TIS zenbakia [[MRN|ZUBI780312]]. Jaiotze data: [[DOB|1978/03/12]].")
+
+    # ======== fourth batch (2456-): written after the third batch's rules, run before any rule
+    # for them ===================================================================================
+    item("rl-es-bank-2456", "es", "bank",
+         f"me lo dicta letra a letra: [[DNI|{' '.join(dni(27193846))}]] y luego el móvil [[PHONE|6 1 2 3 4 5 6 7 8]]")
+    item("rl-es-law-2457", "es", "law",
+         f"NIF del arrendador: [[DNI|{dni(50293817, '{a} {b} {c} {l}')}]]; el del fiador va en el anexo.")
+    item("rl-es-bank-2458", "es", "bank",
+         f"vat del autónomo: [[DNI|es{dni(38291746).lower()}]], factura {{{{INVOICE|F-2025-0031}}}}")
+    item("rl-es-law-2459", "es", "law",
+         "El vehículo con placas [[PLATE|3391 JTK]] y el de matrículas [[PLATE|6620-HBD]] colisionaron en la {{STREET_GENERIC|rotonda}}.")
+    item("rl-es-bank-2460", "es", "bank",
+         f"Fecha de caducidad de la tarjeta: [[CARD_EXP|11/26]]. Número: [[CARD|{group(card('451761029384756'))}]].")
+    item("rl-es-bank-2461", "es", "bank",
+         f"tarjeta [[CARD|{card('554433229918273')}]] caducidad: [[CARD_EXP|11 / 26]] CVV/CVC: [[CVV|305]]")
+    item("rl-es-bank-2462", "es", "bank",
+         "El recibo del préstamo vence el {{DATE|05/04}} y el vencimiento final es {{DATE|12/30}}. Cuota {{AMOUNT|412,50 €}}.")
+    item("rl-en-bank-2463", "en", "bank",
+         "Email: [[EMAIL|tom.hughes AT gmail.com]] (he types it like that to avoid spam).")
+    item("rl-es-clinic-2464", "es", "clinic",
+         "paciente;fnac;sexo\n[[PERSON|Anacleto Ruiz]];[[DOB|19410312]];V\n[[PERSON|Fidela Gómez]];[[DOB|19520127]];M")
+    item("rl-en-clinic-2465", "en", "clinic",
+         "DOB 19820314, MRN [[MRN|M0049182]], admitted {{DATE|20250301}}.".replace("DOB 19820314", "DOB [[DOB|19820314]]"))
+    item("rl-es-clinic-2466", "es", "clinic",
+         "fecha nacimiento: [[DOB|14031982]] · paciente [[PERSON|Rosalía Prado]] · cita {{DATE|17/03/2025}}")
+    item("rl-en-clinic-2467", "en", "clinic",
+         "Date of birth (DD/MM/YYYY): [[DOB|07/11/1975]]. Date of referral: {{DATE|03/03/2025}}.")
+    item("rl-en-bank-2468", "en", "bank",
+         "Birthdate - [[DOB|1982.03.14]]; customer since {{DATE|2011.06.01}}.")
+    item("rl-ca-clinic-2469", "ca", "clinic",
+         "La pacient [[PERSON|Neus Ferrer]], nascuda el [[DOB|14 de març del 82]], consulta per mal d'esquena.")
+    item("rl-en-clinic-2470", "en", "clinic",
+         "DOB: [[DOB|14th Feb '82]]. NHS no: [[MRN|943 476 5870]]. GP: Dr [[PERSON|Akhtar]].")
+    item("rl-es-clinic-2471", "es", "clinic",
+         "NUHSA: [[MRN|AN0123456789]]. Paciente derivado desde {{INSTITUTION|Hospital Virgen Macarena}}.")
+    item("rl-es-clinic-2472", "es", "clinic",
+         "Número de historia: [[MRN|123.456]] · episodio {{REFERENCE|2025-0412}}")
+    item("rl-en-bank-2473", "en", "bank",
+         "Irish customer, mobile [[PHONE|087 123 4567]], landline [[PHONE|01 234 5678]].")
+    item("rl-es-bank-2474", "es", "bank",
+         "Tel.: [[PHONE|0034-612-345-678]] o bien [[PHONE|+34-91-234-56-78]].")
+    item("rl-es-bank-2475", "es", "bank",
+         "Visa acabada en {{REFERENCE|4242}}; la otra tarjeta terminada en {{REFERENCE|1881}}. No me da más datos.")
+    item("rl-ca-bank-2476", "ca", "bank",
+         f"Passaport del client: [[PASSPORT|AQ1928374]] (colombià). NIE en tràmit. Telèfon [[PHONE|+57 310 482 9173]].")
+    item("rl-en-law-2477", "en", "law",
+         "Indian national, passport [[PASSPORT|J8369854]], visa ref {{REFERENCE|VFS-ES-2025-11223}}.")
+    item("rl-es-bank-2478", "es", "bank",
+         f"NAF: [[NSS|{nss(28, 12345678, '{p}-{n}-{c}')}]] (número de afiliación). El cliente cobra la pensión desde {{{{DATE|2019}}}}.")
+    item("rl-gl-bank-2479", "gl", "bank",
+         f"Número da Seguridade Social: [[NSS|{nss(15, 28374619, '{p} {n} {c}')}]]. Oficina {{{{REFERENCE|2080-0301}}}}.")
+    item("rl-eu-bank-2480", "eu", "bank",
+         "Bezeroaren pasaportea: [[PASSPORT|PAD102938]]. Matrikula: [[PLATE|5512 LFG]].")
