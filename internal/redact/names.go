@@ -180,7 +180,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 				continue
 			}
 		}
-		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStart(w.text) {
+		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStart(w.text) && !(w.text == "o" && w.start >= 2 && text[w.start-2:w.start] == "c/") {
 			continue // "de", "la", "en": no name, cue or introduction starts there
 		}
 		if w.end < len(text) && isDigitByte(text[w.end]) || w.start > 0 && isDigitByte(text[w.start-1]) {
@@ -226,6 +226,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		cueScore, isCue := 0.0, false
 		if wp.is(fc, lexCue) {
 			cueScore, isCue = nameCues[string(f)]
+		} else if w.text == "o" && w.start >= 2 && text[w.start-2:w.start] == "c/" && (w.start == 2 || !isWordByte(text[w.start-3])) {
+			cueScore, isCue = 0.85, true // "c/o Morwenna Trevithick": care of
+		}
+		if streetNameAt(text, ws, i, fc) {
+			continue // "la calle Rosario está en obras": a street's name
 		}
 		switch {
 		case isCue && wifeOfCue(f) && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
@@ -532,6 +537,9 @@ func lowerNameOK(text string, ws []word, i int, fc *folder) bool {
 	}
 	if !ws[i].is(fc, lexLowerAmbiguous) {
 		return true
+	}
+	if idAfter(fc.lower, w.end) || strings.HasPrefix(text[w.end:], ", de ") && len(text) > w.end+6 && isDigitByte(text[w.end+5]) {
+		return true // "…, consuelo, nacida en 1955", "rosario, de 82 años"
 	}
 	if i == 0 || !gap(text, ws[i-1], w, true) {
 		return false
@@ -1071,10 +1079,17 @@ func knownIn(ws []word, i, j int, fc *folder) bool {
 // wifeOfCue: the titles that "de" + a surname follows for a married woman ("la señora de …").
 func wifeOfCue(f []byte) bool {
 	switch string(f) {
-	case "señora", "sra", "senyora", "viuda":
-		return true
+	case "señora", "sra", "senyora", "viuda", "atencion", "atencio":
+		return true // and "a la atención de …"
 	}
 	return false
+}
+
+// streetNameAt: capitalised word i follows a street word ("calle Rosario", "avenida Pablo Iglesias"):
+// a street's name, which the address rules read when a number follows.
+func streetNameAt(text string, ws []word, i int, fc *folder) bool {
+	return i > 0 && capitalised(ws[i].text) && gap(text, ws[i-1], ws[i], false) && !capitalised(ws[i-1].text) &&
+		ws[i-1].is(fc, lexStreetWords) && len(ws[i-1].text) > 2
 }
 
 // institutionBefore: word i is inside an institution's or shop's name: it, or a capitalised word

@@ -138,6 +138,19 @@ ITEMS = [
     ("rl-ca-bank-2099", "Xat amb el client:\n[[PERSON|Pau Rovirosa]]: bon dia, vull canviar el PIN\n{{COMPANY|Agent}}: d'acord"),
     ("rl-en-clinic-2100", "Patient list for today: [[PERSON|Siobhan McAteer]] (10:00), [[PERSON|Oisin Breathnach]] (10:30) and [[PERSON|Dervla Ní Bhriain]] (11:00)."),
     ("rl-es-bank-2101", "La clienta dice que su exmarido, [[PERSON|Anacleto Sigüenza]], ya no es cotitular."),
+    # --- batch 5 (written after batch 4's rules, before any rule for these forms): 'to the attention
+    # of' forms, signatures after 'Signed'/'Asinado', everyday-word given names before a birth cue ---
+    ("rl-es-bank-2102", "Enviar a: A/A [[PERSON|Gumersindo Tabuenca]], departamento de riesgos."),
+    ("rl-en-bank-2103", "Attn: [[PERSON|Philippa Oakes-Barnard]] — please countersign the form."),
+    ("rl-es-law-2104", "A la atención de [[PERSON|Leovigildo Carrascosa]]: adjunto la escritura."),
+    ("rl-en-law-2105", "Signed: [[PERSON|Tamsin Penhaligon]]\nDate: {{DATE|3 March 2025}}"),
+    ("rl-gl-law-2106", "Asinado: [[PERSON|Uxío Cerviño]]\nData: {{DATE|04/03/2025}}"),
+    ("rl-en-bank-2107", "Please post the card c/o [[PERSON|Morwenna Trevithick]] at the branch."),
+    ("rl-es-clinic-2108", "paciente de 70 años, [[PERSON|consuelo]], nacida en [[DOB|1955]], hipertensa"),
+    ("rl-es-bank-2109", "la señora, [[PERSON|rosario]], de 82 años, viene con su nieto"),
+    ("rl-eu-bank-2110", "Sinatua: [[PERSON|Itziar Olaizola]]"),
+    ("rl-ca-bank-2111", "Signat: [[PERSON|Bernat Puigcercós]]"),
+    ("rl-es-bank-2112", "Hoy es día de {{DATE|Santa Rosa}} y la oficina abre a las 9; la {{STREET_GENERIC|calle Rosario}} está en obras."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
