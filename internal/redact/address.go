@@ -348,7 +348,48 @@ func (a *addrParser) chainAt(start int) (int, int) {
 	if !hasNumber {
 		return 0, 0
 	}
-	return start, a.trimEnd(end)
+	end = a.trimEnd(end)
+	if prev == segTown || prev == segPostcodeTown {
+		end = a.bracketPlace(end) // "Getafe (Madrid)", "15886 Teo (A Coruña)"
+	}
+	return start, end
+}
+
+// bracketPlace widens an address that ends at e with a town over a province or town in brackets
+// right after it (" (Madrid)", " (A Coruña)").
+func (a *addrParser) bracketPlace(e int) int {
+	t := a.text
+	if e+3 >= len(t) || t[e] != ' ' || t[e+1] != '(' {
+		return e
+	}
+	k := strings.IndexByte(t[e+2:min(len(t), e+34)], ')')
+	if k <= 0 {
+		return e
+	}
+	in := t[e+2 : e+2+k]
+	for _, w := range strings.Fields(in) {
+		if f := fold(w); !(capitalised(w) && !notNames[f] || places[f] || townArticle(f) || nameParticles[f]) {
+			return e
+		}
+	}
+	return e + 2 + k + 1
+}
+
+// bracketUnit reads a unit in brackets inside an address ("(edificio B)", "(bloque 2)", "(local 3)").
+func (a *addrParser) bracketUnit(i int) int {
+	t := a.text
+	if i >= len(t) || t[i] != '(' {
+		return 0
+	}
+	k := strings.IndexByte(t[i:min(len(t), i+28)], ')')
+	if k <= 1 {
+		return 0
+	}
+	f, fe := a.p.foldAt(i + 1)
+	if fe < 0 || !(unitWords[f] || areaWords[f] || floorWords[f]) {
+		return 0
+	}
+	return i + k + 1
 }
 
 func (a *addrParser) trimEnd(e int) int {
@@ -423,6 +464,9 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 			return segPostcodeTown, e
 		}
 		return segNone, 0
+	}
+	if e := a.bracketUnit(i); e > 0 && prev != segNone {
+		return segUnit, e // "Avda. de la Paz s/n (edificio B), 26004 Logroño"
 	}
 	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor) && strings.HasPrefix(t[i:], "de ") {
 		if e := a.deTown(i + 3); e > 0 {
@@ -697,7 +741,7 @@ func (a *addrParser) number(i int) int {
 		return i + 2 // "camino el pozo sn", typed without the slash
 	}
 	j := i
-	for _, p := range []string{"nº", "n.º", "n°", "núm.", "núm", "num.", "no.", "nr.", "n. "} {
+	for _, p := range []string{"nº", "n.º", "n°", "núm.", "número ", "numero ", "núm", "num.", "num ", "no.", "nr.", "n. "} {
 		if len(t)-j >= len(p) && strings.EqualFold(t[j:j+len(p)], p) {
 			j += len(p)
 			for j < len(t) && t[j] == ' ' {

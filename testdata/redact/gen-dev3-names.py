@@ -151,6 +151,19 @@ ITEMS = [
     ("rl-eu-bank-2110", "Sinatua: [[PERSON|Itziar Olaizola]]"),
     ("rl-ca-bank-2111", "Signat: [[PERSON|Bernat Puigcercós]]"),
     ("rl-es-bank-2112", "Hoy es día de {{DATE|Santa Rosa}} y la oficina abre a las 9; la {{STREET_GENERIC|calle Rosario}} está en obras."),
+    # --- batch 6 (written after batch 5's rules, before any rule for these forms): addresses with
+    # a town before its postcode, a dash or brackets around the town, a province in brackets ---
+    ("rl-es-bank-2113", "Domicilio: [[ADDRESS|Av. Diagonal 123, ático 2ª, Barcelona 08018]]."),
+    ("rl-es-bank-2114", "Dirección del titular: [[ADDRESS|Plaza del Ayuntamiento nº 3, 2º, 46002 - Valencia]]."),
+    ("rl-es-law-2115", "el arrendatario vive en [[ADDRESS|calle Real, número 15, piso 2, puerta 4, Getafe (Madrid)]] desde 2019"),
+    ("rl-gl-bank-2116", "Enderezo: [[ADDRESS|Lugar de Cortiñas 7, 15886 Teo (A Coruña)]]."),
+    ("rl-gl-clinic-2117", "vive na [[ADDRESS|rúa do Franco 22 baixo, Santiago de Compostela]] coa súa filla"),
+    ("rl-es-clinic-2118", "Domicilio: [[ADDRESS|Avda. de la Paz s/n (edificio B), 26004 Logroño]]."),
+    ("rl-ca-bank-2119", "L'adreça és [[ADDRESS|Camí de Vera s/n, València]], al costat de la universitat."),
+    ("rl-en-bank-2120", "Correspondence address: [[ADDRESS|221B Baker Street, London NW1 6XE]]."),
+    ("rl-es-bank-2121", "vivo en Leganés, [[ADDRESS|calle Río Duero 14]], y trabajo en Madrid"),
+    ("rl-es-bank-2122", "nuestra oficina de {{OFFICE|Gran Vía 30}} cierra a las 14:00; el {{LAW|artículo 14 de la Ley 5/2019}} obliga a informar al cliente [[PERSON|Teófilo Arjona]]."),
+    ("rl-es-law-2123", "En el {{REFERENCE|km 5 de la A-6}} hubo un accidente; el conductor, [[PERSON|Rigoberto Sancho]], vive en [[ADDRESS|calle Pez 3, 28004 Madrid]]."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
