@@ -355,7 +355,26 @@ consultorio fundacion fundacio fundazioa notaria residencia colegio col·legi co
 universidad universitat unibertsitatea escuela escola ies ceip farmacia botica centro centre laboratorio laboratorios
 optica dental bufete gabinete asesoria gestoria parroquia iglesia catedral teatro museo museu estadio aeropuerto
 estacion biblioteca polideportivo auditorio palacio premio premios catedra hotel restaurante bar cafeteria
-colexio ospitalea ikastetxea residencial`)
+colexio ospitalea ikastetxea residencial teatre estadi aeroport auditori palau pabellon pavello poliesportiu
+ikastola`)
+
+// brands are companies and shops named after a person (folded full names): a span that is one of
+// them is the brand, in any context ("cargo de Rosa Clará", "paid to John Lewis").
+var brands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Split(`rosa clara|john lewis|massimo dutti|carolina herrera|adolfo dominguez|purificacion garcia|
+roberto verino|victorio lucchino|agatha ruiz de la prada|pepe jeans|tommy hilfiger|calvin klein|ralph lauren|hugo boss|
+marc jacobs|michael kors|kate spade|ted baker|paul smith|stella mccartney|christian dior|yves saint laurent|louis vuitton|
+giorgio armani|jean paul gaultier|oscar de la renta|vera wang|tory burch|john deere|paco rabanne|sergio tacchini|
+marie claire|jose cuervo|juan valdez|tio pepe|don simon|marques de riscal|jorge juan|carlos sainz|mario bros|
+ronald mcdonald|tim hortons|max mara|salvatore ferragamo|emilio pucci|elena miro|laura ashley|tom ford|ana sousa|
+rosa mexicano|kiko milano|tomas lorenzo|jesus del pozo|custo barcelona|desigual|natura bisse|aristocrazy|
+marks and spencer|marks spencer|harvey nichols|john frieda|david lloyd|dunkin donuts|jack daniels|johnnie walker|
+jim beam|william grant|ballantines|baileys|jose luis|pans company`, "|") {
+		m[fold(strings.TrimSpace(n))] = true
+	}
+	return m
+}()
 
 // nameStops are everyday words that end a name read in lower case after an introduction or a
 // role word ("se llama así", "me llamo igual que", "el cliente juan dice,"): a lower-case word

@@ -230,7 +230,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			cueScore, isCue = 0.85, true // "c/o Morwenna Trevithick": care of
 		}
 		if streetNameAt(text, ws, i, fc) {
-			continue // "la calle Rosario está en obras": a street's name
+			i = extendName(text, ws, i, fc) // "la calle Rosario está en obras", "Avenida Juan Carlos I": a street's name
+			continue
 		}
 		switch {
 		case isCue && wifeOfCue(f) && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
@@ -800,6 +801,9 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 		if publicRoleAt(text, lower, sp) {
 			continue
 		}
+		if sp.End-sp.Start < 40 && sp.End <= len(lower) && strings.IndexByte(sp.Text, ' ') > 0 && brands[string(appendAccentFolded(buf[:0], lower[sp.Start:sp.End]))] {
+			continue // "cargo de Rosa Clará": a brand
+		}
 		if sp.End-sp.Start < 40 && sp.End <= len(lower) && strings.IndexByte(sp.Text, ' ') > 0 && famous[string(appendAccentFolded(buf[:0], lower[sp.Start:sp.End]))] {
 			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
 			news := false
@@ -1088,8 +1092,8 @@ func wifeOfCue(f []byte) bool {
 // streetNameAt: capitalised word i follows a street word ("calle Rosario", "avenida Pablo Iglesias"):
 // a street's name, which the address rules read when a number follows.
 func streetNameAt(text string, ws []word, i int, fc *folder) bool {
-	return i > 0 && capitalised(ws[i].text) && gap(text, ws[i-1], ws[i], false) && !capitalised(ws[i-1].text) &&
-		ws[i-1].is(fc, lexStreetWords) && len(ws[i-1].text) > 2
+	return i > 0 && capitalised(ws[i].text) && gap(text, ws[i-1], ws[i], false) &&
+		ws[i-1].is(fc, lexStreetWords) && len(ws[i-1].text) > 2 && !(capitalised(ws[i-1].text) && ws[i-1].given(fc))
 }
 
 // institutionBefore: word i is inside an institution's or shop's name: it, or a capitalised word

@@ -164,6 +164,18 @@ ITEMS = [
     ("rl-es-bank-2121", "vivo en Leganés, [[ADDRESS|calle Río Duero 14]], y trabajo en Madrid"),
     ("rl-es-bank-2122", "nuestra oficina de {{OFFICE|Gran Vía 30}} cierra a las 14:00; el {{LAW|artículo 14 de la Ley 5/2019}} obliga a informar al cliente [[PERSON|Teófilo Arjona]]."),
     ("rl-es-law-2123", "En el {{REFERENCE|km 5 de la A-6}} hubo un accidente; el conductor, [[PERSON|Rigoberto Sancho]], vive en [[ADDRESS|calle Pez 3, 28004 Madrid]]."),
+    # --- batch 7 (written after batch 6's rules, before any rule for these forms): places, brands
+    # and institutions named after people, in prose without a number; a client among them ---
+    ("rl-es-bank-2124", "El cargo es de {{COMPANY|Massimo Dutti}} y otro de {{COMPANY|Rosa Clará}}; la clienta [[PERSON|Remedios Carbonell]] no los reconoce."),
+    ("rl-es-clinic-2125", "Trasladado al {{INSTITUTION|Hospital Doctor Negrín}}; su hija [[PERSON|Yaiza]] lo acompaña."),
+    ("rl-es-bank-2126", "Beca del {{INSTITUTION|Instituto Cervantes}} y de la {{INSTITUTION|Universidad Carlos III}} para [[PERSON|Abril Santacruz]]."),
+    ("rl-es-bank-2127", "Hoy la {{STREET_GENERIC|Avenida Juan Carlos I}} está cortada; el cliente [[PERSON|Marcial Quirós]] llegará tarde."),
+    ("rl-es-law-2128", "Vuelo desde el {{INSTITUTION|Aeropuerto Adolfo Suárez}}; el demandante, [[PERSON|Froilán Cuesta]], reclama el retraso."),
+    ("rl-en-bank-2129", "The payment went to {{COMPANY|Marks and Spencer}} and {{COMPANY|John Lewis}}; the customer [[PERSON|Ianto Prosser]] disputes the second."),
+    ("rl-ca-bank-2130", "Entrades del {{INSTITUTION|Teatre Joan Brossa}} pagades per la clienta [[PERSON|Mercè Vilanova]]."),
+    ("rl-es-bank-2131", "Ticket del {{INSTITUTION|Estadio Santiago Bernabéu}} cobrado dos veces a [[PERSON|Ulises Mateu]]."),
+    ("rl-es-clinic-2132", "Cita en el {{INSTITUTION|Centro de Salud Isabel II}} para [[PERSON|Pascuala Redondo]]."),
+    ("rl-gl-bank-2133", "Recibo do {{INSTITUTION|Colexio Rosalía de Castro}} a nome de [[PERSON|Brais Lorenzo]]."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
