@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"strings"
 	"unsafe"
 )
@@ -586,19 +587,27 @@ func notBirthGap(gap string) bool {
 			return true
 		}
 	}
-	g := strings.ToLower(gap)
-	for _, w := range unknownWords {
-		if strings.Contains(g, w) {
+	var buf [64]byte
+	var g []byte
+	if len(gap) <= len(buf) {
+		g = appendLowerSameLength(buf[:0], gap)
+	} else {
+		g = appendLowerSameLength(nil, gap)
+	}
+	for _, w := range unknownBytes {
+		if bytes.Contains(g, w) {
 			return true
 		}
 	}
-	for _, w := range notBirthWords {
-		if strings.Contains(g, w) && !dateWords[w] {
+	for k, w := range notBirthBytes {
+		if bytes.Contains(g, w) && !dateWords[notBirthWords[k]] {
 			return true
 		}
 	}
 	return false
 }
+
+var unknownBytes, notBirthBytes = byteWords(unknownWords...), byteWords(notBirthWords...)
 
 // dateWords are the notBirthWords that only introduce a date: after a birth cue they introduce
 // the birth date ("nascut a Lleida, amb data 03.09.1972").
@@ -890,10 +899,11 @@ func appendDOBBefore(out []Span, text string, h cueHit, ws []word, fc *folder) [
 // 03/03/2025"). It reads only the 40 bytes before the match (the default context window).
 func dobVeto(text string, start, _ int) bool {
 	lo := max(0, start-40)
-	b := strings.ToLower(text[lo:start])
+	var buf [48]byte
+	b := appendLowerSameLength(buf[:0], text[lo:start])
 	at := -1
-	for _, w := range dobContext {
-		if k := strings.LastIndex(b, w); k >= 0 && k+len(w) > at {
+	for _, w := range dobContextBytes {
+		if k := bytes.LastIndex(b, w); k >= 0 && k+len(w) > at {
 			at = k + len(w)
 		}
 	}
@@ -913,3 +923,6 @@ func dobVeto(text string, start, _ int) bool {
 	}
 	return notBirthGap(gap)
 }
+
+// dobContextBytes are dobContext as byte slices.
+var dobContextBytes = byteWords(dobContext...)

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 )
 
 // Obfuscated e-mail addresses (issue #13): "ana punto garcia arroba gmail punto com",
@@ -172,7 +173,12 @@ var freeMailDomains = words(`gmail googlemail hotmail outlook live msn yahoo yma
 // word of its other parts is written elsewhere in the text with a capital, as a name is
 // ("legal@bufete-ferrer.com … copy Jordi Ferrer": the firm bears its owner's name).
 func emailRoleVeto(text string, start, end int) bool {
-	v := strings.ToLower(text[start:end])
+	if end-start > 128 || end <= start {
+		return false
+	}
+	var buf [128]byte
+	vb := appendLowerSameLength(buf[:0], text[start:end])
+	v := unsafe.String(&vb[0], len(vb)) // read only within this call
 	at := strings.IndexByte(v, '@')
 	if at <= 0 {
 		return false

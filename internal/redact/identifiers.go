@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Identifier forms added for issue #13 (recall on realistic branch text). Each is a built-in
 // recognizer like those in recognizers.go — a regexp2 pattern tried at candidate starts (first
@@ -36,13 +39,11 @@ func moreBuiltins() []builtin {
 		{name: "es_plate", first: firstPlate, starts: startDigits, maxLen: 8, lead: leadDigits, cluster: cluster{4, 1, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
 			pattern: wb + `\d{4}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}` + we,
 			context: plateContext},
-		{name: "es_plate_old", first: firstOldPlate, starts: "ABCGHIJLMNOPSTVZ", maxLen: 11, lead: leadDigits, cluster: cluster{4, 3, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
-			pattern: wb + plateProvinces + `[ -]?\d{4}[ -]?[A-Z]{1,2}` + we,
-			context: plateContext},
-		// Special plates: a letter (C moped, R trailer, E special vehicle, H historic) + four digits
-		// + three consonants (C1928BCD, R-4821-BBC).
-		{name: "es_plate_moped", first: firstOldPlate, starts: "CEHR", maxLen: 10, lead: leadDigits, cluster: cluster{4, 2, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
-			pattern: wb + `[CEHR][ -]?\d{4}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}` + we,
+		// Old provincial plates (M-1234-AB), and the special plates of a letter (C moped, R
+		// trailer, E special vehicle, H historic) + four digits + three consonants (C1928BCD,
+		// R-4821-BBC), in one recognizer: one candidate pass.
+		{name: "es_plate_old", first: firstOldPlate, starts: "ABCEGHIJLMNOPRSTVZ", maxLen: 11, lead: leadDigits, cluster: cluster{4, 3, 0}, typ: TypePlate, score: 0.5, loose: true, need: minDigits(4),
+			pattern: wb + `(?:[CEHR][ -]?\d{4}[ -]?[BCDFGHJKLMNPRSTVWXYZ]{3}|` + plateProvinces + `[ -]?\d{4}[ -]?[A-Z]{1,2})` + we,
 			context: plateContext},
 		// UK national numbers: mobiles 07xxx xxxxxx, London 020 xxxx xxxx, other areas 01xxx.
 		{name: "uk_phone", first: firstUKPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
@@ -52,28 +53,20 @@ func moreBuiltins() []builtin {
 		{name: "fr_phone", first: firstFRPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
 			pattern: `(?<![\w+])0[1-9](?: \d{2}){4}(?![\w]| \d)|(?<![\w+])0[1-9](?:\.\d{2}){4}(?![\w]|\.\d)`,
 			context: phoneContext, veto: phoneVeto},
-		// Other countries' national numbers (a trunk 0, 10 or 11 digits in groups: 0151 2384 9172,
-		// 0721 348 912, 0661-234567): only next to a phone word.
-		{name: "national_phone", first: firstNationalPhone, starts: "0", maxLen: 16, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(7),
-			refine:  refineNationalPhone,
-			pattern: `(?<![\w+])0[1-9]\d{1,3}(?:[ .-]?\d{2,4}){2,3}(?![\w]|[ .-]\d)|(?<![\w+])0[1-9]\d{0,3}[ -]\d{6,8}(?![\w]|[ .-]\d)`,
+		// Other countries' numbers, in one recognizer (one candidate pass), only next to a phone
+		// word: national numbers with a trunk 0, 10 to 12 digits in groups (0151 2384 9172, 0721
+		// 348 912, 06-41829374); North American ones without brackets (415-555-0172); groups
+		// other than Spain's without a trunk 0 (Italian and Colombian mobiles 347 123 4567, Buenos
+		// Aires or Mexico City 11 4567-8912, 55 1234 5678).
+		{name: "foreign_phone", first: firstForeignPhone, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(7),
+			refine: refineNationalPhone,
+			pattern: `(?<![\w+])0[1-9]\d{1,3}(?:[ .-]?\d{2,4}){2,3}(?![\w]|[ .-]\d)|(?<![\w+])0[1-9]\d{0,3}[ -]\d{6,8}(?![\w]|[ .-]\d)|` +
+				`(?<![\w+-])[2-9]\d{2}-\d{3}-\d{4}(?![\w-])|(?<![\w+])(?:[1-9]\d \d{4}[ -]\d{4}|[1-9]\d{2} \d{3} \d{4})(?![\w]|[ .-]\d)`,
 			context: nationalPhoneContext, veto: phoneVeto},
-		// North American numbers without brackets (415-555-0172): only next to a phone word.
-		{name: "nanp_plain", first: firstNANPPlain, starts: "23456789", maxLen: 12, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(10),
-			pattern: `(?<![\w+-])[2-9]\d{2}-\d{3}-\d{4}(?![\w-])`,
-			context: nationalPhoneContext, veto: phoneVeto},
-		// Numbers without a trunk 0 in groups other than Spain's (Italian and Colombian mobiles 347 123
-		// 4567, Buenos Aires or Mexico City 11 4567-8912, 55 1234 5678): only next to a phone word.
-		{name: "grouped_phone", first: firstGroupedPhone, starts: "123456789", maxLen: 13, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.2, loose: true, need: minDigits(10),
-			pattern: `(?<![\w+])(?:[1-9]\d \d{4}[ -]\d{4}|[1-9]\d{2} \d{3} \d{4})(?![\w]|[ .-]\d)`,
-			context: nationalPhoneContext, veto: phoneVeto},
-		// An international number with the trunk 0 in brackets: +44 (0)20 7946 0123.
-		{name: "e164_trunk", first: firstE164Trunk, starts: "+", maxLen: 24, lead: leadDigits, cluster: cluster{7, 9, 0}, typ: TypePhone, score: 0.6, loose: true, need: minDigits(8),
-			pattern: `(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
-			context: phoneContext, veto: phoneVeto},
-		// An international number with 00 for the '+': 00 44 7700 900123.
-		{name: "intl00_phone", first: firstIntl00, starts: "0", maxLen: 24, lead: leadDigits, cluster: cluster{6, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
-			pattern: `(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
+		// International numbers that e164 does not read, in one recognizer: the trunk 0 in
+		// brackets (+44 (0)20 7946 0123), 00 for the '+' (00 44 7700 900123).
+		{name: "intl_phone", first: firstIntlPhone, starts: "+0", maxLen: 24, lead: leadDigits, cluster: cluster{6, 9, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
+			pattern: `(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
 			context: phoneContext, veto: phoneVeto},
 		// A British plate (AB12 CDE): only next to a plate word.
 		{name: "uk_plate", first: firstUKPlate, starts: "ABCDEFGHJKLMNOPRSTUVWXY", maxLen: 8, lead: leadDigits, cluster: cluster{2, 2, 0}, typ: TypePlate, score: 0.2, loose: true, need: minDigits(2),
@@ -104,6 +97,14 @@ func firstFRPhone(t *scanText, i int) bool {
 	r, sep := t.rune(i+1), t.rune(i+2)
 	return r >= '1' && r <= '9' && (sep == ' ' || sep == '.')
 }
+
+// firstForeignPhone: where one of foreign_phone's alternatives can start.
+func firstForeignPhone(t *scanText, i int) bool {
+	return firstNationalPhone(t, i) || firstNANPPlain(t, i) || firstGroupedPhone(t, i)
+}
+
+// firstIntlPhone: where one of intl_phone's alternatives can start.
+func firstIntlPhone(t *scanText, i int) bool { return firstE164Trunk(t, i) || firstIntl00(t, i) }
 
 // firstNationalPhone: (?<![\w+]) + "0" and a digit 1-9.
 func firstNationalPhone(t *scanText, i int) bool {
@@ -145,7 +146,7 @@ func firstIntl00(t *scanText, i int) bool {
 	return r >= '1' && r <= '9'
 }
 
-// refineIntl00 keeps numbers of 10 to 15 digits with the 00.
+// refineIntl00 keeps numbers of 10 to 15 digits (with the country code and the 00 or the (0)).
 func refineIntl00(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
@@ -188,22 +189,38 @@ func refineNationalPhone(s string) int {
 // right before it gives as a business's line ("office switchboard 020 7946 0000",
 // "centralita 91 …", "atención al cliente 900 …").
 func phoneVeto(text string, start, end int) bool {
-	rest := strings.TrimLeft(text[end:min(len(text), end+8)], " ")
-	if strings.HasPrefix(rest, "€") || strings.HasPrefix(strings.ToLower(rest), "eur") {
+	j := end
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	if strings.HasPrefix(text[j:], "€") || j+3 <= len(text) && (text[j]|0x20) == 'e' && (text[j+1]|0x20) == 'u' && (text[j+2]|0x20) == 'r' {
 		return true
 	}
-	b := strings.ToLower(text[max(0, start-28):start])
-	for _, w := range businessLineWords {
-		if strings.Contains(b, w) {
+	var buf [32]byte
+	b := lowerInto(buf[:0], text[max(0, start-28):start])
+	for _, w := range businessLineBytes {
+		if bytes.Contains(b, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// businessLineWords name a business's line, not a person's.
-var businessLineWords = []string{"switchboard", "centralita", "centraleta", "helpline", "customer service", "atención al cliente",
-	"atencion al cliente", "atenció al client", "call center", "call centre", "freephone", "línea gratuita", "linea gratuita"}
+// lowerInto appends s lower-cased as appendLowerSameLength does (ASCII and Latin-1 capitals).
+func lowerInto(b []byte, s string) []byte { return appendLowerSameLength(b, s) }
+
+// businessLineBytes name a business's line, not a person's (lower case).
+var businessLineBytes = byteWords("switchboard", "centralita", "centraleta", "helpline", "customer service", "atención al cliente",
+	"atencion al cliente", "atenció al client", "call center", "call centre", "freephone", "línea gratuita", "linea gratuita")
+
+// byteWords returns the words as byte slices, for bytes.Contains without a conversion per call.
+func byteWords(ws ...string) [][]byte {
+	out := make([][]byte, len(ws))
+	for i, w := range ws {
+		out[i] = []byte(w)
+	}
+	return out
+}
 
 // firstDNI7: wb + a digit, then six digits or ".ddd.ddd".
 func firstDNI7(t *scanText, i int) bool {

@@ -317,6 +317,9 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 }
 
 func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	if h.last == h.word && len(ws[h.word].text) <= 3 && referenceBefore(text, h.start) {
+		return out // "the claim HC-2024-000918": a court's or a file's letters, after a case word
+	}
 	at := nextValue(text, h.end, 24, 2, false, fc, ws, h.last+1)
 	if at < 0 {
 		return out

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Identifier rules of the third round of issue #13 (realistic-dev3-ids.jsonl): values that the
 // recognizers find only when their check digit is right, or only when a cue word stands right
@@ -31,34 +34,51 @@ func sentenceEnd(text string, i int) bool {
 // not a person's card or document (used only for numbers whose check digit fails).
 var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref", "seguimiento", "tracking", "localizador",
 	"expediente", "factura", "invoice", "contrato", "contract", "poliza", "póliza", "policy", "envio", "envío", "shipment",
-	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate"}
+	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate",
+	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario"}
 
 // referenceBefore: one of referenceWords ends within 24 bytes before start, followed only by
 // spaces, punctuation or filler words ("número de pedido 4000 1234…", "ref. nº 1234…").
 func referenceBefore(text string, start int) bool {
-	lo := max(0, start-24)
-	b := strings.ToLower(text[lo:start])
-	for _, w := range referenceWords {
-		k := strings.LastIndex(b, w)
+	var buf [32]byte
+	b := appendLowerSameLength(buf[:0], text[max(0, start-24):start])
+	for _, w := range referenceBytes {
+		k := bytes.LastIndex(b, w)
 		if k < 0 || k > 0 && isWordByte(b[k-1]) {
 			continue
 		}
 		rest := b[k+len(w):]
-		if len(rest) > 0 && isWordByte(rest[0]) && !strings.HasPrefix(rest, "s ") && !strings.HasPrefix(rest, "s:") {
+		if len(rest) > 0 && isWordByte(rest[0]) && !(rest[0] == 's' && (len(rest) == 1 || !isWordByte(rest[1]))) {
 			continue
 		}
-		ok := true
-		for _, f := range strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ':' || r == '.' || r == '#' || r == '-' || r == 'º' }) {
-			if !fillerWords[f] && f != "s" {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if onlyFillers(rest) {
 			return true
 		}
 	}
 	return false
+}
+
+// referenceBytes are referenceWords as byte slices.
+var referenceBytes = byteWords(referenceWords...)
+
+// onlyFillers: b holds only spaces, punctuation (: . # - º) and filler words.
+func onlyFillers(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c == ' ' || c == ':' || c == '.' || c == '#' || c == '-' || c == 0xC2 || c == 0xBA {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && b[j] != ' ' && b[j] != ':' && b[j] != '.' && b[j] != '#' && b[j] != '-' && b[j] != 0xC2 {
+			j++
+		}
+		if w := string(b[i:j]); !fillerWords[w] && w != "s" { // no allocation: a map key conversion
+			return false
+		}
+		i = j
+	}
+	return true
 }
 
 // cardVeto: a number that fails Luhn right after a reference word is that reference.
