@@ -260,7 +260,13 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := unknownSurnameAfter(text, ws, extendLower(text, ws, i+1, fc), fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
-		case capitalised(w.text) && wp.given(fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
+		case isCue && i+2 < len(ws) && len(ws[i+1].text) == 1 && ws[i+1].end < len(text) && text[ws[i+1].end] == '.' &&
+			gap(text, w, ws[i+1], true) && gap(text, ws[i+1], ws[i+2], true) && knownName(&ws[i+2], fc):
+			// "firmado: j. martínez": an initial, then a known surname
+			end := extendLower(text, ws, i+2, fc)
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
+			i = end
+		case capitalised(w.text) && (wp.given(fc) || basqueGiven(wp, fc)) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
 			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) || institutionBefore(text, ws, i, fc) || orgNamed(ws, i, fc) {
 				i = end
@@ -521,7 +527,7 @@ var lowerCues = words(`soy llamo llama llamada llamado hola holi buenas hey hi h
 	con para a de parte sra sr dona don mrs mr ms miss its is es yo atentamente saludos gracias thanks cliente clienta
 	paciente hija hijo hermano hermana marido mujer esposa esposo madre padre vecino vecina tia tio nieta nieto novia novio
 	abuela abuelo amiga amigo compañera compañero wife husband son daughter dile avisa pregunta por diu dice nombre name
-	escribe aita ama ta i'm im`)
+	escribe aita ama ta i'm im tal`)
 
 // lowerNameOK decides on a lower-case known given name at ws[i]: never inside an e-mail address,
 // a URL or a handle; an everyday word ("rosa") only after a cue word.
@@ -1085,6 +1091,35 @@ func wifeOfCue(f []byte) bool {
 	switch string(f) {
 	case "señora", "sra", "senyora", "viuda", "atencion", "atencio":
 		return true // and "a la atención de …"
+	}
+	return false
+}
+
+// basqueSuffixes are Basque case endings written onto a name ("Mikelek", "Aneri", "Maite-rekin").
+var basqueSuffixes = []string{"arentzat", "rentzat", "entzat", "rengana", "engana", "arekin", "rekin", "ekin", "aren", "ren",
+	"ari", "ren", "ek", "ri", "en", "ra", "k"}
+
+// basqueGiven: a capitalised known given name with a Basque case ending (with or without a hyphen).
+func basqueGiven(w *word, fc *folder) bool {
+	f := w.fold(fc)
+	if len(f) < 4 || !w.ascii && !w.latin1 {
+		return false
+	}
+	switch f[len(f)-1] {
+	case 'k', 'i', 'n', 'a', 't':
+	default:
+		return false
+	}
+	for _, suf := range basqueSuffixes {
+		if len(f) > len(suf)+2 && string(f[len(f)-len(suf):]) == suf {
+			stem := f[:len(f)-len(suf)]
+			if stem[len(stem)-1] == '-' {
+				stem = stem[:len(stem)-1]
+			}
+			if len(stem) >= 3 && givenNames[string(stem)] && !lowerAmbiguous[string(stem)] {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -176,6 +176,17 @@ ITEMS = [
     ("rl-es-bank-2131", "Ticket del {{INSTITUTION|Estadio Santiago Bernabéu}} cobrado dos veces a [[PERSON|Ulises Mateu]]."),
     ("rl-es-clinic-2132", "Cita en el {{INSTITUTION|Centro de Salud Isabel II}} para [[PERSON|Pascuala Redondo]]."),
     ("rl-gl-bank-2133", "Recibo do {{INSTITUTION|Colexio Rosalía de Castro}} a nome de [[PERSON|Brais Lorenzo]]."),
+    # --- batch 8 (written after batch 7's rules, before any rule for these forms): sloppy lower case
+    # and Basque case endings on names ---
+    ("rl-es-bank-2134", "vino un tal [[PERSON|ramiro]] preguntando por la cuenta de su padre"),
+    ("rl-es-bank-2135", "llamó [[PERSON|joaquín]] para lo del recibo, que se lo devuelvan"),
+    ("rl-es-clinic-2136", "esta mañana estuvo aquí [[PERSON|fermín]] con su mujer"),
+    ("rl-eu-bank-2137", "[[PERSON|Mikelek]] deitu du kontuagatik, eta [[PERSON|Aneri]] txartela bidali behar zaio."),
+    ("rl-eu-clinic-2138", "[[PERSON|Jon Etxeberriaren]] ama etorri da; [[PERSON|Maite-rekin]] hitz egin dut."),
+    ("rl-es-bank-2139", "firmado: [[PERSON|j. martínez]], el de la gestoría"),
+    ("rl-en-bank-2140", "spoke to [[PERSON|gareth]] about it, he'll come in on monday with his sister [[PERSON|bethan]]"),
+    ("rl-ca-bank-2141", "ha vingut la [[PERSON|montse]] a demanar pel rebut de l'aigua"),
+    ("rl-es-clinic-2142", "una tal [[PERSON|nieves]] ha llamado para anular la cita"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
