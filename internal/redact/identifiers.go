@@ -1,9 +1,6 @@
 package redact
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // Identifier forms added for issue #13 (recall on realistic branch text). Each is a built-in
 // recognizer like those in recognizers.go — a regexp2 pattern tried at candidate starts (first
@@ -196,22 +193,38 @@ func phoneVeto(text string, start, end int) bool {
 	if strings.HasPrefix(text[j:], "€") || j+3 <= len(text) && (text[j]|0x20) == 'e' && (text[j+1]|0x20) == 'u' && (text[j+2]|0x20) == 'r' {
 		return true
 	}
-	var buf [32]byte
-	b := lowerInto(buf[:0], text[max(0, start-28):start])
-	for _, w := range businessLineBytes {
-		if bytes.Contains(b, w) {
+	// the words right before: "office switchboard", "centralita", "atención al cliente"
+	var pw prevWordReader
+	pw.init(text, start)
+	var fb [3][24]byte
+	var last [3][]byte // folded words, last first
+	n := 0
+	for ; n < 3; n++ {
+		w, ok := pw.next()
+		if !ok {
+			break
+		}
+		if businessLineSet[string(w)] {
 			return true
 		}
+		last[n] = appendAccentFolded(fb[n][:0], w)
 	}
-	return false
+	is := func(k int, ws ...string) bool {
+		for _, w := range ws {
+			if k < n && string(last[k]) == w {
+				return true
+			}
+		}
+		return false
+	}
+	return is(0, "service") && is(1, "customer") || is(0, "center", "centre") && is(1, "call") ||
+		is(0, "cliente", "client") && is(1, "al") && n >= 3 && strings.HasPrefix(string(last[2]), "atenci")
 }
 
-// lowerInto appends s lower-cased as appendLowerSameLength does (ASCII and Latin-1 capitals).
-func lowerInto(b []byte, s string) []byte { return appendLowerSameLength(b, s) }
-
-// businessLineBytes name a business's line, not a person's (lower case).
-var businessLineBytes = byteWords("switchboard", "centralita", "centraleta", "helpline", "customer service", "atención al cliente",
-	"atencion al cliente", "atenció al client", "call center", "call centre", "freephone", "línea gratuita", "linea gratuita")
+// businessLineSet: words that name a business's line, not a person's ("switchboard",
+// "centralita", "línea gratuita"); phoneVeto reads "atención al cliente", "customer service" and
+// "call center" as phrases.
+var businessLineSet = words(`switchboard centralita centraleta helpline freephone gratuita gratuito`)
 
 // byteWords returns the words as byte slices, for bytes.Contains without a conversion per call.
 func byteWords(ws ...string) [][]byte {

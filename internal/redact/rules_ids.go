@@ -1,9 +1,6 @@
 package redact
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // Identifier rules of the third round of issue #13 (realistic-dev3-ids.jsonl): values that the
 // recognizers find only when their check digit is right, or only when a cue word stands right
@@ -37,48 +34,74 @@ var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref
 	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate",
 	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario"}
 
-// referenceBefore: one of referenceWords ends within 24 bytes before start, followed only by
-// spaces, punctuation or filler words ("número de pedido 4000 1234…", "ref. nº 1234…").
+// referenceBefore: one of referenceWords stands right before start, with only spaces,
+// punctuation (: . # - º) and filler words between ("número de pedido 4000 1234…", "ref. nº
+// 1234…"). It reads at most four words back, folded in a stack buffer: no allocation.
 func referenceBefore(text string, start int) bool {
-	var buf [32]byte
-	b := appendLowerSameLength(buf[:0], text[max(0, start-24):start])
-	for _, w := range referenceBytes {
-		k := bytes.LastIndex(b, w)
-		if k < 0 || k > 0 && isWordByte(b[k-1]) {
-			continue
+	var pw prevWordReader
+	pw.init(text, start)
+	for k := 0; k < 4; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
 		}
-		rest := b[k+len(w):]
-		if len(rest) > 0 && isWordByte(rest[0]) && !(rest[0] == 's' && (len(rest) == 1 || !isWordByte(rest[1]))) {
-			continue
-		}
-		if onlyFillers(rest) {
+		if referenceSet[string(w)] || len(w) > 1 && w[len(w)-1] == 's' && referenceSet[string(w[:len(w)-1])] {
 			return true
+		}
+		if !fillerWords[string(w)] {
+			return false
 		}
 	}
 	return false
 }
 
-// referenceBytes are referenceWords as byte slices.
-var referenceBytes = byteWords(referenceWords...)
+// referenceSet holds referenceWords.
+var referenceSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range referenceWords {
+		m[w] = true
+	}
+	return m
+}()
 
-// onlyFillers: b holds only spaces, punctuation (: . # - º) and filler words.
-func onlyFillers(b []byte) bool {
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c == ' ' || c == ':' || c == '.' || c == '#' || c == '-' || c == 0xC2 || c == 0xBA {
-			i++
+// prevWordReader reads the words before an offset, last first, lower-cased (ASCII and Latin-1
+// capitals), skipping spaces and : . # - º ª; it stops at a line break, a digit or any other
+// character.
+type prevWordReader struct {
+	text string
+	i    int
+	buf  [24]byte
+}
+
+func (r *prevWordReader) init(text string, i int) { r.text, r.i = text, i }
+
+func (r *prevWordReader) next() ([]byte, bool) {
+	t := r.text
+	i := r.i
+	for i > 0 {
+		c := t[i-1]
+		if c == ' ' || c == ':' || c == '.' || c == '#' || c == '-' || c == '\t' {
+			i--
 			continue
 		}
-		j := i
-		for j < len(b) && b[j] != ' ' && b[j] != ':' && b[j] != '.' && b[j] != '#' && b[j] != '-' && b[j] != 0xC2 {
-			j++
+		if i >= 2 && t[i-2] == 0xC2 && (c == 0xBA || c == 0xAA) { // º ª
+			i -= 2
+			continue
 		}
-		if w := string(b[i:j]); !fillerWords[w] && w != "s" { // no allocation: a map key conversion
-			return false
-		}
-		i = j
+		break
 	}
-	return true
+	e := i
+	for i > 0 && (isASCIILetterByte(t[i-1]) || t[i-1] >= 0x80) && e-i < len(r.buf) {
+		i--
+	}
+	for i < e && t[i] >= 0x80 && t[i] < 0xC0 { // never start inside a rune
+		i++
+	}
+	if i == e || i > 0 && (isWordByte(t[i-1]) && t[i-1] < 0x80) {
+		return nil, false
+	}
+	r.i = i
+	return appendLowerSameLength(r.buf[:0], t[i:e]), true
 }
 
 // cardVeto: a number that fails Luhn right after a reference word is that reference.
