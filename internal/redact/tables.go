@@ -402,7 +402,8 @@ func companyLike(v string) bool {
 
 var companyWords = words(`sl sa slu sau slp cb sc scoop coop asoc asociacion association ltd llc inc gmbh plc lda ltda
 	fundacion fundacio comunidad ayuntamiento ajuntament consorcio grupo group holding servicios talleres
-	construcciones promociones inmobiliaria reformas limpiezas transportes`)
+	construcciones promociones inmobiliaria reformas limpiezas transportes seguros seguro aseguradora mutua banco
+	bank caja caixa abogados asesores consultores consulting hoteles distribuciones industrias`)
 
 // appendKeyValue types the value of a "key: value" line ("Nombre: Julia Serrano", "- fecha_nac:
 // 1958-04-12", "DNI = 12345678Z").

@@ -187,6 +187,16 @@ ITEMS = [
     ("rl-en-bank-2140", "spoke to [[PERSON|gareth]] about it, he'll come in on monday with his sister [[PERSON|bethan]]"),
     ("rl-ca-bank-2141", "ha vingut la [[PERSON|montse]] a demanar pel rebut de l'aigua"),
     ("rl-es-clinic-2142", "una tal [[PERSON|nieves]] ha llamado para anular la cita"),
+    # --- batch 9 (written after batch 8's rules, before any rule for these forms): names in tables,
+    # CSV and JSON under headers in several languages; company rows as decoys ---
+    ("rl-es-bank-2143", "Exportación:\nnombre_completo;dni;saldo\n[[PERSON|Eleuterio Manzanares Pozo]];[[DNI|#71234561]];1.200,50\n[[PERSON|Zoraida Bermejo]];[[DNI|#52331907]];88,10"),
+    ("rl-en-bank-2144", "first_name,last_name,balance\n[[PERSON|Thaddeus]],[[PERSON|Blackwood]],1200.50\n[[PERSON|Imogen]],[[PERSON|Featherstone]],88.10"),
+    ("rl-es-law-2145", "| Parte | Nombre y apellidos | Rol |\n|---|---|---|\n| 1 | [[PERSON|Sabina Oyarzábal]] | demandante |\n| 2 | {{COMPANY|Seguros Bilbao}} | demandada |"),
+    ("rl-es-bank-2146", "{\"full_name\": \"[[PERSON|Anselmo Cifuentes]]\", \"segment\": \"premium\", \"branch\": \"0412\"}"),
+    ("rl-ca-bank-2147", "nom i cognoms\tsaldo\n[[PERSON|Eulàlia Roigé]]\t340,00\n[[PERSON|Pol Sitjà]]\t12,00"),
+    ("rl-gl-clinic-2148", "nome;apelidos;cama\n[[PERSON|Xiana]];[[PERSON|Pazos Outeiro]];12\n[[PERSON|Antón]];[[PERSON|Rei Doval]];14"),
+    ("rl-eu-bank-2149", "izen-abizenak,saldoa\n[[PERSON|Unai Aranburu]],100\n[[PERSON|Nahia Goikoetxea]],250"),
+    ("rl-es-bank-2150", "{\"titular\": {\"nombre\": \"[[PERSON|Genoveva]]\", \"apellidos\": \"[[PERSON|Larrañaga Bilbao]]\"}, \"empresa\": \"{{COMPANY|Construcciones Bilbao SL}}\"}"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
