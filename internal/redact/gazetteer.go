@@ -244,7 +244,7 @@ var nameCues = map[string]float64{
 	"autorizada": 0.75, "ordenante": 0.8, "deudor": 0.8, "deudora": 0.8, "heredero": 0.8, "heredera": 0.8,
 	"causante": 0.8, "donante": 0.8, "lessee": 0.8, "lessor": 0.8, "tenant": 0.8, "landlord": 0.8, "borrower": 0.8,
 	"guarantor": 0.8, "donor": 0.8, "grantor": 0.8, "buyer": 0.8, "seller": 0.8, "co-holder": 0.8, "attorney": 0.75,
-	"tal": 0.75, "attn": 0.85, "fao": 0.85, "atención": 0.8, "atencion": 0.8, "atenció": 0.8, "signed": 0.8, "signat": 0.8,
+	"tal": 0.75, "señores": 0.85, "sres": 0.85, "srs": 0.85, "senyors": 0.85, "attn": 0.85, "fao": 0.85, "atención": 0.8, "atencion": 0.8, "atenció": 0.8, "signed": 0.8, "signat": 0.8,
 	"signada": 0.8, "asinado": 0.8, "asinada": 0.8, "sinatua": 0.8, "sinatzailea": 0.8,
 	"llogater": 0.8, "llogatera": 0.8, "comprador/a": 0.8, "arrendatari": 0.8, "arrendatària": 0.8,
 }
@@ -299,7 +299,7 @@ contabilidad administración administracion recursos humanos rrhh comercial vent
 informatica calidad jurídico juridico asesoría asesoria operaciones incidencias reclamaciones care helpdesk accounts
 payments billing sales operations compliance finance admin notifications noreply newsletter alerts avisos
 notificaciones info información informacion secretaría recepción recepcion citaciones citas admisión admision gerencia
-roja caritas cáritas unicef acnur
+roja caritas cáritas unicef acnur handy festnetz mobil
 `)
 
 // sentenceWords open a sentence far more often than they are a surname alone ("Bueno, …",

@@ -154,7 +154,11 @@ func gap(text string, a, b word, afterCue bool) bool {
 	if g == " " {
 		return true
 	}
-	return afterCue && (g == ". " || g == "." || g == ", " || g == ": ")
+	if g == ". " || g == "." {
+		// only an abbreviation's dot ("Sr. García", "Fdo. Ana"), not a sentence's ("…su hija. Control el martes")
+		return afterCue && (utf8.RuneCountInString(a.text) <= 3 || a.text == "Srta" || a.text == "srta" || a.text == "Prof")
+	}
+	return afterCue && (g == ", " || g == ": ")
 }
 
 // findNames is the gazetteer detector. It reports runs of capitalised words that either follow
@@ -183,8 +187,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		if len(w.text) <= 2 && c0 >= 'a' && c0 <= 'z' && !shortStart(w.text) && !(w.text == "o" && w.start >= 2 && text[w.start-2:w.start] == "c/") {
 			continue // "de", "la", "en": no name, cue or introduction starts there
 		}
-		if w.end < len(text) && isDigitByte(text[w.end]) || w.start > 0 && isDigitByte(text[w.start-1]) {
-			continue // a code's letters ("FE25-00412339", "PV25"), not a name
+		if w.end < len(text) && isDigitByte(text[w.end]) || w.start > 0 && isDigitByte(text[w.start-1]) ||
+			w.end+1 < len(text) && (text[w.end] == '-' || text[w.end] == '/') && isDigitByte(text[w.end+1]) {
+			continue // a code's letters ("FE25-00412339", "PV25", "POL-88213"), not a name
 		}
 		if monthBetweenNumbers(text, w.start, w.end) || strings.HasPrefix(text[w.end:], ".-") || strings.HasPrefix(text[w.end:], ".–") {
 			continue // "5 Mar 2025", "3 de març de 2025": a month; "SEGUNDO.-": a heading's ordinal
@@ -344,7 +349,9 @@ func idAfter(lower []byte, e int) bool {
 
 var idAfterPrefixes = []string{", con dni", ", dni", ", nie", ", con nie", " (dni", " (nie", " (passport", " (pasaporte",
 	", passport", ", pasaporte", ", con pasaporte", ", nacido", ", nacida", ", born", ", mayor de edad", ", amb dni",
-	", con nif", ", nif", " (nif", ", nascut", ", nascuda", ", nado", ", nada", " dni ", ", de nacionalidad", ", titular del dni"}
+	", con nif", ", nif", " (nif", ", nascut", ", nascuda", ", nado", ", nada", " dni ", ", de nacionalidad", ", titular del dni",
+	", nhs", " (nhs", ", nhc", " (nhc", ", mrn", " (mrn", ", hospital number", ", nss", " (nss", ", sip", ", cip", ", dob", " (dob",
+	", fecha de nacimiento", ", f. nac", ", data de naixement", ", data de nacemento"}
 
 // headerOrSignature reads a name that a mail header key opens at the start of a line ("De:
 // Leocadia Albarrán <…>", "From: Oluwaseun Adebayo", "Per a: …"), or a signature: a line of two to
@@ -418,7 +425,11 @@ func monthBetweenNumbers(text string, s, e int) bool {
 	if !before {
 		return false
 	}
-	return len(a) >= 2 && a[0] == ' ' && isDigitByte(a[1]) || strings.HasPrefix(a, " de ") && len(a) >= 5 && isDigitByte(a[4])
+	if len(a) >= 2 && a[0] == ' ' && isDigitByte(a[1]) || strings.HasPrefix(a, " de ") && len(a) >= 5 && isDigitByte(a[4]) {
+		return true
+	}
+	// "el 15 de març.": a day, "de", the word, then the sentence ends
+	return strings.HasSuffix(b, " de ") && (len(a) == 0 || strings.IndexByte(".,;)\n", a[0]) >= 0)
 }
 
 // shortStart: the one- and two-letter lower-case words a name, cue or introduction can start with
@@ -519,7 +530,7 @@ func knownName(w *word, fc *folder) bool {
 
 // lowerNever are given names that in lower case are always a Spanish, Catalan or Galician
 // word ("el saldo de ella"): pronouns and adjectives.
-var lowerNever = words(`ella ello sola solo buena bella mayo nieve sole pena`)
+var lowerNever = words(`ella ello sola solo buena bella mayo nieve sole pena luz`)
 
 // lowerCues are the words after which a lower-case given name that is also an everyday word
 // ("rosa", "pilar") is a name.

@@ -461,8 +461,8 @@ func appendKeyValue(out []Span, p *dateParser, ls, le int) []Span {
 	for c[1] > c[0] && strings.IndexByte(".,;:", text[c[1]-1]) >= 0 {
 		c[1]--
 	}
-	if typ == TypePerson && !nameLike(text[c[0]:c[1]]) {
-		return out // a chat line ("Cliente: le doy su DNI"), not a name
+	if typ == TypePerson && (!nameLike(text[c[0]:c[1]]) || idWordFirst(text[c[0]:c[1]])) {
+		return out // a chat line ("Cliente: le doy su DNI"), an id's label ("arrendatario: NIF 71…"), not a name
 	}
 	if typ == TypeEmail || typ == TypePhone || typ == TypeDNI || typ == TypeMRN || typ == TypePassport {
 		// the recognizers read these; a key only adds what they cannot know (a cell's type)
@@ -515,6 +515,16 @@ func appendInlinePairs(out []Span, p *dateParser, ls, le int) []Span {
 		}
 	}
 	return out
+}
+
+// idWordFirst: the value starts with an identifier's or contact's label ("NIF", "DNI", "Tel").
+func idWordFirst(v string) bool {
+	w, _, _ := strings.Cut(v, " ")
+	switch fold(w) {
+	case "nif", "dni", "nie", "cif", "nss", "pasaporte", "passport", "tel", "telf", "tlf", "movil", "email", "iban", "cuenta":
+		return true
+	}
+	return false
 }
 
 // nameLike: one to six words, each capitalised, in capitals, a particle or a known name.

@@ -197,6 +197,17 @@ ITEMS = [
     ("rl-gl-clinic-2148", "nome;apelidos;cama\n[[PERSON|Xiana]];[[PERSON|Pazos Outeiro]];12\n[[PERSON|Antón]];[[PERSON|Rei Doval]];14"),
     ("rl-eu-bank-2149", "izen-abizenak,saldoa\n[[PERSON|Unai Aranburu]],100\n[[PERSON|Nahia Goikoetxea]],250"),
     ("rl-es-bank-2150", "{\"titular\": {\"nombre\": \"[[PERSON|Genoveva]]\", \"apellidos\": \"[[PERSON|Larrañaga Bilbao]]\"}, \"empresa\": \"{{COMPANY|Construcciones Bilbao SL}}\"}"),
+    # --- batch 10 (written after the rules for these forms, which the ids helper's dev file showed;
+    # its before figure is from the rules one commit earlier): a sentence's dot after a role word,
+    # codes with a dash, 'recibo de luz', a month ending a sentence, an id's label as a value,
+    # clinical ids after a name, 'los señores X' ---
+    ("rl-es-clinic-2151", "Vive con su nieta. Revisión el jueves con analítica; la nieta se llama [[PERSON|Aitana]]."),
+    ("rl-en-bank-2152", "Please check with the customer. Ref ABC-88213 is still open for [[PERSON|Hywel Bevan]]."),
+    ("rl-es-bank-2153", "Domiciliar el recibo de luz y el del gas en la cuenta de [[PERSON|Porfirio Lastra]]."),
+    ("rl-ca-clinic-2154", "Propera visita el 22 de març. La pacient, [[PERSON|Roser Alsina]], porta l'informe."),
+    ("rl-es-law-2155", "Datos de la compradora: NIF [[DNI|#33445566]], domicilio en Burgos; se llama [[PERSON|Eloísa Rebollo]]."),
+    ("rl-en-clinic-2156", "Referral for [[PERSON|Aled Pughe]], NHS no. [[MRN|401 023 2137]], and for [[PERSON|Carys Meredith]], NHS no. [[MRN|401 023 2145]]."),
+    ("rl-es-law-2157", "Comparecen los señores [[PERSON|Lefèvre]], de nacionalidad francesa, para firmar la compraventa."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
