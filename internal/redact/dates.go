@@ -582,6 +582,9 @@ func ageCue(ws []word, h cueHit, fc *folder) bool {
 // sentence ends ("Fecha de nacimiento: no consta. Ingreso el 03/03/2025"), the birth date is
 // said to be unknown, or a word of notBirthWords comes first.
 func notBirthGap(gap string) bool {
+	if len(gap) <= 3 {
+		return false // ": ", " el", " - ": nothing between
+	}
 	for i := 0; i+2 < len(gap); i++ {
 		if (gap[i] == '.' || gap[i] == '!' || gap[i] == ';') && gap[i+1] == ' ' && (gap[i+2] >= 'A' && gap[i+2] <= 'Z' || gap[i+2] == 0xC3) {
 			return true
@@ -901,10 +904,13 @@ func dobVeto(text string, start, _ int) bool {
 	lo := max(0, start-40)
 	var buf [48]byte
 	b := appendLowerSameLength(buf[:0], text[lo:start])
+	// the last context word: one backward pass, trying only the words that start with the byte
 	at := -1
-	for _, w := range dobContextBytes {
-		if k := bytes.LastIndex(b, w); k >= 0 && k+len(w) > at {
-			at = k + len(w)
+	for k := len(b) - 1; k >= 0 && at < 0; k-- {
+		for _, w := range dobContextByFirst[b[k]] {
+			if bytes.HasPrefix(b[k:], w) && k+len(w) > at {
+				at = k + len(w)
+			}
 		}
 	}
 	if at < 0 {
@@ -924,5 +930,10 @@ func dobVeto(text string, start, _ int) bool {
 	return notBirthGap(gap)
 }
 
-// dobContextBytes are dobContext as byte slices.
-var dobContextBytes = byteWords(dobContext...)
+// dobContextByFirst holds dobContext as byte slices by first byte.
+var dobContextByFirst = func() (m [256][][]byte) {
+	for _, w := range dobContext {
+		m[w[0]] = append(m[w[0]], []byte(w))
+	}
+	return m
+}()

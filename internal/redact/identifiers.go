@@ -65,10 +65,6 @@ func moreBuiltins() []builtin {
 		{name: "intl_phone", first: firstIntlPhone, starts: "+0", maxLen: 24, lead: leadDigits, cluster: cluster{6, 9, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
 			pattern: `(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
 			context: phoneContext, veto: phoneVeto},
-		// A British plate (AB12 CDE): only next to a plate word.
-		{name: "uk_plate", first: firstUKPlate, starts: "ABCDEFGHJKLMNOPRSTUVWXY", maxLen: 8, lead: leadDigits, cluster: cluster{2, 2, 0}, typ: TypePlate, score: 0.2, loose: true, need: minDigits(2),
-			pattern: wb + `[A-HJ-PR-Y]{2}\d{2} ?[A-HJ-PR-Z]{3}` + we,
-			context: plateContext},
 		// A Spanish number with the country code in brackets: (+34) 638 29 17 40.
 		{name: "es_phone_paren", first: firstParenCC, starts: "(", maxLen: 24, lead: leadDigits, cluster: cluster{9, 8, 0}, typ: TypePhone, score: 0.6, need: minDigits(9), veto: phoneVeto,
 			pattern: `\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
@@ -120,18 +116,30 @@ func firstNANPPlain(t *scanText, i int) bool {
 	return t.digitsAt(i, 3) && t.rune(i+3) == '-'
 }
 
-// firstGroupedPhone: (?<![\w+]) + a digit 1-9, then a digit and a space or two digits and a space.
+// firstGroupedPhone: (?<![\w+]) + "DD DDDD[ -]DDDD" or "DDD DDD DDDD", checked in full (these
+// recognizers are gated, but a loose first would still try the pattern at every such run near a
+// phone word).
 func firstGroupedPhone(t *scanText, i int) bool {
-	if p := t.rune(i - 1); isWordRune(p) || p == '+' {
+	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) == '0' {
 		return false
 	}
-	return t.digitsAt(i, 2) && (t.rune(i+2) == ' ' || t.digitsAt(i+2, 1) && t.rune(i+3) == ' ')
+	sep := func(j int) bool { r := t.rune(j); return r == ' ' || r == '-' }
+	return t.digitsAt(i, 2) && t.rune(i+2) == ' ' && t.digitsAt(i+3, 4) && sep(i+7) && t.digitsAt(i+8, 4) ||
+		t.digitsAt(i, 3) && t.rune(i+3) == ' ' && t.digitsAt(i+4, 3) && t.rune(i+7) == ' ' && t.digitsAt(i+8, 4)
 }
 
-// firstE164Trunk: (?<![\w+]) + "+" + [1-9].
+// firstE164Trunk: (?<![\w+]) + "+", one to three digits, an optional space and "(0)".
 func firstE164Trunk(t *scanText, i int) bool {
 	p := t.rune(i - 1)
-	return t.rune(i) == '+' && t.rune(i+1) >= '1' && t.rune(i+1) <= '9' && !isWordRune(p) && p != '+'
+	if t.rune(i) != '+' || isWordRune(p) || p == '+' || t.rune(i+1) < '1' || t.rune(i+1) > '9' {
+		return false
+	}
+	j := i + 2
+	for k := 0; k < 2 && isDigit(t.rune(j)); k++ {
+		j++
+	}
+	j = t.skip(j, ' ')
+	return t.rune(j) == '(' && t.rune(j+1) == '0' && t.rune(j+2) == ')'
 }
 
 // firstIntl00: (?<![\w+]) + "00 " and a digit 1-9.
@@ -155,12 +163,6 @@ func refineIntl00(s string) int {
 		return 0
 	}
 	return len(s)
-}
-
-// firstUKPlate: wb + two capitals and two digits.
-func firstUKPlate(t *scanText, i int) bool {
-	r0, r1 := t.rune(i), t.rune(i+1)
-	return r0 >= 'A' && r0 <= 'Z' && r1 >= 'A' && r1 <= 'Z' && t.digitsAt(i+2, 2) && !isWordRune(t.rune(i-1))
 }
 
 // firstParenCC: "(" then "+" or "00".

@@ -429,29 +429,70 @@ func appendPassportBefore(out []Span, text string, h cueHit) []Span {
 	return append(out, Span{Start: i, End: e, Type: TypePassport, Text: text[i:e], Score: 0.85, Source: "cue"})
 }
 
-// appendPlate: after a plate cue, a current plate in any case (4 digits, an optional space or
-// dash, 3 consonants of the plates: "matrícula 4821 kfl", "placa 1234-bcd").
+// appendPlate: after a plate cue, a current Spanish plate in any case (4 digits, an optional
+// space or dash, 3 consonants of the plates: "matrícula 4821 kfl", "placa 1234-bcd") or a
+// British one (AB12 CDE), and the next plates of a list on the same line ("… 9921-LMN and the UK
+// one AB12 CDE").
 func appendPlate(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
 	at := nextValue(text, h.end, 24, 3, false, fc, ws, h.last+1)
-	if at < 0 || at+7 > len(text) || !allDigits(text[at:at+4]) || at > 0 && isWordByte(text[at-1]) {
+	if at < 0 || at > 0 && isWordByte(text[at-1]) {
 		return out
 	}
-	j := at + 4
-	if text[j] == ' ' || text[j] == '-' {
-		j++
-	}
-	if j+3 > len(text) {
-		return out
-	}
-	for k := j; k < j+3; k++ {
-		if c := text[k] | 0x20; strings.IndexByte("bcdfghjklmnprstvwxyz", c) < 0 {
+	for k := 0; k < 3; k++ {
+		e := plateAt(text, at)
+		if e == 0 {
 			return out
 		}
+		out = append(out, Span{Start: at, End: e, Type: TypePlate, Text: text[at:e], Score: 0.85, Source: "cue"})
+		// the next plate of a list: a comma or a conjunction, up to three more words
+		next := -1
+		for j, joined := e, false; j < min(len(text), e+32) && text[j] != '\n'; j++ {
+			if text[j] == ',' || text[j] == '/' {
+				joined = true
+			}
+			if j > e && text[j-1] == ' ' && joined && plateAt(text, j) > 0 {
+				next = j
+				break
+			}
+			if j > e && text[j-1] == ' ' && (text[j] == 'y' || text[j] == 'i' || text[j] == 'e' || text[j] == 'o' || strings.HasPrefix(text[j:], "and ") || strings.HasPrefix(text[j:], "or ")) {
+				joined = true
+			}
+		}
+		if next < 0 {
+			return out
+		}
+		at = next
 	}
-	if !wordEnd(text, j+3) {
-		return out
+	return out
+}
+
+// plateAt returns the end of a plate at i (see appendPlate), or 0.
+func plateAt(text string, i int) int {
+	consonant := func(c byte) bool {
+		return strings.IndexByte("bcdfghjklmnprstvwxyz", c|0x20) >= 0 && isASCIILetterByte(c)
 	}
-	return append(out, Span{Start: at, End: j + 3, Type: TypePlate, Text: text[at : j+3], Score: 0.85, Source: "cue"})
+	if i+7 <= len(text) && allDigits(text[i:i+4]) {
+		j := i + 4
+		if text[j] == ' ' || text[j] == '-' {
+			j++
+		}
+		if j+3 <= len(text) && consonant(text[j]) && consonant(text[j+1]) && consonant(text[j+2]) && wordEnd(text, j+3) {
+			return j + 3
+		}
+		return 0
+	}
+	// AB12 CDE
+	up := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	if i+7 <= len(text) && up(text[i]) && up(text[i+1]) && isDigitByte(text[i+2]) && isDigitByte(text[i+3]) {
+		j := i + 4
+		if text[j] == ' ' {
+			j++
+		}
+		if j+3 <= len(text) && up(text[j]) && up(text[j+1]) && up(text[j+2]) && wordEnd(text, j+3) {
+			return j + 3
+		}
+	}
+	return 0
 }
 
 // digitsOnlyAt returns the end of the run of digits at i when nothing word-like or another
