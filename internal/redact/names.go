@@ -246,12 +246,12 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			out = appendPerson(out, text, ws[i+2].start, ws[end].end, cueScore)
 			i = end
 		case isCue && i+2 < len(ws) && copula(ws[i+1].fold(fc)) && gap(text, w, ws[i+1], false) && gap(text, ws[i+1], ws[i+2], false) &&
-			nameWord(&ws[i+2], fc) && !nameCueWord(&ws[i+2], fc) && !ws[i+2].is(fc, lexInstitution):
+			nameStart(text, ws, i+2, fc) && !nameCueWord(&ws[i+2], fc) && !ws[i+2].is(fc, lexInstitution):
 			// "la parte actora es Eufrasia Lucientes", "the tenant is Owen Price"
 			end := extendName(text, ws, i+2, fc)
 			out = appendPerson(out, text, ws[i+2].start, ws[end].end, cueScore)
 			i = end
-		case isCue && i+1 < len(ws) && nameWord(&ws[i+1], fc) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], fc):
+		case isCue && i+1 < len(ws) && nameStart(text, ws, i+1, fc) && gap(text, w, ws[i+1], true) && !nameCueWord(&ws[i+1], fc):
 			if institutionBefore(text, ws, i, fc) {
 				i = extendName(text, ws, i+1, fc) // "Hospital Dr. Peset"
 				continue
@@ -450,6 +450,10 @@ func appendPerson(out []Span, text string, start, end int, score float64) []Span
 	}
 	if end < len(text) && text[end] == '.' && end-start >= 4 && text[end-2] == ' ' && text[end-1] >= 'A' && text[end-1] <= 'Z' {
 		end++ // "Marta R.": the initial's dot
+	}
+	if start >= 3 && text[start-2:start] == ". " && initialWord(text[start-3:start-2]) && (start == 3 || text[start-4] == '\n' ||
+		text[start-4] == ' ' && lowerWordOrMarkBefore(text, start-4)) {
+		start -= 3 // "es J. García Pérez": a first initial (not a sentence ending in a capital: "Banco X. Juan")
 	}
 	for _, p := range nameAbbrevs {
 		if len(p) <= start && strings.EqualFold(text[start-len(p):start], p) && (start == len(p) || !isWordByte(text[start-len(p)-1])) {
@@ -1053,8 +1057,8 @@ func nameCueWord(w *word, fc *folder) bool { _, ok := nameCues[string(w.fold(fc)
 func extendName(text string, ws []word, i int, fc *folder) int {
 	end := i
 	for j := i + 1; j < len(ws) && j-i < 6; j++ {
-		if !gap(text, ws[j-1], ws[j], false) {
-			break
+		if !gap(text, ws[j-1], ws[j], false) && !(initialWord(ws[j-1].text) && text[ws[j-1].end:ws[j].start] == ". ") {
+			break // a middle initial's dot is inside the name ("José A. Romero")
 		}
 		if ws[j].is(fc, lexCue) && utf8.RuneCountInString(ws[j].text) > 1 && nameCues[string(ws[j].fold(fc))] >= 0.85 {
 			break // "Letrada Sra. Gómez": an honorific starts the next name
@@ -1065,6 +1069,9 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 		if capitalised(ws[j].text) && !ws[j].is(fc, lexNotNames) {
 			end = j
 			continue
+		}
+		if initialWord(ws[j].text) && j+1 < len(ws) && text[ws[j].end:ws[j+1].start] == ". " && capitalised(ws[j+1].text) {
+			continue // "José A. Romero": kept only if the name goes on
 		}
 		if capitalised(ws[j].text) && ws[j].is(fc, lexSurnames) && runEndsAt(text, ws, j) && knownIn(ws, i, j, fc) {
 			end = j // "Severino Abril.", "Doroteo Sevilla (", "Margarita Sáez Barrio,": a surname that is also a month or a place, last in the run
@@ -1077,6 +1084,34 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 	}
 	return end
 }
+
+// lowerWordOrMarkBefore: the text before position k (a space) ends in a lower-case word or in
+// ':', ',' or '('.
+func lowerWordOrMarkBefore(text string, k int) bool {
+	if k == 0 {
+		return true
+	}
+	if strings.IndexByte(":,(", text[k-1]) >= 0 {
+		return true
+	}
+	j := k
+	for j > 0 && (isASCIILetterByte(text[j-1]) || text[j-1] >= 0x80) {
+		j--
+	}
+	return j < k && !capitalised(text[j:k])
+}
+
+// nameStart: word j can start a name after a cue: a name word, or an initial and its dot before
+// one ("J. Pritchard-Evans").
+func nameStart(text string, ws []word, j int, fc *folder) bool {
+	if nameWord(&ws[j], fc) {
+		return true
+	}
+	return initialWord(ws[j].text) && j+1 < len(ws) && text[ws[j].end:ws[j+1].start] == ". " && nameWord(&ws[j+1], fc)
+}
+
+// initialWord: a single capital letter (an initial).
+func initialWord(w string) bool { return len(w) == 1 && w[0] >= 'A' && w[0] <= 'Z' }
 
 // runEndsAt: no capitalised word follows word j in the same run, nor a number ("Plaza 3").
 func runEndsAt(text string, ws []word, j int) bool {

@@ -208,6 +208,12 @@ ITEMS = [
     ("rl-es-law-2155", "Datos de la compradora: NIF [[DNI|#33445566]], domicilio en Burgos; se llama [[PERSON|Eloísa Rebollo]]."),
     ("rl-en-clinic-2156", "Referral for [[PERSON|Aled Pughe]], NHS no. [[MRN|401 023 2137]], and for [[PERSON|Carys Meredith]], NHS no. [[MRN|401 023 2145]]."),
     ("rl-es-law-2157", "Comparecen los señores [[PERSON|Lefèvre]], de nacionalidad francesa, para firmar la compraventa."),
+    # --- batch 11 (written after the rule, from the helper's own probes, not from a dev2 miss):
+    # initials inside and before a name ---
+    ("rl-es-bank-2158", "Hablé con [[PERSON|Ana M. García]] sobre la cancelación del préstamo."),
+    ("rl-es-law-2159", "Lo firmó [[PERSON|José A. Romero]] en presencia del notario."),
+    ("rl-en-bank-2160", "The account holder is [[PERSON|J. Pritchard-Evans]], as per the mandate."),
+    ("rl-ca-bank-2161", "Ho va signar la [[PERSON|Maria C. Puigdollers]] divendres."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
