@@ -222,6 +222,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 			continue
 		}
+		if first, end, ok := greeted(text, ws, i, fc); ok {
+			out = appendPerson(out, text, ws[first].start, ws[end].end, 0.8)
+			i = end
+			continue
+		}
 		if first, end, ok := headerOrSignature(text, ws, i, fc); ok {
 			out = appendPerson(out, text, ws[first].start, ws[end].end, 0.8)
 			i = end
@@ -414,6 +419,47 @@ func headerOrSignature(text string, ws []word, i int, fc *folder) (int, int, boo
 		}
 	}
 	return first, end, true
+}
+
+// greetings open a message to someone ("Hola Yurena,", "Dear Tadhg,", "Bon dia Quirze,", "Kaixo
+// Oihane,"): one or two words, folded.
+var greetings = words(`hola buenas dear hi hello hey ola kaixo querido querida estimado estimada benvolgut benvolguda
+	apreciado apreciada`)
+
+var greetings2 = words(`buenos|dias buenas|tardes buenas|noches bon|dia bona|tarda bos|dias boas|tardes egun|on arratsalde|on
+	good|morning good|afternoon`)
+
+// notAddressees are what a greeting may address that is not a person.
+var notAddressees = words(`sir madam sirs team all everyone todos todas equipo compañeros compañeras chicos chicas amigos
+	colleagues caballero caballeros senores soporte support departamento oficina`)
+
+// greeted reads the name right after a greeting, then a comma, '!' or the end of the line: one or
+// two capitalised words, known or not ("Hola Yurena, …"); not a team or a department.
+func greeted(text string, ws []word, i int, fc *folder) (int, int, bool) {
+	f := ws[i].fold(fc)
+	j := i + 1
+	if !greetings[string(f)] {
+		if i+1 >= len(ws) || len(f) > 10 || !gap(text, ws[i], ws[i+1], false) {
+			return 0, 0, false
+		}
+		var buf [32]byte
+		if !greetings2[string(append(append(append(buf[:0], f...), '|'), ws[i+1].fold(fc)...))] {
+			return 0, 0, false
+		}
+		j = i + 2
+	}
+	if j >= len(ws) || !gap(text, ws[j-1], ws[j], false) || !nameStart(text, ws, j, fc) || ws[j].is(fc, lexCue|lexInstitution) ||
+		notAddressees[string(ws[j].fold(fc))] {
+		return 0, 0, false
+	}
+	end := j
+	if j+1 < len(ws) && gap(text, ws[j], ws[j+1], false) && nameWord(&ws[j+1], fc) {
+		end = j + 1
+	}
+	if e := ws[end].end; e < len(text) && strings.IndexByte(",!:\n\r", text[e]) < 0 {
+		return 0, 0, false
+	}
+	return j, end, true
 }
 
 // monthBetweenNumbers: the word text[s:e] sits between a day and a year ("5 Mar 2025", "3 de

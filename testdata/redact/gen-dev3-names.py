@@ -214,6 +214,15 @@ ITEMS = [
     ("rl-es-law-2159", "Lo firmó [[PERSON|José A. Romero]] en presencia del notario."),
     ("rl-en-bank-2160", "The account holder is [[PERSON|J. Pritchard-Evans]], as per the mandate."),
     ("rl-ca-bank-2161", "Ho va signar la [[PERSON|Maria C. Puigdollers]] divendres."),
+    # --- batch 12 (written after batch 11, before any rule for this form): a greeting then a name
+    # no list knows; greetings to a team or a department as decoys ---
+    ("rl-es-bank-2162", "Hola [[PERSON|Yurena]], te confirmo que el recibo ya está devuelto."),
+    ("rl-en-bank-2163", "Dear [[PERSON|Tadhg]],\nthanks for the documents."),
+    ("rl-ca-bank-2164", "Bon dia [[PERSON|Quirze]], ja tens la targeta a l'oficina."),
+    ("rl-eu-bank-2165", "Kaixo [[PERSON|Oihane]], zure txartela prest dago."),
+    ("rl-gl-clinic-2166", "Bos días [[PERSON|Xesús Pampín]], a súa cita é o martes."),
+    ("rl-en-bank-2167", "Dear {{COMPANY|Sir or Madam}},\nplease find the statement attached."),
+    ("rl-es-bank-2168", "Hola {{COMPANY|Equipo}}, ¿alguien sabe por qué no entra la transferencia?"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
