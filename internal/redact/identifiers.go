@@ -46,10 +46,6 @@ func moreBuiltins() []builtin {
 		{name: "uk_phone", first: firstUKPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
 			pattern: `(?<![\w+])0(?:7\d{3} ?\d{3} ?\d{3}|20 ?\d{4} ?\d{4}|1\d{3} ?\d{6}|1\d{3} \d{3} \d{3}|1\d{2} ?\d{3} ?\d{4})` + we,
 			context: phoneContext, veto: phoneVeto},
-		// French national numbers, five pairs: 06 12 48 93 27, 01.42.68.53.00.
-		{name: "fr_phone", first: firstFRPhone, starts: "0", maxLen: 14, lead: leadDigits, cluster: cluster{10, 1, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(10),
-			pattern: `(?<![\w+])0[1-9](?: \d{2}){4}(?![\w]| \d)|(?<![\w+])0[1-9](?:\.\d{2}){4}(?![\w]|\.\d)`,
-			context: phoneContext, veto: phoneVeto},
 		// Other countries' numbers, in one recognizer (one candidate pass), only next to a phone
 		// word: national numbers with a trunk 0, 10 to 12 digits in groups (0151 2384 9172, 0721
 		// 348 912, 06-41829374); North American ones without brackets (415-555-0172); groups
@@ -60,15 +56,15 @@ func moreBuiltins() []builtin {
 			pattern: `(?<![\w+])0[1-9]\d{1,3}(?:[ .-]?\d{2,4}){2,3}(?![\w]|[ .-]\d)|(?<![\w+])0[1-9]\d{0,3}[ -]\d{6,8}(?![\w]|[ .-]\d)|` +
 				`(?<![\w+-])[2-9]\d{2}-\d{3}-\d{4}(?![\w-])|(?<![\w+])(?:[1-9]\d \d{4}[ -]\d{4}|[1-9]\d{2} \d{3} \d{4})(?![\w]|[ .-]\d)`,
 			context: nationalPhoneContext, veto: phoneVeto},
-		// International numbers that e164 does not read, in one recognizer: the trunk 0 in
-		// brackets (+44 (0)20 7946 0123), 00 for the '+' (00 44 7700 900123).
-		{name: "intl_phone", first: firstIntlPhone, starts: "+0", maxLen: 24, lead: leadDigits, cluster: cluster{6, 9, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
-			pattern: `(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)`,
+		// Phone forms the others do not read, in one recognizer (one candidate pass): French
+		// national numbers in five pairs (06 12 48 93 27, 01.42.68.53.00); international numbers
+		// with the trunk 0 in brackets (+44 (0)20 7946 0123) or 00 for the '+' (00 44 7700
+		// 900123); a Spanish number with the country code in brackets ((+34) 638 29 17 40).
+		{name: "other_phone", first: firstOtherPhone, starts: "0+(", maxLen: 24, lead: leadDigits, cluster: cluster{6, 9, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
+			pattern: `(?<![\w+])0[1-9](?: \d{2}){4}(?![\w]| \d)|(?<![\w+])0[1-9](?:\.\d{2}){4}(?![\w]|\.\d)|` +
+				`(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|` +
+				`\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: phoneContext, veto: phoneVeto},
-		// A Spanish number with the country code in brackets: (+34) 638 29 17 40.
-		{name: "es_phone_paren", first: firstParenCC, starts: "(", maxLen: 24, lead: leadDigits, cluster: cluster{9, 8, 0}, typ: TypePhone, score: 0.6, need: minDigits(9), veto: phoneVeto,
-			pattern: `\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
-			context: phoneContext},
 		// North American numbers with the area code in brackets: +1 (415) 555-0198.
 		{name: "nanp_phone", first: firstNANP, starts: "+(", maxLen: 20, lead: leadDigits, cluster: cluster{7, 12, 0}, typ: TypePhone, score: 0.6, loose: true, need: minDigits(10),
 			pattern: `(?<![\w+])(?:\+1[ .-]?)?\(\d{3}\)[ .-]?\d{3}[ .-]\d{4}` + we,
@@ -96,16 +92,19 @@ func firstForeignPhone(t *scanText, i int) bool {
 	return firstNationalPhone(t, i) || firstNANPPlain(t, i) || firstGroupedPhone(t, i)
 }
 
-// firstIntlPhone: where one of intl_phone's alternatives can start.
-func firstIntlPhone(t *scanText, i int) bool { return firstE164Trunk(t, i) || firstIntl00(t, i) }
+// firstOtherPhone: where one of other_phone's alternatives can start.
+func firstOtherPhone(t *scanText, i int) bool {
+	return firstFRPhone(t, i) || firstE164Trunk(t, i) || firstIntl00(t, i) || firstParenCC(t, i)
+}
 
-// firstNationalPhone: (?<![\w+]) + "0" and a digit 1-9.
+// firstNationalPhone: (?<![\w+]) + "0", a digit 1-9, then a digit, a space or a dash (not a
+// date's "03/03").
 func firstNationalPhone(t *scanText, i int) bool {
 	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) != '0' {
 		return false
 	}
-	r := t.rune(i + 1)
-	return r >= '1' && r <= '9'
+	r, r2 := t.rune(i+1), t.rune(i+2)
+	return r >= '1' && r <= '9' && (isDigit(r2) || r2 == ' ' || r2 == '-')
 }
 
 // firstNANPPlain: (?<![\w+-]) + three digits and a dash.
@@ -151,7 +150,8 @@ func firstIntl00(t *scanText, i int) bool {
 	return r >= '1' && r <= '9'
 }
 
-// refineIntl00 keeps numbers of 10 to 15 digits (with the country code and the 00 or the (0)).
+// refineIntl00 keeps numbers of 10 to 15 digits (a French number's ten, or with the country
+// code and the 00, the (0) or the (+34)).
 func refineIntl00(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
