@@ -34,7 +34,8 @@ type Config struct {
 	Loss float64
 	// Reorder lets a packet with less jitter overtake an earlier one with more. Without it (the
 	// default) the link is a FIFO, as one path through routers is: a packet leaves no earlier
-	// than the one before it, so jitter bunches packets up instead of reordering them.
+	// than the one before it, so jitter bunches packets up instead of reordering them. (The
+	// receiving kernel may still swap two packets written to it from different CPUs.)
 	Reorder bool
 	// Rate caps each direction at this many bytes per second (a packet occupies the link for
 	// its size / Rate before its propagation delay). 0 (the default) means no cap.
