@@ -93,16 +93,17 @@ const (
 	lexNameStop
 	lexPublicRole
 	lexZhSurname
+	lexGreeting
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 64 KiB
 // in all so that it stays in cache: a slot holds the top 46 bits of the word's FNV-1a hash and
-// its 22 class bits (lexClassBits); the low bits of the hash pick the slot. One probe, no key bytes
+// its 24 class bits (lexClassBits); the low bits of the hash pick the slot. One probe, no key bytes
 // to compare. With about five thousand words, the chance that another word of a text shares a
-// 42-bit tag with one of them is about 1e-9 per word.
+// 40-bit tag with one of them is about 5e-9 per word.
 const (
 	lexSlots     = 1 << 13
-	lexClassBits = 22
+	lexClassBits = 24
 	lexClassMask = 1<<lexClassBits - 1
 )
 
@@ -143,7 +144,7 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 || lexZhSurname >= 1<<lexClassBits {
+		if len(lexicon) > lexSlots*3/4 || lexGreeting >= 1<<lexClassBits {
 			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
@@ -175,10 +176,15 @@ func buildLexicon() {
 		{nameStops, lexNameStop},
 		{publicRoles, lexPublicRole},
 		{zhSurnames, lexZhSurname},
+		{greetings, lexGreeting},
 	} {
 		for w := range s.set {
 			lexicon[w] |= s.flag
 		}
+	}
+	for w := range greetings2 {
+		first, _, _ := strings.Cut(w, "|")
+		lexicon[first] |= lexGreeting // the first word of a two-word greeting
 	}
 	for w := range nameCues {
 		lexicon[fold(w)] |= lexCue

@@ -436,6 +436,9 @@ var notAddressees = words(`sir madam sirs team all everyone todos todas equipo c
 // greeted reads the name right after a greeting, then a comma, '!' or the end of the line: one or
 // two capitalised words, known or not ("Hola Yurena, …"); not a team or a department.
 func greeted(text string, ws []word, i int, fc *folder) (int, int, bool) {
+	if !ws[i].is(fc, lexGreeting) {
+		return 0, 0, false
+	}
 	f := ws[i].fold(fc)
 	j := i + 1
 	if !greetings[string(f)] {
@@ -465,6 +468,9 @@ func greeted(text string, ws []word, i int, fc *folder) (int, int, bool) {
 // monthBetweenNumbers: the word text[s:e] sits between a day and a year ("5 Mar 2025", "3 de
 // març de 2025", "12-Jun-1980" is read by the date rules): a month, whatever the lists say.
 func monthBetweenNumbers(text string, s, e int) bool {
+	if s < 2 || text[s-1] != ' ' || !isDigitByte(text[s-2]) && text[s-2] != 'e' {
+		return false
+	}
 	b, a := text[max(0, s-5):s], text[e:min(len(text), e+6)]
 	before := len(b) >= 2 && b[len(b)-1] == ' ' && isDigitByte(b[len(b)-2]) ||
 		len(b) >= 5 && strings.HasSuffix(b, " de ") && isDigitByte(b[len(b)-5])
@@ -868,10 +874,14 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 		if publicRoleAt(text, lower, sp) {
 			continue
 		}
-		if sp.End-sp.Start < 40 && sp.End <= len(lower) && strings.IndexByte(sp.Text, ' ') > 0 && brands[string(appendAccentFolded(buf[:0], lower[sp.Start:sp.End]))] {
+		var folded []byte
+		if sp.End-sp.Start < 40 && sp.End <= len(lower) && strings.IndexByte(sp.Text, ' ') > 0 {
+			folded = appendAccentFolded(buf[:0], lower[sp.Start:sp.End])
+		}
+		if folded != nil && brands[string(folded)] {
 			continue // "cargo de Rosa Clará": a brand
 		}
-		if sp.End-sp.Start < 40 && sp.End <= len(lower) && strings.IndexByte(sp.Text, ' ') > 0 && famous[string(appendAccentFolded(buf[:0], lower[sp.Start:sp.End]))] {
+		if folded != nil && famous[string(folded)] {
 			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
 			news := false
 			for _, w := range newsWords {
