@@ -788,8 +788,6 @@ const recordDOBLastYear = 2010
 // alone.
 func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore func(string) float64) []Span {
 	n := len(out)
-	// This pass is the only one after the names: identifiers in brackets after a name too.
-	out = appendPersonBracketIDs(out, text, n, minScore)
 	p := dateParser{text: text, ws: ws, fc: fc}
 	for i := 0; i+8 <= len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {

@@ -108,8 +108,15 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		}
 		t.spans = dropNamesInAddresses(t.spans, n)
 	}
-	if r.rules && !slices.Contains(r.cfg.Disable, TypeDOB) {
-		t.spans = appendRecordDOB(t.spans, text, t.words, &t.fold, r.threshold)
+	// The passes that read the names' spans: dates of birth on a record line, and an
+	// identifier in brackets after a name. Each keeps to its own type's Disable.
+	if n := len(t.spans); r.rules {
+		if !slices.Contains(r.cfg.Disable, TypeDOB) {
+			t.spans = appendRecordDOB(t.spans, text, t.words, &t.fold, r.threshold)
+		}
+		if !slices.Contains(r.cfg.Disable, TypePassport) {
+			t.spans = appendPersonBracketIDs(t.spans, text, n, r.threshold)
+		}
 	}
 	d.spans = t.spans
 	if r.cfg.NER.Mode != NEROff {
