@@ -37,3 +37,15 @@ func TestPassesAfterNamesKeepToTheirDisable(t *testing.T) {
 		t.Errorf("PASSPORT disabled: types %v, want no %s", got, TypePassport)
 	}
 }
+
+// Two forms the dev files showed wrong, written here in other words: a surname-comma-name
+// reading must not start inside a plate or a code, and a code whose "country" issues no IBANs
+// and whose check fails is not an IBAN typo.
+func TestPlateBeforeANameAndCodesThatAreNoIBAN(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{name: "old plate, comma, name", text: "El turismo GR-4417-PZ, Marina Oyarzun lo aparcó mal.",
+			want: []string{"GR-4417-PZ", "Marina Oyarzun"}, not: []string{", "}},
+		{name: "invoice code", text: "Adjunto la factura QX31-00452219 del mes pasado.",
+			not: []string{"QX31-00452219"}},
+	})
+}

@@ -795,6 +795,9 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if !capitalised(ws[i].text) {
 		return 0, false
 	}
+	if s := ws[i].start; s > 0 && (text[s-1] == '-' || text[s-1] == '/' || isDigitByte(text[s-1])) {
+		return 0, false // the end of a code or a plate ("B-8812-KZ, Santiago"), not surnames
+	}
 	if c := ws[i].end; c+2 > len(text) || strings.IndexByte(text[c:min(len(text), c+60)], ',') < 0 || ws[i].is(fc, lexNotNames) || sentenceWords[string(ws[i].fold(fc))] {
 		return 0, false
 	}

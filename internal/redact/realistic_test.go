@@ -21,7 +21,7 @@ var realisticDevFloor = struct {
 		"PERSON": 0.995, "ADDRESS": 1, "DOB": 1, "EMAIL": 1, "MRN": 1, "PASSPORT": 1, "DNI": 1, "NIE": 1,
 		"NSS": 1, "IBAN": 1, "CCC": 1, "CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1, "PLATE": 1, "IP": 1,
 	},
-	fullyItems:  291,
+	fullyItems: 292,
 	maxDecoyHit: 5,
 }
 

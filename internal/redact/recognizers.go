@@ -288,13 +288,19 @@ func refineIBAN(s string) int {
 	want, ok := ibanLengths[strings.ToUpper(s[:2])]
 	if !ok {
 		// an unknown country: the value ends before a group in lower case, a word of the
-		// sentence ("SJ 4410-908172 for Bethany Moore")
+		// sentence ("SJ 4410-908172 for Bethany Moore"). Not a country that issues IBANs, so a failing
+		// check is no typo of one: an invoice or case code ("FE24-00877120").
+		end := len(s)
 		for i := 1; i+1 < len(s); i++ {
 			if (s[i] == ' ' || s[i] == '-') && s[i+1] >= 'a' && s[i+1] <= 'z' {
-				return i
+				end = i
+				break
 			}
 		}
-		return len(s)
+		if !validIBAN(s[:end]) {
+			return 0
+		}
+		return end
 	}
 	n := 0
 	for i := 0; i < len(s); i++ {
