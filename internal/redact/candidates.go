@@ -33,6 +33,7 @@ type scanText struct {
 	runs     []digitRun
 	dig      []uint8 // dig[i]: digits from rune i to the end of its cluster (saturating at 255); 0 if runes[i] is not a digit
 	heads    []int32 // the runes a built-in match can start at: no word rune before, not a space
+	headAt   []int32 // headAt[i]: index in heads of the first head at rune i or after (len(runes)+1 entries)
 	cands    []int
 	occ      [][2]int // context word occurrences (nearContext)
 	words    []word   // the gazetteer's words
@@ -107,18 +108,20 @@ func (t *scanText) prepare(text string) {
 	}
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
 	n := len(t.runes)
-	heads := 0
+	// One pass: heads is sized for every rune (pooled, so the slack is not garbage), and
+	// headAt[i] is the index in heads of the first head at or after rune i, so startsIn jumps
+	// to a range's start without a search.
+	t.heads = slices.Grow(t.heads[:0], n)
+	t.headAt = slices.Grow(t.headAt[:0], n+1)[:n+1]
+	prevWord := false
 	for i, r := range t.runes {
-		if (i == 0 || !isWordRune(t.runes[i-1])) && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
-			heads++
-		}
-	}
-	t.heads = slices.Grow(t.heads[:0], heads)
-	for i, r := range t.runes {
-		if (i == 0 || !isWordRune(t.runes[i-1])) && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
+		t.headAt[i] = int32(len(t.heads))
+		if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
 			t.heads = append(t.heads, int32(i))
 		}
+		prevWord = isWordRune(r)
 	}
+	t.headAt[n] = int32(len(t.heads))
 	t.dig = slices.Grow(t.dig[:0], n+1)[:n+1]
 	t.dig[n] = 0
 	for i := n - 1; i >= 0; i-- {
@@ -263,9 +266,8 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 // out a word rune before the match, and never with a space (heads), then with one of
 // rec.starts, then whatever rec.first checks.
 func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int {
-	if *k < len(t.heads) && int(t.heads[*k]) < lo { // skip to lo: ranges are sparse
-		j, _ := slices.BinarySearch(t.heads[*k:], int32(lo))
-		*k += j
+	if lo > 0 && *k < len(t.heads) && int(t.heads[*k]) < lo { // skip to lo: ranges are sparse
+		*k = int(t.headAt[min(lo, len(t.runes))])
 	}
 	for ; *k < len(t.heads) && int(t.heads[*k]) < hi; *k++ {
 		i := int(t.heads[*k])

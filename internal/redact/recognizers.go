@@ -55,9 +55,15 @@ type profile struct {
 
 // reset profiles text, reusing p's buffer.
 func (p *profile) reset(text string) {
-	*p = profile{lower: appendLowerSameLength(p.lower[:0], text)}
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
+	// One pass over the copy: it counts and lower-cases as appendLowerSameLength does (the
+	// byte it skips after 0xC3 is never one that is counted).
+	b := append(p.lower[:0], text...)
+	*p = profile{}
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+			p.upper++
 		case c >= '0' && c <= '9':
 			p.digits++
 		case c == '@':
@@ -66,10 +72,12 @@ func (p *profile) reset(text string) {
 			p.colon++
 		case c == '.':
 			p.dots++
-		case c >= 'A' && c <= 'Z':
-			p.upper++
+		case c == 0xC3 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9E && b[i+1] != 0x97: // not ×
+			b[i+1] += 0x20
+			i++
 		}
 	}
+	p.lower = b
 }
 
 const (
