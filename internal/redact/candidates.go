@@ -91,51 +91,58 @@ func (t *scanText) prepare(text string) {
 	}
 	t.prepared = true
 	// Sized once: growing by doubling would leave as much garbage again as a long text needs.
-	nr := utf8.RuneCountInString(text)
-	t.runes, t.offs = slices.Grow(t.runes[:0], nr), t.offs[:0]
-	if nr == len(text) {
+	// One pass fills the runes, their offsets and the heads: heads is sized for every rune
+	// (pooled, so the slack is not garbage), and headAt[i] is the index in heads of the first
+	// head at or after rune i, so startsIn jumps to a range's start without a search.
+	n := utf8.RuneCountInString(text)
+	runes := slices.Grow(t.runes[:0], n)[:n]
+	heads := slices.Grow(t.heads[:0], n)
+	headAt := slices.Grow(t.headAt[:0], n+1)[:n+1]
+	t.offs = t.offs[:0]
+	prevWord := false
+	if n == len(text) {
 		// ASCII: a rune's index is its byte offset, and offs stays empty (see off).
 		for i := 0; i < len(text); i++ {
-			t.runes = append(t.runes, rune(text[i]))
+			r := rune(text[i])
+			runes[i] = r
+			headAt[i] = int32(len(heads))
+			if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
+				heads = append(heads, int32(i))
+			}
+			prevWord = isWordRune(r)
 		}
 	} else {
-		t.offs = slices.Grow(t.offs, nr+1)
+		offs := slices.Grow(t.offs, n+1)[:n+1]
+		k := 0
 		for i, r := range text {
-			t.runes = append(t.runes, r)
-			t.offs = append(t.offs, int32(i))
+			runes[k], offs[k], headAt[k] = r, int32(i), int32(len(heads))
+			if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
+				heads = append(heads, int32(k))
+			}
+			prevWord = isWordRune(r)
+			k++
 		}
-		t.offs = append(t.offs, int32(len(text)))
+		offs[n] = int32(len(text))
+		t.offs = offs
 	}
+	headAt[n] = int32(len(heads))
+	t.runes, t.heads, t.headAt = runes, heads, headAt
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
-	n := len(t.runes)
-	// One pass: heads is sized for every rune (pooled, so the slack is not garbage), and
-	// headAt[i] is the index in heads of the first head at or after rune i, so startsIn jumps
-	// to a range's start without a search.
-	t.heads = slices.Grow(t.heads[:0], n)
-	t.headAt = slices.Grow(t.headAt[:0], n+1)[:n+1]
-	prevWord := false
-	for i, r := range t.runes {
-		t.headAt[i] = int32(len(t.heads))
-		if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
-			t.heads = append(t.heads, int32(i))
-		}
-		prevWord = isWordRune(r)
-	}
-	t.headAt[n] = int32(len(t.heads))
-	t.dig = slices.Grow(t.dig[:0], n+1)[:n+1]
-	t.dig[n] = 0
+	dig := slices.Grow(t.dig[:0], n+1)[:n+1]
+	dig[n] = 0
 	for i := n - 1; i >= 0; i-- {
 		switch {
-		case !isDigit(t.runes[i]):
-			t.dig[i] = 0
-		case i+1 < n && isDigit(t.runes[i+1]):
-			t.dig[i] = satInc(t.dig[i+1])
-		case i+2 < n && isSep(t.runes[i+1]) && isDigit(t.runes[i+2]): // the rule of digitRunsInto
-			t.dig[i] = satInc(t.dig[i+2])
+		case !isDigit(runes[i]):
+			dig[i] = 0
+		case i+1 < n && isDigit(runes[i+1]):
+			dig[i] = satInc(dig[i+1])
+		case i+2 < n && isSep(runes[i+1]) && isDigit(runes[i+2]): // the rule of digitRunsInto
+			dig[i] = satInc(dig[i+2])
 		default:
-			t.dig[i] = 1
+			dig[i] = 1
 		}
 	}
+	t.dig = dig
 }
 
 // off is the byte offset of rune i (i may be len(runes): the text's length).

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The one-pass forms of the hot loops (issue #11's cost) must compute what the forms they
@@ -54,11 +55,42 @@ func TestProfileOnePassMatchesTwoPasses(t *testing.T) {
 	}
 }
 
-func TestHeadsOnePassMatchesSearch(t *testing.T) {
+func TestPrepareOnePassMatchesSeparatePasses(t *testing.T) {
 	var st scanText
 	for _, text := range equivTexts(t) {
 		st.prepared = false
 		st.prepare(text)
+		var runes []rune
+		var offs []int32
+		if utf8.RuneCountInString(text) == len(text) { // as one byte per rune, as prepare always did
+			for i := 0; i < len(text); i++ {
+				runes = append(runes, rune(text[i]))
+			}
+		} else {
+			for i, r := range text {
+				runes = append(runes, r)
+				offs = append(offs, int32(i))
+			}
+			offs = append(offs, int32(len(text)))
+		}
+		if !slices.Equal(runes, st.runes) || !slices.Equal(offs, st.offs) {
+			t.Fatalf("runes or offsets of a %d-byte text differ", len(text))
+		}
+		for i := len(runes) - 1; i >= 0; i-- {
+			want := uint8(0)
+			switch {
+			case !isDigit(runes[i]):
+			case i+1 < len(runes) && isDigit(runes[i+1]):
+				want = satInc(st.dig[i+1])
+			case i+2 < len(runes) && isSep(runes[i+1]) && isDigit(runes[i+2]):
+				want = satInc(st.dig[i+2])
+			default:
+				want = 1
+			}
+			if st.dig[i] != want {
+				t.Fatalf("dig[%d] of a %d-byte text differs", i, len(text))
+			}
+		}
 		var heads []int32
 		for i, r := range st.runes {
 			if (i == 0 || !isWordRune(st.runes[i-1])) && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
