@@ -242,7 +242,22 @@ func firstDNI7(t *scanText, i int) bool {
 	if t.digitsFrom(i) < 7 || isWordRune(t.rune(i-1)) {
 		return false
 	}
-	return t.digitsAt(i, 7) || t.rune(i+1) == '.' && t.digitsAt(i+2, 3) && t.rune(i+5) == '.' && t.digitsAt(i+6, 3)
+	switch {
+	case t.digitsAt(i, 7):
+		return dni7Letter(t, i+7)
+	case t.rune(i+1) == '.' && t.digitsAt(i+2, 3) && t.rune(i+5) == '.' && t.digitsAt(i+6, 3):
+		return dni7Letter(t, i+9)
+	}
+	return false
+}
+
+// dni7Letter: the pattern's (?:-?[A-Za-z]|[ ][A-Z]) + we can match at j, so a number without
+// its letter is not handed to regexp2.
+func dni7Letter(t *scanText, j int) bool {
+	r, r1 := t.rune(j), t.rune(j+1)
+	return r == '-' && isASCIILetter(r1) && !isWordRune(t.rune(j+2)) ||
+		isASCIILetter(r) && !isWordRune(r1) ||
+		r == ' ' && r1 >= 'A' && r1 <= 'Z' && !isWordRune(t.rune(j+2))
 }
 
 // firstNIFVAT: wb + "ES", "ES-" or "es", then eight digits.
@@ -276,7 +291,13 @@ func firstOldPlate(t *scanText, i int) bool {
 	if r := t.rune(j); r >= 'A' && r <= 'Z' {
 		j++
 	}
-	return t.digitsAt(t.skip(j, ' ', '-'), 4)
+	d := t.skip(j, ' ', '-')
+	if !t.digitsAt(d, 4) {
+		return false
+	}
+	// Both alternatives go on with an optional space or dash and a capital.
+	r := t.rune(t.skip(d+4, ' ', '-'))
+	return r >= 'A' && r <= 'Z'
 }
 
 // firstUKPhone: (?<![\w+]) + "07", "020" or "01".
