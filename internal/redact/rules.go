@@ -84,6 +84,24 @@ var cueIndex = func() map[string][]cuePhrase {
 	return m
 }()
 
+// cueKeyLens[c] has bit min(n, 63) set when a cueIndex key of n bytes starts with byte c: most
+// words of a text start no cue, and this answers for them without hashing the word.
+var cueKeyLens = func() (t [256]uint64) {
+	for k := range cueIndex {
+		t[k[0]] |= 1 << min(len(k), 63)
+	}
+	return t
+}()
+
+// lookupCue is cueIndex[string(f)].
+func lookupCue(f []byte) ([]cuePhrase, bool) {
+	if len(f) > 0 && cueKeyLens[f[0]]>>min(len(f), 63)&1 == 0 {
+		return nil, false
+	}
+	phrases, ok := cueIndex[string(f)]
+	return phrases, ok
+}
+
 // cueGap: what may separate the words of a cue phrase.
 func cueGap(g string) bool {
 	if len(g) == 0 || len(g) > 3 {
@@ -101,9 +119,9 @@ func cueGap(g string) bool {
 // ends (at most one per kind: the longest).
 func cueAt(text string, ws []word, i int, fc *folder, out []cueHit) []cueHit {
 	f := ws[i].fold(fc)
-	phrases, ok := cueIndex[string(f)]
+	phrases, ok := lookupCue(f)
 	if !ok && len(f) > 2 && f[1] == '\'' && (f[0] == 'd' || f[0] == 'l') {
-		phrases, ok = cueIndex[string(f[2:])] // an elided article: "número d'història clínica"
+		phrases, ok = lookupCue(f[2:]) // an elided article: "número d'història clínica"
 	}
 	if !ok {
 		return out

@@ -107,3 +107,24 @@ func TestPrepareOnePassMatchesSeparatePasses(t *testing.T) {
 		}
 	}
 }
+
+// lookupCue's prefilter never hides a key: every key, and every word of the corpus, finds
+// what the map finds.
+func TestLookupCueMatchesMap(t *testing.T) {
+	check := func(f []byte) {
+		got, gok := lookupCue(f)
+		want, wok := cueIndex[string(f)]
+		if gok != wok || len(got) != len(want) {
+			t.Fatalf("lookupCue of a %d-byte word differs from the map", len(f))
+		}
+	}
+	for k := range cueIndex {
+		check([]byte(k))
+	}
+	for _, text := range equivTexts(t) {
+		fc := &folder{lower: appendLowerSameLength(nil, text)}
+		for _, w := range splitWords(nil, text) {
+			check(w.fold(fc))
+		}
+	}
+}
