@@ -114,8 +114,23 @@ func firstE164(t *scanText, i int) bool {
 	return !isWordRune(p) && p != '+'
 }
 
-// firstEmail: (?<![\w.%+-]) + a local-part character.
-func firstEmail(t *scanText, i int) bool { return isEmailRune(t.rune(i)) && !isEmailRune(t.rune(i-1)) }
+// firstEmail: (?<![\w.%+-]) + [\w.%+-]{1,64}@[\w-]. '@' is no local-part character, so the
+// local part is the whole run of them from i: a placeholder's "@@PERSON-1@@" (one per value in
+// every text the exit scan reads) or "x+1" is not handed to regexp2.
+func firstEmail(t *scanText, i int) bool {
+	if !isEmailRune(t.rune(i)) || isEmailRune(t.rune(i-1)) {
+		return false
+	}
+	e := i + 1
+	for e-i <= 64 && isEmailRune(t.rune(e)) {
+		e++
+	}
+	if e-i > 64 || t.rune(e) != '@' {
+		return false
+	}
+	d := t.rune(e + 1)
+	return isWordRune(d) || d == '-'
+}
 
 func isEmailRune(r rune) bool { return isWordRune(r) || r == '.' || r == '%' || r == '+' || r == '-' }
 
