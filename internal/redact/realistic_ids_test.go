@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -44,21 +43,7 @@ func TestRealisticIDs(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, ".jsonl"), func(t *testing.T) {
 			floor := realisticIDsFloor[name]
 			rep := evaluate(t, r, loadItems(t, name))
-			var b strings.Builder
-			_ = rep.Print(&b)
-			_ = rep.PrintMisses(&b, os.Getenv("REDACT_DEV_VALUES") == "1")
-			t.Log("\n" + b.String())
-			for _, ts := range rep.Types {
-				if want, ok := floor.covered[ts.Type]; ok && float64(ts.Covered) < want*float64(ts.Gold) {
-					t.Errorf("%s: covered %d of %d, want at least %.3f", ts.Type, ts.Covered, ts.Gold, want)
-				}
-			}
-			if rep.FullyCaught < floor.fullyItems {
-				t.Errorf("items fully covered: %d, want at least %d", rep.FullyCaught, floor.fullyItems)
-			}
-			if rep.DecoysHit > floor.maxDecoyHit {
-				t.Errorf("decoys redacted: %d, want at most %d", rep.DecoysHit, floor.maxDecoyHit)
-			}
+			checkFloor(t, rep, floor.covered, floor.fullyItems, floor.maxDecoyHit)
 		})
 	}
 }

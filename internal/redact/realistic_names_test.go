@@ -2,7 +2,6 @@ package redact
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -47,21 +46,7 @@ func TestRealisticNames(t *testing.T) {
 			floor := realisticNamesFloor[file]
 			items := loadItems(t, file)
 			rep := evaluate(t, r, items)
-			var b strings.Builder
-			_ = rep.Print(&b)
-			_ = rep.PrintMisses(&b, os.Getenv("REDACT_DEV_VALUES") == "1")
-			t.Log("\n" + b.String())
-			for _, ts := range rep.Types {
-				if want, ok := floor.covered[ts.Type]; ok && float64(ts.Covered) < want*float64(ts.Gold) {
-					t.Errorf("%s: covered %d of %d, want at least %.3f", ts.Type, ts.Covered, ts.Gold, want)
-				}
-			}
-			if rep.FullyCaught < floor.fullyItems {
-				t.Errorf("items fully covered: %d, want at least %d", rep.FullyCaught, floor.fullyItems)
-			}
-			if rep.DecoysHit > floor.maxDecoyHit {
-				t.Errorf("decoys redacted: %d, want at most %d", rep.DecoysHit, floor.maxDecoyHit)
-			}
+			checkFloor(t, rep, floor.covered, floor.fullyItems, floor.maxDecoyHit)
 			if n := nameDecoys(t, r, items); n > floor.maxNameDecoys {
 				t.Errorf("decoys redacted as PERSON or ADDRESS: %d, want at most %d", n, floor.maxNameDecoys)
 			}
