@@ -5,7 +5,7 @@ and {{TYPE|value}} for decoys; this script strips the markup, computes byte offs
 letters of DNIs written as [[DNI|#12345678]] (mod 23). All people, numbers and addresses are
 invented; public institutions, companies, public figures and office addresses are decoys.
 
-    python3 testdata/redact/gen-dev3-names.py > testdata/redact/realistic-dev3-names.jsonl
+    python3 testdata/redact/gen/dev3_names.py > testdata/redact/realistic-dev3-names.jsonl
 """
 import json
 import re
