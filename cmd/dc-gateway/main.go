@@ -46,6 +46,7 @@ type options struct {
 }
 
 func main() {
+	limitProcs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCmd().ExecuteContext(ctx); err != nil {

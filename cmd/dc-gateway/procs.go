@@ -1,7 +1,6 @@
 package main
 
 import (
-	"testing"
 	"time"
 
 	"github.com/sucursal/sucursal/internal/procs"
@@ -19,11 +18,9 @@ const (
 	gatewayQuiet = 2 * time.Second
 )
 
-// init, not main: main.go builds the command tree; this must run before any connection is
-// served. Test binaries of this package keep the runtime's defaults.
-func init() {
-	if testing.Testing() {
-		return
-	}
+// limitProcs applies the policy above; main calls it before anything is served. Test binaries
+// of this package do not run main and keep the runtime's defaults (and the binary links no
+// testing code to tell them apart: internal/deptest).
+func limitProcs() {
 	procs.Start(procs.Policy{Busy: gatewayBusy, Quiet: gatewayQuiet})
 }
