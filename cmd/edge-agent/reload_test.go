@@ -43,7 +43,7 @@ func TestSIGHUPReloads(t *testing.T) {
 	const word = "Zorblax"
 	ask := func() string {
 		t.Helper()
-		s := startStreamSaying(p.url, "short", "hola "+word)
+		s := startStreamSaying(p.url, "short", "el proyecto "+word+" sigue en marcha")
 		s.wait(t, "ask")
 		return dcSaw.last()
 	}

@@ -59,7 +59,7 @@ func TestReload(t *testing.T) {
 	level := new(slog.LevelVar)
 	a.SetLevel(level)
 	const word = "Zorblax"
-	if got := redacted(t, a, "hola "+word); !strings.Contains(got, word) {
+	if got := redacted(t, a, "el proyecto "+word+" sigue en marcha"); !strings.Contains(got, word) {
 		t.Fatalf("before the reload %q was redacted: %q", word, got)
 	}
 	before := metricNames(t, a)
@@ -78,7 +78,7 @@ func TestReload(t *testing.T) {
 	if !slices.Equal(r.Reloaded, []string{"redaction", "guard", "log_level"}) || !slices.Equal(r.Refused, []string{"listen", "link"}) {
 		t.Fatalf("report %+v", r)
 	}
-	if got := redacted(t, a, "hola "+word); strings.Contains(got, word) {
+	if got := redacted(t, a, "el proyecto "+word+" sigue en marcha"); strings.Contains(got, word) {
 		t.Fatalf("after the reload %q was not redacted: %q", word, got)
 	}
 	if level.Level() != slog.LevelDebug {
@@ -118,7 +118,7 @@ func TestReload(t *testing.T) {
 			t.Errorf("%s: a failed reload changed what is in force", name)
 		}
 	}
-	if got := redacted(t, a, "hola "+word); strings.Contains(got, word) {
+	if got := redacted(t, a, "el proyecto "+word+" sigue en marcha"); strings.Contains(got, word) {
 		t.Fatalf("after failed reloads the policy in force changed: %q", got)
 	}
 }
