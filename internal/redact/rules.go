@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -72,11 +73,13 @@ type cuePhrase struct {
 	kind  cueKind
 }
 
-// cueIndex holds the phrases by their first word.
+// cueIndex holds the phrases by their first word, each word's in the order of their kinds (not
+// the map's random order: cueAt reports kinds in this order, and what it reports must not
+// change from one process to the next).
 var cueIndex = func() map[string][]cuePhrase {
 	m := map[string][]cuePhrase{}
-	for kind, phrases := range cuePhrases {
-		for _, p := range phrases {
+	for _, kind := range slices.Sorted(maps.Keys(cuePhrases)) {
+		for _, p := range cuePhrases[kind] {
 			ws := strings.Fields(p)
 			m[ws[0]] = append(m[ws[0]], cuePhrase{ws, kind})
 		}
