@@ -305,7 +305,9 @@ func appendPersonBracketIDs(out []Span, text string, n int, minScore func(string
 		}
 		covered := false
 		for q := 0; q < len(out); q++ {
-			if out[q].Start <= i && e <= out[q].End && out[q].Type != TypePerson {
+			// a candidate below its type's threshold is dropped later, and covers nothing (the
+			// whole-text scan scores candidates the windowed one never makes: both must agree)
+			if out[q].Start <= i && e <= out[q].End && out[q].Type != TypePerson && out[q].Score >= minScore(out[q].Type) {
 				covered = true
 				break
 			}
