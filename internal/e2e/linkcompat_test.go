@@ -24,17 +24,7 @@ import (
 // would be an unknown frame type there), keeps the link, and serves requests.
 func TestEdgeWorksWithAGatewayWithoutControl(t *testing.T) {
 	fleet := newPKI(t)
-	tlsConf, err := pki.ServerTLS(fleet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ln, ctx := fakeGateway(t, fleet, 30*time.Second)
 	unexpected := make(chan string, 16)
 	go func() {
 		for {
@@ -178,17 +168,7 @@ func TestGatewayServesAnEdgeWithoutControl(t *testing.T) {
 // waiting for the QUIC idle timeout.
 func TestUnacknowledgedRequestsDeclareTheLinkDead(t *testing.T) {
 	fleet := newPKI(t)
-	tlsConf, err := pki.ServerTLS(fleet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: 60 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ln, ctx := fakeGateway(t, fleet, 60*time.Second)
 	conns := make(chan struct{}, 16)
 	go func() {
 		for {
@@ -340,17 +320,7 @@ func TestGatewayAnswersPingsOfAnEdgeWithoutHeartbeats(t *testing.T) {
 // heartbeats, and the link stays up on its pongs.
 func TestEdgePingsAGatewayWithoutHeartbeats(t *testing.T) {
 	fleet := newPKI(t)
-	tlsConf, err := pki.ServerTLS(fleet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ln, ctx := fakeGateway(t, fleet, 30*time.Second)
 	pings := make(chan wire.Ping, 64)
 	go func() {
 		conn, err := ln.Accept(ctx)
@@ -433,4 +403,22 @@ func gatewayPings(t *testing.T, reg *prometheus.Registry) float64 {
 	}
 	t.Fatal("no sucursal_gateway_pings_total")
 	return 0
+}
+
+// fakeGateway listens on loopback with the fleet's gateway certificate, for tests that play a
+// gateway of another build by hand; the listener and ctx end with the test.
+func fakeGateway(t *testing.T, fleet string, idle time.Duration) (*quic.Listener, context.Context) {
+	t.Helper()
+	tlsConf, err := pki.ServerTLS(fleet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := quic.ListenAddr("127.0.0.1:0", tlsConf, &quic.Config{MaxIdleTimeout: idle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return ln, ctx
 }
