@@ -111,7 +111,16 @@ func (l *lockedBuffer) String() string {
 
 func startProc(t testing.TB, name, bin string, args ...string) *proc {
 	t.Helper()
+	return startProcEnv(t, name, bin, nil, args...)
+}
+
+// startProcEnv is startProc with extra environment variables (KEY=VALUE).
+func startProcEnv(t testing.TB, name, bin string, env []string, args ...string) *proc {
+	t.Helper()
 	p := &proc{name: name, cmd: exec.Command(bin, args...), out: &lockedBuffer{}, done: make(chan struct{})}
+	if env != nil {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)

@@ -23,28 +23,6 @@ import (
 	"github.com/sucursal/sucursal/internal/pki"
 )
 
-// startProcEnv is startProc with extra environment variables (KEY=VALUE).
-func startProcEnv(t testing.TB, name, bin string, env []string, args ...string) *proc {
-	t.Helper()
-	p := &proc{name: name, cmd: exec.Command(bin, args...), out: &lockedBuffer{}, done: make(chan struct{})}
-	p.cmd.Env = append(os.Environ(), env...)
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		_ = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		p.kill()
-		if t.Failed() {
-			t.Logf("%s output:\n%s", name, p.out.String())
-		}
-	})
-	return p
-}
-
 // BenchmarkRelayCost measures what the relay costs per streamed chunk (issue #20), beside
 // Debian's nginx doing the same relaying, all in one run over loopback:
 //
