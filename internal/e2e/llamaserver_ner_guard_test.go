@@ -334,8 +334,15 @@ func TestLlamaServerGuard(t *testing.T) {
 // wiring (every text reaches the model, every answer is parsed and its invented spans rejected,
 // nothing degrades, the rules' result is untouched) and the cost, not recall. The tables and the
 // latencies are logged (-v); docs/REDACTION.md, "The NER layer (issue #13)", has a run.
+//
+// NER_LAYER_CORPUS names another corpus file under testdata/redact (default realistic-dev.jsonl):
+// the lead runs it once on a held-out set to report the layer beside the rules there.
 func TestLlamaServerNERLayerOnDevCorpus(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "redact", "realistic-dev.jsonl"))
+	name := "realistic-dev.jsonl"
+	if v := os.Getenv("NER_LAYER_CORPUS"); v != "" {
+		name = filepath.Base(v)
+	}
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "redact", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +406,7 @@ func TestLlamaServerNERLayerOnDevCorpus(t *testing.T) {
 	}
 	rejected := registryCounter(t, reg, "sucursal_redact_ner_rejected_spans_total", "", "") - warm
 	degraded := registryCounter(t, reg, "sucursal_redact_ner_fallbacks_total", "outcome", "degraded")
-	t.Logf("realistic-dev.jsonl, %d items\n\nrules only (default policy):\n%s\nrules + NER layer (openai backend, llama-server, generated model):\n%s", len(items), tableRules, tableNER)
+	t.Logf("%s, %d items\n\nrules only (default policy):\n%s\nrules + NER layer (openai backend, llama-server, generated model):\n%s", name, len(items), tableRules, tableNER)
 	for _, l := range []struct {
 		name string
 		d    []time.Duration
