@@ -39,7 +39,8 @@ const (
 var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po pº plaza pza pl plaça placa plazuela
 	ronda camino cami carretera ctra travesia trav glorieta carrer rambla rua passeig pg avinguda callejon costanilla
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
-	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via`)
+	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
+	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
@@ -59,7 +60,8 @@ var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal let
 // floorWords stand alone as a floor or door.
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
 	sotano izq izqda izda izquierda dcha dcho derecha dta dreta esq esquerra esquerda esquerdo dereita direito dto ezk
-	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho`)
+	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho entl entr bj bjo baix bxs
+	sobreatic ppal drcha drch dch izqd esk`)
 
 // addrStop are words that never sit inside a street's name: a sentence goes on there.
 var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
@@ -68,6 +70,9 @@ var addrStop = words(`que en con por para es esta está son hay muy mas más se 
 type addrParser struct {
 	text string
 	p    *dateParser
+	// lowerArea: the last area read has a name in lower case ("edificio mirador"); a chain it
+	// starts is an address only with a postcode.
+	lowerArea bool
 }
 
 // appendAddresses appends every address chain the grammar reads in text.
@@ -104,6 +109,30 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		j := i
 		for j < len(text) && isDigitByte(text[j]) {
 			j++
+		}
+		if j-i <= 4 && i >= 2 && text[i-1] == ' ' && (isASCIILetterByte(text[i-2]) || text[i-2] >= 0x80) && !insideAny(out[first:n], skip, i) {
+			// a street without a street-type word: "Velázquez 88 2º izq", "Cuba 7 bajo b, 36204 vigo"
+			if s, e := a.bareStreetAt(i); e > s {
+				if !a.office(s) {
+					out = a.emit(out, s, e, 0.8)
+				} else {
+					skip = append(skip, [2]int{s, e})
+					fc.offices = append(fc.offices, [2]int{s, e})
+				}
+				i = e
+				continue
+			}
+		}
+		if j-i == 5 && !insideAny(out[first:n], skip, i) {
+			if e := a.townPostcode(i); e > 0 {
+				// "en Toledo 45007": a known town, then its postcode
+				s := a.wordEndingAt(i - 1)
+				if st := a.p.ws[s].start; !officeBefore(fc.lower, st) {
+					out = append(out, Span{Start: st, End: e, Type: TypeAddress, Text: text[st:e], Score: 0.75, Source: "address"})
+				}
+				i = e
+				continue
+			}
 		}
 		if j-i > 5 || j+2 > len(text) || !(text[j] == ' ' || text[j] == ',' && text[j+1] == ' ') {
 			i = j
@@ -165,6 +194,9 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 		e := a.ukPostcode(ws[i].start)
 		if e == 0 {
+			e = eircode(text, ws[i].start)
+		}
+		if e == 0 {
 			continue
 		}
 		inside := false
@@ -176,6 +208,12 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 		if !inside && !officeBefore(fc.lower, ws[i].start) {
 			s := a.ukBefore(ws[i].start)
+			if k := len(out) - 1; k >= first && out[k].Type == TypeAddress && out[k].End <= s && s-out[k].End <= 2 &&
+				strings.Trim(text[out[k].End:s], ", ") == "" {
+				// the town and postcode after an address the chain ended before ("…, Howth, Dublin D13 X2K7")
+				out[k].End, out[k].Text = e, text[out[k].Start:e]
+				continue
+			}
 			out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
 		}
 	}
@@ -185,7 +223,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 // cpBefore widens a postcode at i over a "CP", "C.P." or "cp." written right before it.
 func (a *addrParser) cpBefore(i int) int {
 	t := a.text
-	for _, p := range []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. "} {
+	for _, p := range cpWords {
 		if s := i - len(p); s >= 0 && t[s:i] == p && (s == 0 || !isWordByte(t[s-1])) {
 			return s
 		}
@@ -196,7 +234,7 @@ func (a *addrParser) cpBefore(i int) int {
 // cpAfter: a "CP", "C.P." or "cp." at i, then a postcode: where the postcode starts, or -1.
 func (a *addrParser) cpAfter(i int) int {
 	t := a.text
-	for _, p := range []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. "} {
+	for _, p := range cpWords {
 		if strings.HasPrefix(t[i:], p) && i+len(p) < len(t) && isDigitByte(t[i+len(p)]) {
 			return i + len(p)
 		}
@@ -282,6 +320,9 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if !capitalised(ws[i].text) {
 		return false
 	}
+	if streetSuffix(string(ws[i].fold(fc))) {
+		return true
+	}
 	for j := i + 1; j < len(ws) && j <= i+3; j++ {
 		if ws[j].is(fc, lexPostfixStreetWords) {
 			return true
@@ -293,13 +334,13 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 // emit appends the address text[s:e], widened over an article and the units British
 // addresses put first, unless it is an office's published address.
 func (a *addrParser) emit(out []Span, s, e int, score float64) []Span {
-	s = a.unitsBefore(a.articleBefore(s))
+	s = a.townBefore(a.unitsBefore(a.articleBefore(s)))
 	return append(out, Span{Start: s, End: e, Type: TypeAddress, Text: a.text[s:e], Score: score, Source: "address"})
 }
 
 // office: the address at s (widened as emit does) is an office's published one.
 func (a *addrParser) office(s int) bool {
-	return officeBefore(a.p.fc.lower, a.unitsBefore(a.articleBefore(s)))
+	return officeBefore(a.p.fc.lower, a.townBefore(a.unitsBefore(a.articleBefore(s))))
 }
 
 // chainAt reads an address chain that starts at word i and returns its byte range.
@@ -308,8 +349,15 @@ func (a *addrParser) chainAt(start int) (int, int) {
 	if kind == segNone {
 		return 0, 0
 	}
+	return a.chainFrom(start, kind, e)
+}
+
+// chainFrom reads the rest of a chain whose first segment (kind) spans start..e.
+func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 	hasNumber := kind == segStreet
 	area := kind == segArea
+	needPostcode := area && a.lowerArea
+	a.lowerArea = false
 	streetName := kind == segStreetName
 	end := e
 	prev := kind
@@ -338,6 +386,7 @@ func (a *addrParser) chainAt(start int) (int, int) {
 			}
 		case segPostcodeTown:
 			hasNumber = hasNumber || streetName || area
+			needPostcode = false
 		case segStreetName:
 			streetName = true
 		case segArea:
@@ -345,7 +394,13 @@ func (a *addrParser) chainAt(start int) (int, int) {
 		}
 		end, prev = e2, k
 	}
-	if !hasNumber {
+	if kind == segStreetName && !hasNumber {
+		// "2º izq. del número 15 de la calle Goya": the number and floor written first
+		if s := a.numberOfStreet(start); s >= 0 {
+			return s, a.trimEnd(end)
+		}
+	}
+	if !hasNumber || needPostcode {
 		return 0, 0
 	}
 	end = a.trimEnd(end)
@@ -484,6 +539,9 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	if e := a.ukPostcode(i); e > 0 {
 		return segUKPostcode, e
 	}
+	if e := eircode(t, i); e > 0 {
+		return segUKPostcode, e
+	}
 	if e := a.stateZip(i); e > 0 {
 		return segStateZip, e
 	}
@@ -530,12 +588,30 @@ func (a *addrParser) street(i int) (segKind, int) {
 			j++
 		}
 		if f == "c" && (e >= len(t) || t[e] != '/') {
-			return segNone, 0 // a lone "c" is not C/
+			// a lone "c" is not C/; "c." is a carrer when a particle or a capitalised name and
+			// then a number follow ("c. de la riera 14", "C. Major 5")
+			if e+2 >= len(t) || t[e] != '.' || t[e+1] != ' ' {
+				return segNone, 0
+			}
+			nf, ne := a.p.foldAt(e + 2)
+			if ne < 0 || !(nf == "de" || nf == "del" || nf == "dels" || nf == "d" || capitalised(t[e+2:])) {
+				return segNone, 0
+			}
+			if k, ke := a.nameThenNumber(e+2, 6); k == segStreet {
+				return k, ke
+			}
+			return segNone, 0
 		}
 		for j < len(t) && t[j] == ' ' {
 			j++
 		}
 		return a.nameThenNumber(j, 6)
+	}
+	// German and Dutch compounds: Hauptstraße 17, Lindenallee 9, Prinsengracht 263
+	if capitalised(t[i:]) && streetSuffix(f) && e+2 < len(t) && t[e] == ' ' {
+		if ne := a.number(e + 1); ne > 0 {
+			return segStreet, ne
+		}
 	}
 	// Basque: NAME kalea N
 	k := i
@@ -641,6 +717,10 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 	}
 	j++
 	f, e := a.p.foldAt(j)
+	if (f == "bis" || f == "ter") && e+1 < len(t) && t[e] == ' ' {
+		j = e + 1 // "27 bis rue Lepic"
+		f, e = a.p.foldAt(j)
+	}
 	if e < 0 {
 		return segNone, 0
 	}
@@ -702,21 +782,31 @@ func (a *addrParser) area(i int) int {
 		e++
 	}
 	j := e
-	end := -1
+	end, lower := -1, false
 	for n := 0; n < 4 && j < len(t) && t[j] == ' '; n++ {
 		j++
 		w := a.p.wordAt(j)
 		if w < 0 {
 			break
 		}
-		fw := string(a.p.ws[w].fold(a.p.fc))
-		if addrStop[fw] || streetTypeWords[fw] || !capitalised(a.p.ws[w].text) && !nameParticles[fw] {
+		ww := &a.p.ws[w]
+		fw := string(ww.fold(a.p.fc))
+		if addrStop[fw] || streetTypeWords[fw] {
 			break
 		}
-		if !nameParticles[fw] {
-			end = a.p.ws[w].end
+		if !capitalised(ww.text) && !nameParticles[fw] {
+			if n > 1 || len(ww.text) < 3 || ww.is(a.p.fc, lexNotNames|lexUnitWords|lexFloorWords|lexAreaWords|lexCue) {
+				break
+			}
+			lower = true // "edificio mirador", "lugar de penas"
 		}
-		j = a.p.ws[w].end
+		if !nameParticles[fw] {
+			end = ww.end
+		}
+		j = ww.end
+	}
+	if end > 0 {
+		a.lowerArea = lower
 	}
 	return max(end, 0)
 }
@@ -822,6 +912,12 @@ func (a *addrParser) floor(i int) int {
 				if _, _, pd := a.p.digitsAt(k, 5); pd == 5 {
 					return j + 1
 				}
+				// "77 4 c granada": a known town after it
+				if f, _ := a.p.foldAt(k); places[f] || addrTowns[f] {
+					return j + 1
+				}
+			} else if j+1 == len(t) || strings.IndexByte(",.;\n", t[j+1]) >= 0 {
+				return j + 1
 			}
 		}
 	}
@@ -943,7 +1039,19 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		j++
 	}
 	if j > e {
-		if te := a.town(j, false, !alone); te > 0 {
+		lowerOK := !alone
+		if alone && !capitalised(t[j:]) {
+			// alone, a town in lower case is one after a word that says someone lives there, or a
+			// known town ("vive en 38003 santa cruz de tenerife", "29601 marbella")
+			f, _ := a.p.foldAt(j)
+			if townArticle(f) {
+				if k := strings.IndexByte(t[j:min(len(t), j+4)], ' '); k > 0 {
+					f, _ = a.p.foldAt(j + k + 1)
+				}
+			}
+			lowerOK = addrTowns[f] || places[f] || a.homeCueBefore(i)
+		}
+		if te := a.town(j, false, lowerOK); te > 0 {
 			return te, true
 		}
 	}
@@ -970,13 +1078,16 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 	t := a.text
 	end := -1
 	j := i
+	// a town typed in lower case goes on only after a particle or a prefix ("alcala de guadaira",
+	// "santa cruz de tenerife"), and never after a capitalised word ("03730 Jávea explaining")
+	sawCap, afterJoin := false, false
 	for n := 0; n < 5 && j < len(t); n++ {
 		w := a.p.wordAt(j)
 		if w < 0 {
 			break
 		}
 		ww := &a.p.ws[w]
-		if n > 0 && (a.ukPostcode(ww.start) > 0 || a.stateZip(ww.start) > 0) {
+		if n > 0 && (a.ukPostcode(ww.start) > 0 || a.stateZip(ww.start) > 0 || eircode(t, ww.start) > 0) {
 			break // "Cardiff CF14 2FJ", "Springfield, IL 62704"
 		}
 		fw := string(ww.fold(a.p.fc))
@@ -986,25 +1097,30 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 				continue
 			}
 		}
+		lower := !capitalised(ww.text)
 		switch {
-		case places[fw]:
+		case places[fw] || (addrTowns[fw] || townPrefixes[fw]) && (!lower || !sawCap):
 		case nameParticles[fw] && n > 0:
 			j = ww.end
 			if j < len(t) && t[j] == ' ' {
 				j++
+				afterJoin = true
 				continue
 			}
 			return max(end, 0)
-		case capitalised(ww.text) && !notNames[fw] && !(isGiven(ww.fold(a.p.fc)) && !places[fw] && n == 0 && province):
-			if province && !(ww.end == len(t) || strings.IndexByte(",.;)\n", t[ww.end]) >= 0) {
-				return max(end, 0)
+		case !lower && !notNames[fw] && !(isGiven(ww.fold(a.p.fc)) && !places[fw] && n == 0 && province):
+			if province && !(ww.end == len(t) || strings.IndexByte(",.;)\n", t[ww.end]) >= 0) &&
+				!(t[ww.end] == ' ' && a.postcodeAt(ww.end+1)) {
+				return max(end, 0) // a province, or a town before its postcode ("Dublin D13 X2K7")
 			}
-		case capitalised(ww.text) && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
-		case lowerOK && n < 2 && !capitalised(ww.text) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
+		case !lower && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
+		case lowerOK && lower && !sawCap && (end < 0 || afterJoin) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
 			// after a postcode inside an address, a town in lower case ("15701 santiago")
 		default:
 			return max(end, 0)
 		}
+		sawCap = sawCap || !lower
+		afterJoin = townPrefixes[fw]
 		end = ww.end
 		if province {
 			return end
@@ -1090,6 +1206,7 @@ func (a *addrParser) ukBefore(p int) int {
 		return p
 	}
 	s := ws[start].start
+	roadBefore := false
 	for seg := 0; seg < 3; seg++ {
 		if s < 3 || t[s-2:s] != ", " {
 			break
@@ -1112,7 +1229,7 @@ func (a *addrParser) ukBefore(p int) int {
 		}
 		first, house, road := -1, false, ws[k].is(fc, lexSuffixStreetWords)
 		for n := 0; k >= 0 && n < 4; n++ {
-			if capitalised(ws[k].text) {
+			if capitalised(ws[k].text) || n > 0 && k > 0 && ws[k].is(fc, lexNameParticles) && capitalised(ws[k-1].text) {
 				first = k
 				house = house || houseWords[string(ws[k].fold(fc))]
 			} else {
@@ -1134,9 +1251,16 @@ func (a *addrParser) ukBefore(p int) int {
 			b = d // "12 Church Road"
 		}
 		f := string(ws[first].fold(fc))
+		numbered := b < ws[first].start
 		switch {
-		case seg == 0 && road, seg > 0 && (house || road || f == "the"):
+		case seg == 0 && (road || numbered || ws[first].is(fc, lexStreetTypeWords)), seg > 0 && (house || road || f == "the" || houseFirst[f]):
+			// "12 Church Road", "27 Kingsway", "Heol y Bryn"; a house's name before them
 			s = b
+			roadBefore = !numbered
+		case seg > 0 && roadBefore:
+			// a house's name before a road without a number ("Ty Gwyn, Heol y Bryn, …")
+			s = b
+			roadBefore = false
 		default:
 			return s
 		}
@@ -1242,7 +1366,7 @@ func (a *addrParser) unitsBefore(s int) int {
 				s = b
 				continue
 			}
-			if f := fold(ws[0]); f == "hotel" || f == "edificio" || f == "residencia" || f == "hostal" {
+			if f := fold(ws[0]); f == "hotel" || f == "edificio" || f == "residencia" || f == "hostal" || houseFirst[f] && capitalised(ws[1]) {
 				s = b
 				continue
 			}
@@ -1307,3 +1431,280 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 	}
 	return t
 }()
+
+// cpWords are written right before a postcode.
+var cpWords = []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. ", "CP: ", "C.P.: ",
+	"código postal ", "codigo postal ", "Código postal ", "Código Postal ", "codi postal ", "Codi postal ",
+	"código postal: ", "Código postal: ", "postcode ", "Postcode ", "zip ", "ZIP "}
+
+// streetSuffixes end a German or Dutch street's name written as one word (Hauptstraße, Lindenallee).
+var streetSuffixes = []string{"straße", "strasse", "str", "weg", "platz", "allee", "gasse", "gracht", "straat",
+	"laan", "plein", "kade", "damm", "ufer", "steig", "pfad"}
+
+// streetSuffix: the folded word f is a compound ending in a street suffix, with a name before it.
+func streetSuffix(f string) bool {
+	if len(f) < 6 {
+		return false
+	}
+	switch f[len(f)-1] {
+	case 'e', 'g', 'z', 't', 'n', 'm', 'r', 'd', '.':
+	default:
+		return false
+	}
+	for _, x := range streetSuffixes {
+		if len(f) >= len(x)+3 && f[len(f)-len(x):] == x {
+			return true
+		}
+	}
+	return false
+}
+
+// eircode: an Irish postcode (D02 VF65, A65 F4E2, D6W XK20).
+func eircode(t string, i int) int {
+	if i+8 > len(t) || !(t[i] >= 'A' && t[i] <= 'Z') || !isDigitByte(t[i+1]) || !(isDigitByte(t[i+2]) || t[i+2] == 'W') || t[i+3] != ' ' {
+		return 0
+	}
+	letters, digits := 0, 0
+	for k := i + 4; k < i+8; k++ {
+		switch c := t[k]; {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case isDigitByte(c):
+			digits++
+		default:
+			return 0
+		}
+	}
+	if letters == 0 || digits == 0 || !(t[i+4] >= 'A' && t[i+4] <= 'Z') || i+8 < len(t) && isWordByte(t[i+8]) {
+		return 0
+	}
+	return i + 8
+}
+
+// postcodeAt: a postcode starts at i (British, Irish, a US state and ZIP, or 4–5 digits).
+func (a *addrParser) postcodeAt(i int) bool {
+	t := a.text
+	if i >= len(t) {
+		return false
+	}
+	if isDigitByte(t[i]) {
+		_, e, nd := a.p.digitsAt(i, 5)
+		return (nd == 4 || nd == 5) && (e == len(t) || !isWordByte(t[e]))
+	}
+	return a.ukPostcode(i) > 0 || eircode(t, i) > 0 || a.stateZip(i) > 0
+}
+
+// homeCueBefore: a word saying that someone lives at what follows is written shortly before i,
+// in the same sentence.
+func (a *addrParser) homeCueBefore(i int) bool {
+	lower := a.p.fc.lower
+	if i > len(lower) {
+		return false
+	}
+	before := lower[max(0, i-48):i]
+	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 {
+		before = before[k+1:]
+	}
+	for _, c := range homeCues {
+		if bytes.Contains(before, []byte(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// houseFirst open a house's or estate's name written before its street ("Villa Rosalinda, Camino
+// del Faro 9", "Casa Olivo, Urb. …", "Ty Gwyn, Heol y Bryn, …").
+var houseFirst = words(`casa villa vila finca mas masia chalet cortijo quinta pazo caserio caseria ty bwthyn plas`)
+
+// insideAny: i lies inside one of spans or of skip's ranges.
+func insideAny(spans []Span, skip [][2]int, i int) bool {
+	for _, sp := range spans {
+		if sp.Start <= i && i < sp.End {
+			return true
+		}
+	}
+	for _, r := range skip {
+		if r[0] <= i && i < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// wordEndingAt returns the index of the word that ends at e, or -1.
+func (a *addrParser) wordEndingAt(e int) int {
+	ws := a.p.ws
+	k := sort.Search(len(ws), func(j int) bool { return ws[j].end >= e })
+	if k < len(ws) && ws[k].end == e {
+		return k
+	}
+	return -1
+}
+
+// bareStreetAt reads a street written without a street-type word from its number at i: one to
+// four capitalised words (particles between) right before the number, then a floor and door or a
+// postcode ("Velázquez 88 2º izq", "Prim 12 3 dcha donostia", "Cuba 7 bajo b, 36204 vigo",
+// "Arturo Soria 140, 5º B, 28043 Madrid"), then the rest of the chain. A floor without a door
+// ("Artículo 14, 2º", "Sala 4, 6ª planta") is not enough.
+func (a *addrParser) bareStreetAt(i int) (int, int) {
+	t := a.text
+	ne := a.number(i)
+	if ne <= 0 || !isDigitByte(t[i]) {
+		return 0, 0
+	}
+	k, ok := a.sep(ne)
+	if !ok || k >= len(t) {
+		return 0, 0
+	}
+	strong := false
+	if fe := a.floor(k); fe > 0 {
+		fl := t[k:fe]
+		last := fl[len(fl)-1]
+		strong = !isDigitByte(t[k]) && !strings.HasPrefix(a.text[k:], "int") ||
+			strings.IndexByte(fl, ' ') > 0 && !strings.HasSuffix(fl, "planta") && !strings.HasSuffix(fl, "piso") && !strings.HasSuffix(fl, "floor") && !strings.HasSuffix(fl, "pis") ||
+			last >= 'A' && last <= 'H' || last >= 'b' && last <= 'h' || len(fl) >= 2 && last == 'a' && !isDigitByte(fl[len(fl)-2])
+	}
+	if !strong {
+		if _, _, nd := a.p.digitsAt(k, 5); nd != 5 || t[ne] != ',' {
+			return 0, 0
+		}
+		if _, ok := a.postcodeTown(k, false); !ok || !capitalised(t[k+6:]) {
+			return 0, 0 // "Zurbano 45, 28010 Madrid": a postcode and a capitalised town
+		}
+	}
+	// the name
+	w := a.wordEndingAt(i - 1)
+	start := -1
+	for n := 0; n < 5 && w >= 0; n++ {
+		ww := &a.p.ws[w]
+		switch {
+		case capitalised(ww.text) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexCue|lexUnitWords|lexFloorWords|lexCompanyWords|lexInstitution|lexGreeting):
+			start = w
+		case start >= 0 && ww.is(a.p.fc, lexNameParticles) && w > 0 && capitalised(a.p.ws[w-1].text):
+		default:
+			n = 5
+			continue
+		}
+		if w == 0 || a.p.ws[w-1].end != ww.start-1 || t[a.p.ws[w-1].end] != ' ' || n == 3 {
+			break
+		}
+		w--
+	}
+	if start < 0 {
+		return 0, 0
+	}
+	return a.chainFrom(a.p.ws[start].start, segStreet, ne)
+}
+
+// townPostcode: a 5-digit Spanish postcode at i after a known town ("en Toledo 45007", "Lugo
+// 27002,"), then punctuation or the end: where the postcode ends, or 0.
+func (a *addrParser) townPostcode(i int) int {
+	t := a.text
+	v, e, nd := a.p.digitsAt(i, 5)
+	if nd != 5 || v/1000 < 1 || v/1000 > 52 || i < 3 || t[i-1] != ' ' || !(e == len(t) || strings.IndexByte(",.;)\n", t[e]) >= 0) {
+		return 0
+	}
+	w := a.wordEndingAt(i - 1)
+	if w < 0 || !capitalised(a.p.ws[w].text) {
+		return 0
+	}
+	f := string(a.p.ws[w].fold(a.p.fc))
+	if !places[f] && !addrTowns[f] {
+		return 0
+	}
+	return e
+}
+
+// townBefore widens an address at s over the town written before it, after "en", "de", "in" or
+// "a" ("con domicilio en Alcobendas (Madrid), avenida de España 12", "vecino de Mieres, calle …").
+func (a *addrParser) townBefore(s int) int {
+	t := a.text
+	if s < 6 || t[s-2:s] != ", " {
+		return s
+	}
+	k := s - 2
+	if t[k-1] == ')' {
+		o := strings.LastIndexByte(t[max(0, k-32):k], '(')
+		if o < 0 {
+			return s
+		}
+		o += max(0, k-32)
+		if o < 2 || t[o-1] != ' ' || !capitalised(t[o+1:]) {
+			return s
+		}
+		k = o - 1
+	}
+	w := a.wordEndingAt(k)
+	b := -1
+	for n := 0; n < 4 && w >= 0; n++ {
+		ww := &a.p.ws[w]
+		switch {
+		case capitalised(ww.text) && (!ww.is(a.p.fc, lexNotNames|lexAddrStop|lexCue|lexGreeting) || ww.is(a.p.fc, lexPlaces) || addrTowns[string(ww.fold(a.p.fc))]):
+			b = w
+		case b >= 0 && ww.is(a.p.fc, lexNameParticles):
+		default:
+			n = 4
+			continue
+		}
+		if w == 0 || a.p.ws[w-1].end != ww.start-1 {
+			break
+		}
+		w--
+	}
+	if b < 0 || b == 0 {
+		return s
+	}
+	if f := string(a.p.ws[b-1].fold(a.p.fc)); a.p.ws[b-1].end == a.p.ws[b].start-1 && (f == "en" || f == "de" || f == "in" || f == "a" || f == "at" || f == "em") {
+		return a.p.ws[b].start
+	}
+	return s
+}
+
+// numberOfStreet: a street's name at s (no number after it) written after its number and maybe
+// a floor ("2º izq. del número 15 de la calle Goya", "el número 21 de la calle Lepanto"): where
+// that starts, or -1.
+func (a *addrParser) numberOfStreet(s int) int {
+	t := a.text
+	k := s
+	for _, p := range []string{"de la ", "del ", "de ", "de l'", "da "} {
+		if k >= len(p) && t[k-len(p):k] == p {
+			k -= len(p)
+			break
+		}
+	}
+	if k == s || k < 2 || t[k-1] != ' ' {
+		return -1
+	}
+	d := k - 1
+	for d > 0 && isDigitByte(t[d-1]) {
+		d--
+	}
+	if d == k-1 || k-1-d > 4 || d < 2 || t[d-1] != ' ' {
+		return -1
+	}
+	n := d - 1 // before the number: "número ", "nº ", "n.º ", "num. "
+	low := a.p.fc.lower
+	for _, p := range []string{"número", "numero", "nº", "n.º", "num.", "núm.", "no."} {
+		if n >= len(p) && string(low[n-len(p):n]) == p {
+			n -= len(p)
+			break
+		}
+	}
+	if n == d-1 || n < 1 || t[n-1] != ' ' {
+		return -1
+	}
+	start := n
+	// a floor before it: "2º izq. del", "3º B del"
+	if n >= 5 && string(low[n-4:n]) == "del " {
+		f := n - 5
+		for p := max(0, f-14); p < f; p++ {
+			if (p == 0 || t[p-1] == ' ') && isDigitByte(t[p]) {
+				if fe := a.floor(p); fe == f+1 || fe == f {
+					return p
+				}
+			}
+		}
+	}
+	return start
+}
