@@ -110,7 +110,8 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		for j < len(text) && isDigitByte(text[j]) {
 			j++
 		}
-		if j-i <= 4 && i >= 2 && text[i-1] == ' ' && (isASCIILetterByte(text[i-2]) || text[i-2] >= 0x80) && !insideAny(out[first:n], skip, i) {
+		if j-i <= 4 && i >= 2 && text[i-1] == ' ' && (isASCIILetterByte(text[i-2]) || text[i-2] >= 0x80) && j+1 < len(text) &&
+			(text[j] == ' ' || text[j] == ',' || isASCIILetterByte(text[j]) && (text[j+1] == ' ' || text[j+1] == ',')) && !insideAny(out[first:n], skip, i) {
 			// a street without a street-type word: "Velázquez 88 2º izq", "Cuba 7 bajo b, 36204 vigo"
 			if s, e := a.bareStreetAt(i); e > s {
 				if !a.office(s) {
@@ -320,7 +321,7 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if !capitalised(ws[i].text) {
 		return false
 	}
-	if streetSuffix(string(ws[i].fold(fc))) {
+	if streetSuffix(ws[i].fold(fc)) {
 		return true
 	}
 	for j := i + 1; j < len(ws) && j <= i+3; j++ {
@@ -608,7 +609,7 @@ func (a *addrParser) street(i int) (segKind, int) {
 		return a.nameThenNumber(j, 6)
 	}
 	// German and Dutch compounds: Hauptstraße 17, Lindenallee 9, Prinsengracht 263
-	if capitalised(t[i:]) && streetSuffix(f) && e+2 < len(t) && t[e] == ' ' {
+	if capitalised(t[i:]) && streetSuffix([]byte(f)) && e+2 < len(t) && t[e] == ' ' {
 		if ne := a.number(e + 1); ne > 0 {
 			return segStreet, ne
 		}
@@ -817,27 +818,31 @@ func (a *addrParser) number(i int) int {
 	if i >= len(t) {
 		return 0
 	}
-	low := strings.ToLower(t[i:min(len(t), i+4)])
-	if strings.HasPrefix(low, "s/n") || strings.HasPrefix(low, "s.n") {
-		e := i + 3
-		if e < len(t) && t[e] == '.' {
-			e++
+	if c := t[i]; c == 's' || c == 'S' {
+		if i+2 < len(t) && (t[i+1] == '/' || t[i+1] == '.') && (t[i+2] == 'n' || t[i+2] == 'N') {
+			e := i + 3
+			if e < len(t) && t[e] == '.' {
+				e++
+			}
+			if e == len(t) || !isWordByte(t[e]) {
+				return e
+			}
 		}
-		if e == len(t) || !isWordByte(t[e]) {
-			return e
+		if i+1 < len(t) && (t[i+1] == 'n' || t[i+1] == 'N') && (i+2 == len(t) || !isWordByte(t[i+2])) && i > 0 && t[i-1] == ' ' {
+			return i + 2 // "camino el pozo sn", typed without the slash
 		}
-	}
-	if strings.HasPrefix(low, "sn") && (i+2 == len(t) || !isWordByte(t[i+2])) && i > 0 && t[i-1] == ' ' {
-		return i + 2 // "camino el pozo sn", typed without the slash
+		return 0
 	}
 	j := i
-	for _, p := range []string{"nº", "n.º", "n°", "núm.", "número ", "numero ", "núm", "num.", "num ", "no.", "nr.", "n. "} {
-		if len(t)-j >= len(p) && strings.EqualFold(t[j:j+len(p)], p) {
-			j += len(p)
-			for j < len(t) && t[j] == ' ' {
-				j++
+	if c := t[i]; c == 'n' || c == 'N' {
+		for _, p := range []string{"nº", "n.º", "n°", "núm.", "número ", "numero ", "núm", "num.", "num ", "no.", "nr.", "n. "} {
+			if len(t)-j >= len(p) && strings.EqualFold(t[j:j+len(p)], p) {
+				j += len(p)
+				for j < len(t) && t[j] == ' ' {
+					j++
+				}
+				break
 			}
-			break
 		}
 	}
 	_, e, nd := a.p.digitsAt(j, 4)
@@ -1442,7 +1447,7 @@ var streetSuffixes = []string{"straße", "strasse", "str", "weg", "platz", "alle
 	"laan", "plein", "kade", "damm", "ufer", "steig", "pfad"}
 
 // streetSuffix: the folded word f is a compound ending in a street suffix, with a name before it.
-func streetSuffix(f string) bool {
+func streetSuffix(f []byte) bool {
 	if len(f) < 6 {
 		return false
 	}
@@ -1452,7 +1457,7 @@ func streetSuffix(f string) bool {
 		return false
 	}
 	for _, x := range streetSuffixes {
-		if len(f) >= len(x)+3 && f[len(f)-len(x):] == x {
+		if len(f) >= len(x)+3 && string(f[len(f)-len(x):]) == x {
 			return true
 		}
 	}
