@@ -76,6 +76,53 @@ ITEMS = [
     ("rl-en-clinic-4444", "Take the {{STREET_GENERIC|A40}} and park on {{STREET_GENERIC|Church Road}}; the clinic is on the 2nd floor."),
     ("rl-es-bank-4445", "el despacho del notario está en {{OFFICE|calle Colón 12, 46004 Valencia}}"),
     ("rl-en-bank-4446", "Our branch at {{OFFICE|25 Cabot Square, London E14 4QA}} handles the account."),
+    # --- batch 2: written after batch 1's rules, before running them on these items ---
+    # Portuguese, Italian, French, US, Canadian forms
+    ("rl-en-bank-4447", "Her Portuguese address: [[ADDRESS|Travessa do Carmo 14, 3º Esq., 1200-095 Lisboa]]"),
+    ("rl-es-bank-4448", "el cliente portugués vive en [[ADDRESS|Rua de Cedofeita 212, 4050-174 Porto]]"),
+    ("rl-en-law-4449", "Serve the papers at [[ADDRESS|Viale Monza 88, 20127 Milano]] before Friday."),
+    ("rl-es-bank-4450", "Residencia fiscal en Francia: [[ADDRESS|8, allée des Tilleuls, 69003 Lyon]]"),
+    ("rl-en-bank-4451", "mailing address is [[ADDRESS|1904 W Belmont Ave, Chicago, IL 60657]], account in his name"),
+    ("rl-en-clinic-4452", "Patient's home: [[ADDRESS|Unit 3, 41 Seaview Terrace, Portobello, Edinburgh EH15 2HQ]]"),
+    # Spanish, lower case and sloppy
+    ("rl-es-bank-4453", "ok pues ponle de direccion [[ADDRESS|c/ san vicente martir 112 pta 9 46007 valencia]] y ya"),
+    ("rl-es-clinic-4454", "pac. vive sola en [[ADDRESS|avda. de america 33, esc. B, 4º D]], sin ascensor"),
+    ("rl-es-law-4455", "el inquilino ([[PERSON|Tomás Bernal]]) está en [[ADDRESS|Pº de la Estación 7, bj, 37004 Salamanca]]"),
+    ("rl-es-bank-4456", "mandar la tarjeta a [[ADDRESS|ctra. de extremadura km 14,5 nave 3, 28935 mostoles]]"),
+    ("rl-es-clinic-4457", "Domicilio: [[ADDRESS|Camino Viejo de Simancas s/n, 47008 Valladolid]]"),
+    ("rl-es-bank-4458", "vive en [[ADDRESS|plaza mayor 3 entlo. dcha]] desde 2019"),
+    ("rl-es-law-4459", "domiciliado en [[ADDRESS|Ronda de Triana 15, 2º, puerta 3, 41010 Sevilla]]"),
+    ("rl-es-bank-4460", "su direccion es [[ADDRESS|travesía de la paz nº 4, 1º izda, 30001 murcia]]"),
+    # Catalan, Galician, Basque
+    ("rl-ca-bank-4461", "el client viu al [[ADDRESS|carrer del Bruc 72, 3r 1a, 08009 Barcelona]] i vol domiciliar la nòmina"),
+    ("rl-ca-clinic-4462", "adreça: [[ADDRESS|rambla nova 40 àtic, 43004 tarragona]]"),
+    ("rl-gl-bank-4463", "Enderezo da clienta: [[ADDRESS|Rúa do Franco 21, 2º esquerda, 15705 Santiago]]"),
+    ("rl-gl-clinic-4464", "vive na [[ADDRESS|avenida de castelao 9 baixo dereita 36209 vigo]]"),
+    ("rl-eu-bank-4465", "Helbidea: [[ADDRESS|San Frantzisko kalea 23, 4. ezk., 48003 Bilbo]]"),
+    ("rl-eu-clinic-4466", "bizi da [[ADDRESS|Askatasun etorbidea 11, 2. esk., 20500 Arrasate]]"),
+    # no street-type word
+    ("rl-es-bank-4467", "Remitir a [[ADDRESS|Fuencarral 125, 1º C, 28010 Madrid]] a la atención del titular."),
+    ("rl-es-clinic-4468", "vive en [[ADDRESS|Colón 14 3º izq]], con su marido"),
+    ("rl-ca-bank-4469", "l'adreça nova és [[ADDRESS|Aragó 245 2n 3a, 08007 Barcelona]]"),
+    ("rl-en-bank-4470", "She rents at [[ADDRESS|Mühlenweg 4, 22085 Hamburg]] during the week."),
+    # postcode and town alone, or the town first
+    ("rl-es-bank-4471", "la carta volvió, ahora está en [[ADDRESS|03710 calpe]], dice"),
+    ("rl-es-clinic-4472", "Procede de [[ADDRESS|Teruel 44001]], vive con su hermana."),
+    ("rl-en-bank-4473", "he moved to [[ADDRESS|Tenerife, 38670 Adeje]] last year"),
+    # numbers after the street's name and a building
+    ("rl-es-law-4474", "notificaciones en [[ADDRESS|Edificio Torre Sur, planta 3, puerta B, Avenida de Europa 24, 28108 Alcobendas]]"),
+    ("rl-en-law-4475", "The tenant lives at [[ADDRESS|Apartment 12, Riverside House, 9 Wharf Street, Leeds LS2 7EQ]]."),
+    # decoys: offices, landmarks, codes
+    ("rl-es-bank-4476", "La {{OFFICE|oficina 0234 de Alcalá 120}} cierra por obras; atiende la de {{OFFICE|Goya 45}}. Cliente: [[PERSON|Rosa Pardo]]."),
+    ("rl-es-law-4477", "Despacho: {{OFFICE|c/ Velázquez 50, 3º, 28001 Madrid}}. Cliente: [[PERSON|Ignacio Sauras]], con domicilio en [[ADDRESS|calle Toledo 88, 28005 Madrid]]."),
+    ("rl-en-law-4478", "Registered office: {{OFFICE|5 Churchill Place, London E14 5HP}}. Company number {{REFERENCE|02366995}}."),
+    ("rl-es-clinic-4479", "Quedamos en la {{STREET_GENERIC|Plaza Mayor}} a las 10; el hospital está en la {{STREET_GENERIC|avenida de Córdoba}}."),
+    ("rl-es-bank-4480", "El {{LAW|Real Decreto 1093/1997}} regula la inscripción; el pedido {{REFERENCE|28012 Madrid-Norte}} sigue pendiente."),
+    ("rl-es-bank-4481", "Transferencia de {{AMOUNT|15000 euros}}; la cuota es de {{AMOUNT|320 €}} al mes durante {{AMOUNT|24 meses}}."),
+    ("rl-en-clinic-4482", "Ward {{REFERENCE|7B}}, bed {{REFERENCE|12}}, 3rd floor of the {{INSTITUTION|Royal Infirmary}}; visiting 2-4pm."),
+    ("rl-es-clinic-4483", "Paciente en la {{REFERENCE|habitación 412, 4ª planta}}; el familiar es [[PERSON|Julio Baena]]."),
+    ("rl-ca-bank-4484", "La seu central és a {{OFFICE|Avinguda Diagonal 621, 08028 Barcelona}}; la clienta és [[PERSON|Neus Camps]]."),
+    ("rl-es-law-4485", "Capítulo 3, {{LAW|artículo 12 bis}}, apartado 2 b del convenio."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
