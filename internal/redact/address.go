@@ -65,7 +65,8 @@ var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico ati
 
 // addrStop are words that never sit inside a street's name: a sentence goes on there.
 var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
-	at on is are was and or but to for with from que ya q dice dijo vive vivo reside donde where which`)
+	at on is are was and or but to for with from que ya q dice dijo vive vivo reside donde where which
+	hasta desde hacia sobre entre antes despues después until before after around about since`)
 
 type addrParser struct {
 	text string
@@ -169,10 +170,13 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			i = e
 			continue
 		}
-		if e, ok := a.postcodeTown(i, true); ok {
+		if e, ok := a.postcodeTown(i, true); ok && !a.codeWordBefore(i) {
 			s := a.bareStreetBefore(i)
 			if s == i {
 				s = a.cpBefore(i) // "C.P. 46001 Valencia"
+			}
+			if s == i {
+				s = a.knownTownBefore(i)
 			}
 			if !officeBefore(fc.lower, s) {
 				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
@@ -674,6 +678,16 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			break
 		}
 		we := a.p.ws[w].end
+		if n > 0 && fw == "a" && we+1 < len(t) && t[we] == ' ' {
+			if nf, _ := a.p.foldAt(we + 1); nf == "las" || nf == "la" || nf == "los" || nf == "eso" || isDigitByte(t[we+1]) {
+				break // "en la Plaza Mayor a las 10": a time, not a number
+			}
+		}
+		if n > 0 && fw == "km" {
+			if e := a.kmFigure(we); e > 0 {
+				return segStreet, e // "ctra. de extremadura km 14,5"
+			}
+		}
 		if n == 0 && (fw == "el" || fw == "els") && (we == len(t) || t[we] != ' ') {
 			break // "camino el pozo sn": an article opens the name only if a word follows
 		}
@@ -1431,7 +1445,8 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
 		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego",
-		"social"} { // "domicilio social", "domicili social", "sede social"
+		"social", // "domicilio social", "domicili social", "sede social"
+		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
 	}
 	return t
@@ -1712,4 +1727,61 @@ func (a *addrParser) numberOfStreet(s int) int {
 		}
 	}
 	return start
+}
+
+// kmFigure reads the figure after "km" at i (" 14", ". 14,5", " 3.2"): where it ends, or 0.
+func (a *addrParser) kmFigure(i int) int {
+	t := a.text
+	if i < len(t) && t[i] == '.' {
+		i++
+	}
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	_, e, nd := a.p.digitsAt(i, 4)
+	if nd == 0 || nd > 4 {
+		return 0
+	}
+	if e+1 < len(t) && (t[e] == ',' || t[e] == '.') && isDigitByte(t[e+1]) {
+		e += 2
+		for e < len(t) && isDigitByte(t[e]) {
+			e++
+		}
+	}
+	if e < len(t) && isWordByte(t[e]) {
+		return 0
+	}
+	return e
+}
+
+// codeWordBefore: the word right before i names a code, not a place ("el pedido 28012 …",
+// "order 46001 …"), so a number there is no postcode.
+func (a *addrParser) codeWordBefore(i int) bool {
+	w := a.wordEndingAt(i - 1)
+	if w < 0 {
+		return false
+	}
+	switch string(a.p.ws[w].fold(a.p.fc)) {
+	case "pedido", "order", "ref", "referencia", "reference", "expediente", "expte", "factura", "invoice", "lote", "codigo",
+		"cuenta", "contrato", "poliza", "ticket", "caso", "case", "albaran", "num", "numero", "id", "nº":
+		return true
+	}
+	return false
+}
+
+// knownTownBefore widens a postcode and town at i back over a known town or island written
+// before it ("Tenerife, 38670 Adeje"): the new start, or i.
+func (a *addrParser) knownTownBefore(i int) int {
+	t := a.text
+	if i < 4 || t[i-2:i] != ", " {
+		return i
+	}
+	w := a.wordEndingAt(i - 2)
+	if w < 0 || !capitalised(a.p.ws[w].text) {
+		return i
+	}
+	if f := string(a.p.ws[w].fold(a.p.fc)); !places[f] && !addrTowns[f] {
+		return i
+	}
+	return a.p.ws[w].start
 }
