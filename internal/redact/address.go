@@ -136,6 +136,19 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 				continue
 			}
 		}
+		if j-i <= 4 && j+1 < len(text) && text[j] >= 'A' && text[j] <= 'H' && text[j+1] == ' ' {
+			// "221B Baker Street": a house number with a letter
+			if s, e := a.chainAt(i); e > s && !insideAny(out[first:n], skip, i) {
+				if !a.office(s) {
+					out = a.emit(out, s, e, 0.85)
+				} else {
+					skip = append(skip, [2]int{s, e})
+					fc.offices = append(fc.offices, [2]int{s, e})
+				}
+				i = e
+				continue
+			}
+		}
 		if j-i > 5 || j+2 > len(text) || !(text[j] == ' ' || text[j] == ',' && text[j+1] == ' ') {
 			i = j
 			continue
@@ -724,6 +737,9 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 	if nd == 0 || nd > 5 || j >= len(t) {
 		return segNone, 0
 	}
+	if nd <= 4 && j+1 < len(t) && t[j] >= 'A' && t[j] <= 'H' && t[j+1] == ' ' {
+		j++ // "221B Baker Street"
+	}
 	if j < len(t) && t[j] == ',' {
 		j++
 	}
@@ -1099,7 +1115,7 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 	j := i
 	// a town typed in lower case goes on only after a particle or a prefix ("alcala de guadaira",
 	// "santa cruz de tenerife"), and never after a capitalised word ("03730 Jávea explaining")
-	sawCap, afterJoin := false, false
+	sawCap, afterJoin, known := false, false, false
 	for n := 0; n < 5 && j < len(t); n++ {
 		w := a.p.wordAt(j)
 		if w < 0 {
@@ -1119,7 +1135,7 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 		lower := !capitalised(ww.text)
 		switch {
 		case places[fw] || (addrTowns[fw] || townPrefixes[fw]) && (!lower || !sawCap):
-		case nameParticles[fw] && n > 0:
+		case (nameParticles[fw] || townParticles[fw]) && n > 0:
 			j = ww.end
 			if j < len(t) && t[j] == ' ' {
 				j++
@@ -1133,10 +1149,13 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 				return max(end, 0) // a province, or a town before its postcode ("Dublin D13 X2K7")
 			}
 		case !lower && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
-		case lowerOK && lower && !sawCap && (end < 0 || afterJoin) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
+		case (lowerOK || known && afterJoin) && lower && !sawCap && (end < 0 || afterJoin) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
 			// after a postcode inside an address, a town in lower case ("15701 santiago")
 		default:
 			return max(end, 0)
+		}
+		if end < 0 {
+			known = places[fw] || addrTowns[fw] // "alcala de henares" after a floor
 		}
 		sawCap = sawCap || !lower
 		afterJoin = townPrefixes[fw]
@@ -1581,9 +1600,22 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 	if fe := a.floor(k); fe > 0 {
 		fl := t[k:fe]
 		last := fl[len(fl)-1]
-		strong = !isDigitByte(t[k]) && !strings.HasPrefix(a.text[k:], "int") ||
-			strings.IndexByte(fl, ' ') > 0 && !strings.HasSuffix(fl, "planta") && !strings.HasSuffix(fl, "piso") && !strings.HasSuffix(fl, "floor") && !strings.HasSuffix(fl, "pis") ||
-			last >= 'A' && last <= 'H' || last >= 'b' && last <= 'h' || len(fl) >= 2 && last == 'a' && !isDigitByte(fl[len(fl)-2])
+		door := last >= 'A' && last <= 'H' || last >= 'b' && last <= 'h'
+		if isDigitByte(t[k]) {
+			// a floor number with a door: "2º izq", "4 izq", "3ºA", "3c", "2n 1a"
+			strong = strings.IndexByte(fl, ' ') > 0 && !strings.HasSuffix(fl, "planta") && !strings.HasSuffix(fl, "piso") && !strings.HasSuffix(fl, "floor") && !strings.HasSuffix(fl, "pis") ||
+				door || len(fl) >= 2 && last == 'a' && !isDigitByte(fl[len(fl)-2])
+		} else {
+			// a floor word with a door letter ("bajo b"); a door word alone after a number ("Mesa 5
+			// dcha", "Box 4 izq.") only with a postcode or a known town after it
+			strong = door && strings.IndexByte(fl, ' ') > 0
+		}
+		if !strong {
+			if k2, ok := a.sep(fe); ok && k2 < len(t) {
+				f, _ := a.p.foldAt(k2)
+				strong = a.postcodeAt(k2) || places[f] || addrTowns[f]
+			}
+		}
 	}
 	if !strong {
 		if _, _, nd := a.p.digitsAt(k, 5); nd != 5 || t[ne] != ',' {
@@ -1599,8 +1631,11 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 	for n := 0; n < 5 && w >= 0; n++ {
 		ww := &a.p.ws[w]
 		switch {
-		case capitalised(ww.text) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexCue|lexUnitWords|lexFloorWords|lexCompanyWords|lexInstitution|lexGreeting):
-			start = w
+		case capitalised(ww.text) && (!ww.is(a.p.fc, lexAddrStop|lexNotNames|lexCue|lexUnitWords|lexFloorWords|lexCompanyWords|lexInstitution|lexGreeting) ||
+			ww.is(a.p.fc, lexStreetTypeWords|lexPlaces) && !ww.is(a.p.fc, lexAddrStop)):
+			start = w // "Gran Vía 41, 3º dcha": a street-type word inside the name
+		case start >= 0 && capitalised(ww.text) && a.p.ws[start].is(a.p.fc, lexStreetTypeWords) && !ww.is(a.p.fc, lexAddrStop|lexCue|lexGreeting):
+			start = w // "Gran" before "Vía"
 		case start >= 0 && ww.is(a.p.fc, lexNameParticles) && w > 0 && capitalised(a.p.ws[w-1].text):
 		default:
 			n = 5
@@ -1785,3 +1820,7 @@ func (a *addrParser) knownTownBefore(i int) int {
 	}
 	return a.p.ws[w].start
 }
+
+// townParticles join the words of a foreign town's name ("Frankfurt am Main", "Stratford upon
+// Avon", "Boulogne sur Mer").
+var townParticles = words(`am an der im sur upon di`)
