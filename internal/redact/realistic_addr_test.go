@@ -1,0 +1,135 @@
+package redact
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// realisticAddrFloor is what the default policy (rules only, no NER) must keep on addresses
+// (issue #13, fourth round): on the spent second held-out set (realistic-dev4.jsonl) and on this
+// round's address items (realistic-dev5-addr.jsonl, written in batches, each before the rules for
+// its forms): the covered share of ADDRESS values, and the decoys an ADDRESS span overlaps
+// (offices, streets as landmarks, room and table numbers, codes), at most.
+// maxDecoyHit counts every type's decoys; on dev4 they are the other recognizers', held elsewhere.
+var realisticAddrFloor = map[string]struct {
+	covered      float64
+	fullyItems   int
+	maxDecoyHit  int
+	maxAddrDecoy int
+}{
+	"realistic-dev4.jsonl":      {covered: 1, fullyItems: 0, maxDecoyHit: 440, maxAddrDecoy: 0}, // ADDRESS only: the rest is the other rounds'
+	"realistic-dev5-addr.jsonl": {covered: 1, fullyItems: 123, maxDecoyHit: 0, maxAddrDecoy: 0},
+}
+
+// TestRealisticAddresses holds the default policy to realisticAddrFloor. REDACT_DEV_VALUES=1 also
+// logs the missed values (invented data; for a developer's terminal).
+func TestRealisticAddresses(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	for _, file := range []string{"realistic-dev4.jsonl", "realistic-dev5-addr.jsonl"} {
+		t.Run(strings.TrimSuffix(file, ".jsonl"), func(t *testing.T) {
+			floor := realisticAddrFloor[file]
+			items := loadItems(t, file)
+			rep := evaluate(t, r, items)
+			checkFloor(t, rep, map[string]float64{"ADDRESS": floor.covered}, floor.fullyItems, floor.maxDecoyHit)
+			n := 0
+			for _, it := range items {
+				spans, err := r.Detect(context.Background(), it.Text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range it.Decoys {
+					for _, sp := range spans {
+						if sp.Type == TypeAddress && sp.Start < d.End && d.Start < sp.End {
+							n++
+							break
+						}
+					}
+				}
+			}
+			if n > floor.maxAddrDecoy {
+				t.Errorf("decoys redacted as ADDRESS: %d, want at most %d", n, floor.maxAddrDecoy)
+			}
+		})
+	}
+}
+
+// TestRealisticAddrItems checks the address round's file as its generator promises: ids in
+// rl-<lang>-<domain>-4401..4599, and every text restored exactly from its redaction.
+func TestRealisticAddrItems(t *testing.T) {
+	items := loadItems(t, "realistic-dev5-addr.jsonl")
+	if len(items) < 123 {
+		t.Fatalf("%d items, want at least 123", len(items))
+	}
+	r := newTestRedactor(t, DefaultConfig())
+	for _, it := range items {
+		parts := strings.Split(it.ID, "-")
+		if len(parts) != 4 || parts[0] != "rl" || parts[1] != it.Lang || parts[2] != it.Domain || parts[3] < "4401" || parts[3] > "4599" {
+			t.Errorf("%s: id not rl-<lang>-<domain>-4401..4599", it.ID)
+		}
+		s := r.NewSession(0)
+		out, err := s.Redact(context.Background(), it.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Rehydrate(out) != it.Text {
+			t.Errorf("%s: rehydrated text differs from the original", it.ID)
+		}
+		s.Close()
+	}
+}
+
+// TestAddressStreetNamedAfterPerson: a street named after a person is read whole as one address,
+// number, floor, postcode and town included, and no PERSON span is left inside or across it.
+func TestAddressStreetNamedAfterPerson(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	for _, c := range []struct{ text, addr string }{
+		{"vive en Avenida de Manuel Azaña 7, 2º B, 28033 Madrid", "Avenida de Manuel Azaña 7, 2º B, 28033 Madrid"},
+		{"la clienta vive en Doctor Esquerdo 120, 4º izq, 28007 Madrid", "Doctor Esquerdo 120, 4º izq, 28007 Madrid"},
+		{"He lives at 14 Winston Churchill Avenue, Portsmouth PO1 2DJ", "14 Winston Churchill Avenue, Portsmouth PO1 2DJ"},
+		{"vive en Rosalía de Castro 14 2º dcha, 15004 A Coruña", "Rosalía de Castro 14 2º dcha, 15004 A Coruña"},
+		{"vive en Juan de Austria 5, bajo B, 28010 Madrid", "Juan de Austria 5, bajo B, 28010 Madrid"},
+	} {
+		spans, err := r.Detect(context.Background(), c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.Index(c.text, c.addr)
+		e := s + len(c.addr)
+		whole := false
+		for _, sp := range spans {
+			if sp.Type == TypeAddress && sp.Start <= s && e <= sp.End {
+				whole = true
+			}
+			if sp.Type == TypePerson && sp.Start < e && s < sp.End {
+				t.Errorf("%q: a PERSON span at [%d,%d) inside the address", c.text, sp.Start, sp.End)
+			}
+		}
+		if !whole {
+			t.Errorf("%q: the address is not one ADDRESS span", c.text)
+		}
+	}
+}
+
+// TestAddressGrammarForms: forms of this round read whole, and look-alikes left alone.
+func TestAddressGrammarForms(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{name: "no street-type word, floor and door, town", text: "direccion nueva: Velázquez 88 2º izq madrid",
+			want: []string{"Velázquez 88 2º izq madrid"}},
+		{name: "number-first one-word road, UK postcode", text: "new address is 14 Broadway, Cheltenham GL52 3HT, thanks",
+			want: []string{"14 Broadway, Cheltenham GL52 3HT"}},
+		{name: "Irish Eircode", text: "lives at Flat 7, 19 Merrion Square, Dublin D02 VF65 and", want: []string{"Flat 7, 19 Merrion Square, Dublin D02 VF65"}},
+		{name: "postcode and lower-case town after a home word", text: "vive en 35001 las palmas de gran canaria y no puede",
+			want: []string{"35001 las palmas de gran canaria"}},
+		{name: "known town then postcode", text: "Vive con su hija en Cáceres 10003. Acude", want: []string{"Cáceres 10003"}},
+		{name: "town before the street", text: "vecino de Mieres, calle Numa Guilhou 5, 3º C, según", want: []string{"Mieres, calle Numa Guilhou 5, 3º C"}},
+		{name: "compound German street", text: "domicilio en Hauptstraße 17, 80331 München.", want: []string{"Hauptstraße 17, 80331 München"}},
+		{name: "Dutch postcode", text: "address (Prinsengracht 263, 1016 GV Amsterdam), file", want: []string{"Prinsengracht 263, 1016 GV Amsterdam"}},
+		{name: "floor first", text: "viene del 3º B del número 21 de la calle Lepanto, según", want: []string{"3º B del número 21 de la calle Lepanto"}},
+		{name: "door word alone after a number", text: "Mesa 5 dcha, al lado del Box 4 izq. y el Golf 7 bajo consumo",
+			not: []string{"Mesa 5", "Box 4", "Golf 7"}},
+		{name: "a time after a street", text: "Quedamos en la Plaza Mayor a las 10; pagó 12000 euros", not: []string{"Plaza Mayor", "12000"}},
+		{name: "a code word before a postcode-like number", text: "ver el pedido 28012 Madrid-Norte", not: []string{"28012"}},
+		{name: "an office's address", text: "La seu central és a Avinguda Diagonal 621, 08028 Barcelona.", not: []string{"Diagonal"}},
+	})
+}
