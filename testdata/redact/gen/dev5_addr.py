@@ -163,6 +163,28 @@ ITEMS = [
     ("rl-en-clinic-4521", "{{REFERENCE|Room 12 B}} is booked for the meeting with Mr [[PERSON|Smith]]."),
     ("rl-es-clinic-4522", "{{REFERENCE|Planta 3 izquierda}}: pediatría; planta 2: traumatología."),
     ("rl-es-bank-4523", "Lote {{REFERENCE|12 A}} caducado, ver albarán {{REFERENCE|46002 Valencia-Sur}}."),
+    # --- batch 4: probes written after batch 3's rules; run before the next rules: 13 of 20
+    # addresses fully covered ---
+    ("rl-es-bank-4524", "DOMICILIO: [[ADDRESS|CALLE MAYOR 5, 2º B, 28013 MADRID]]"),
+    ("rl-es-law-4525", "DIRECCIÓN: [[ADDRESS|AVDA. DE LA CONSTITUCIÓN 12 - 41001 SEVILLA]]"),
+    ("rl-es-bank-4526", "Dirección postal: [[ADDRESS|Apartado de Correos 1234, 29080 Málaga]]"),
+    ("rl-es-law-4527", "vive en el [[ADDRESS|nº 7 de la calle San Juan, en Toledo]]"),
+    ("rl-es-bank-4528", "Su casa está en [[ADDRESS|P.º de la Castellana 200, 28046 Madrid]]"),
+    ("rl-es-clinic-4529", "vive en [[ADDRESS|Bloque 3, portal 2, 5º A, Barrio del Pilar, 28029 Madrid]]"),
+    ("rl-en-bank-4530", "address: [[ADDRESS|PO Box 4521, Austin, TX 78765]]"),
+    ("rl-en-law-4531", "Address: [[ADDRESS|10 Downing Street, London, SW1A 2AA]]"),
+    ("rl-es-bank-4532", "cliente: [[PERSON|Pedro Gil]]; dirección: [[ADDRESS|Plaza del Ayuntamiento 1 puerta 5 46002 Valencia]]; tel [[PHONE|600 000 000]]"),
+    ("rl-es-law-4533", "vive en [[ADDRESS|calle San Bernardo número 61, piso 3º, puerta 2, de Madrid]]"),
+    ("rl-es-clinic-4534", "la señora vive en [[ADDRESS|calle Ancha, 3, en Cádiz]]"),
+    ("rl-en-bank-4535", "residente em [[ADDRESS|Rua Garrett 50, 1200-204 Lisboa]], Portugal"),
+    ("rl-es-bank-4536", "direccion: [[ADDRESS|Avenida Libertador 1234, piso 5, depto B, Buenos Aires]]"),
+    ("rl-es-bank-4537", "su dirección es [[ADDRESS|C/ Pez 12 3ºB 28004]]"),
+    ("rl-es-law-4538", "Domicilio: [[ADDRESS|Urbanización Montepríncipe, calle Las Encinas 4, 28660 Boadilla del Monte]]"),
+    ("rl-es-law-4539", "vive en el [[ADDRESS|4ºC de Alberto Aguilera 20]]"),
+    ("rl-es-bank-4540", "su casa: [[ADDRESS|Carretera de Valencia km 7, Chiva]]"),
+    ("rl-es-bank-4541", "enviar a [[ADDRESS|Ctra. N-340, km 1.025, 04620 Vera (Almería)]]"),
+    ("rl-en-bank-4542", "he resides at [[ADDRESS|88 Elm Grove, Apartment 3, Cork T12 X8Y2]]"),
+    ("rl-ca-bank-4543", "domicili: [[ADDRESS|C/ Sant Pere Més Alt 31-33, 1r 2a, 08003 Barcelona]]"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
