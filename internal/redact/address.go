@@ -102,7 +102,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	// chains that start with a number (44 Upper Richmond Road, 12 rue des Lilas), and a
 	// postcode and town on their own ("28013 Madrid", "46022 valencia")
 	n := len(out)
-	for i := 0; i+4 <= len(text); i++ {
+	for i := 0; i+1 < len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
 			continue
 		}
@@ -111,8 +111,9 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		for j < len(text) && isDigitByte(text[j]) {
 			j++
 		}
-		if j-i <= 4 && i >= 2 && text[i-1] == ' ' && (isASCIILetterByte(text[i-2]) || text[i-2] >= 0x80) && j+1 < len(text) &&
-			(text[j] == ' ' || text[j] == ',' || isASCIILetterByte(text[j]) && (text[j+1] == ' ' || text[j+1] == ',')) && !insideAny(out[first:n], skip, i) {
+		if j-i <= 4 && i >= 2 && text[i-1] == ' ' && (isASCIILetterByte(text[i-2]) || text[i-2] >= 0x80) &&
+			(j == len(text) || strings.IndexByte(" ,.;)\n", text[j]) >= 0 || j+1 < len(text) && isASCIILetterByte(text[j]) && (text[j+1] == ' ' || text[j+1] == ',')) &&
+			!insideAny(out[first:n], skip, i) {
 			// a street without a street-type word: "Velázquez 88 2º izq", "Cuba 7 bajo b, 36204 vigo"
 			if s, e := a.bareStreetAt(i); e > s {
 				if !a.office(s) {
@@ -331,6 +332,9 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if ws[i].is(fc, lexStreetTypeWords|lexAreaWords) {
 		return true
 	}
+	if e := ws[i].end; e-ws[i].start <= 2 && (bytes.HasPrefix(fc.lower[e:], []byte(".º ")) || bytes.HasPrefix(fc.lower[e:], []byte("º "))) {
+		return true // "P.º de la Castellana"
+	}
 	if ws[i].is(fc, lexUnitWords) {
 		f := string(ws[i].fold(fc))
 		return f == "flat" || f == "apt" || f == "apartment" || f == "unit" || f == "suite"
@@ -415,7 +419,13 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 	if kind == segStreetName && !hasNumber {
 		// "2º izq. del número 15 de la calle Goya": the number and floor written first
 		if s := a.numberOfStreet(start); s >= 0 {
-			return s, a.trimEnd(end)
+			end = a.trimEnd(end)
+			if k, ok := a.sep(end); ok {
+				if kk, e2 := a.next(k, segNumber, true); kk == segTown {
+					end = e2 // "…de la calle San Juan, en Toledo"
+				}
+			}
+			return s, end
 		}
 	}
 	if !hasNumber || needPostcode {
@@ -546,6 +556,15 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 			return segTown, e // "la calle mayor 14 de fuentelapeña"
 		}
 	}
+	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor || prev == segUnit) && (strings.HasPrefix(t[i:], "en ") || strings.HasPrefix(t[i:], "de ")) {
+		// "calle Ancha, 3, en Cádiz", "…, puerta 2, de Madrid": a known town, or a capitalised
+		// one before punctuation or the end
+		if e := a.town(i+3, true, false); e > 0 {
+			if f, _ := a.p.foldAt(i + 3); places[f] || addrTowns[f] || e == len(t) || strings.IndexByte(",.;)\n", t[e]) >= 0 {
+				return segTown, e
+			}
+		}
+	}
 	if j := a.cpAfter(i); j > 0 {
 		if e, ok := a.postcodeTown(j, false); ok {
 			return segPostcodeTown, e // "…, CP 41013 Sevilla"
@@ -596,6 +615,10 @@ func (a *addrParser) street(i int) (segKind, int) {
 	f, e := a.p.foldAt(i)
 	if e < 0 {
 		return segNone, 0
+	}
+	if (f == "p" || f == "pg") && (strings.HasPrefix(t[e:], ".º ") || strings.HasPrefix(t[e:], "º ")) {
+		j := e + strings.IndexByte(t[e:], ' ') + 1 // "P.º de la Castellana 200"
+		return a.nameThenNumber(j, 6)
 	}
 	if f == "via" && !(capitalised(t[i:]) && e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) {
 		return segNone, 0 // "Via Roma 10", not "por vía oral 10 mg"
@@ -712,6 +735,26 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 		if j < len(t) && t[j] == '\'' {
 			j++
 			continue // d'Aragó
+		}
+		if j < len(t) && t[j] == '-' && n == 0 && isDigitByte(t[min(j+1, len(t)-1)]) && a.p.ws[w].end-a.p.ws[w].start <= 2 && t[a.p.ws[w].start] >= 'A' && t[a.p.ws[w].start] <= 'Z' {
+			// a road's code: "Ctra. N-340", "A-7", "AP-7"
+			_, de, nd := a.p.digitsAt(j+1, 4)
+			if nd == 0 || nd > 4 || de < len(t) && isWordByte(t[de]) {
+				break
+			}
+			nameEnd, j = de, de
+			if j+4 < len(t) && t[j] == ',' && t[j+1] == ' ' {
+				if kf, ke := a.p.foldAt(j + 2); kf == "km" {
+					if e := a.kmFigure(ke); e > 0 {
+						return segStreet, e // "Ctra. N-340, km 1.025"
+					}
+				}
+			}
+			if j >= len(t) || t[j] != ' ' {
+				break
+			}
+			j++
+			continue
 		}
 		if j+1 < len(t) && t[j] == ',' && t[j+1] == ' ' {
 			if e := a.number(j + 2); e > 0 && n > 0 {
@@ -1021,10 +1064,19 @@ func (a *addrParser) unit(i int) int {
 	for e < len(t) && t[e] == ' ' {
 		e++
 	}
+	if f == "km" {
+		return a.kmFigure(e)
+	}
 	if e < len(t) && isDigitByte(t[e]) {
 		_, de, nd := a.p.digitsAt(e, 4)
 		if nd > 4 {
 			return 0
+		}
+		for _, m := range []string{"º", "ª", "°"} {
+			if strings.HasPrefix(t[de:], m) {
+				de += len(m) // "piso 3º"
+				break
+			}
 		}
 		if de < len(t) && isASCIILetterByte(t[de]) && (de+1 == len(t) || !isWordByte(t[de+1])) {
 			de++
@@ -1396,6 +1448,10 @@ func (a *addrParser) unitsBefore(s int) int {
 			s = b
 			continue
 		}
+		if e := a.floor(b); e == k && b < len(t) && isDigitByte(t[b]) {
+			s = b // "Bloque 3, portal 2, 5º A, Barrio del Pilar, …"
+			continue
+		}
 		ws := strings.Fields(seg)
 		if len(ws) >= 2 && len(ws) <= 4 {
 			last := fold(ws[len(ws)-1])
@@ -1593,11 +1649,10 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 		return 0, 0
 	}
 	k, ok := a.sep(ne)
-	if !ok || k >= len(t) {
-		return 0, 0
-	}
 	strong := false
-	if fe := a.floor(k); fe > 0 {
+	if !ok || k >= len(t) {
+		k = len(t)
+	} else if fe := a.floor(k); fe > 0 {
 		fl := t[k:fe]
 		last := fl[len(fl)-1]
 		door := last >= 'A' && last <= 'H' || last >= 'b' && last <= 'h'
@@ -1617,13 +1672,15 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			}
 		}
 	}
-	if !strong {
-		if _, _, nd := a.p.digitsAt(k, 5); nd != 5 || t[ne] != ',' {
-			return 0, 0
+	if !strong && k < len(t) {
+		// "Zurbano 45, 28010 Madrid": a postcode and a capitalised town
+		if _, _, nd := a.p.digitsAt(k, 5); nd == 5 && t[ne] == ',' {
+			_, ok := a.postcodeTown(k, false)
+			strong = ok && capitalised(t[k+6:])
 		}
-		if _, ok := a.postcodeTown(k, false); !ok || !capitalised(t[k+6:]) {
-			return 0, 0 // "Zurbano 45, 28010 Madrid": a postcode and a capitalised town
-		}
+	}
+	if !strong && !strings.Contains(t[max(0, i-48):i], " de") {
+		return 0, 0 // nor a floor before it ("el 4ºC de Alberto Aguilera 20")
 	}
 	// the name
 	w := a.wordEndingAt(i - 1)
@@ -1649,7 +1706,28 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 	if start < 0 {
 		return 0, 0
 	}
-	return a.chainFrom(a.p.ws[start].start, segStreet, ne)
+	ns := a.p.ws[start].start
+	if !strong {
+		// "el 4ºC de Alberto Aguilera 20", "el 2º izq. del 14 de Goya": a floor, "de", the street
+		f := -1
+		for _, p := range []string{" de ", " del "} {
+			if ns >= len(p)+2 && t[ns-len(p):ns] == p {
+				f = ns - len(p)
+			}
+		}
+		if f < 0 {
+			return 0, 0
+		}
+		for p := max(0, f-14); p < f; p++ {
+			if (p == 0 || t[p-1] == ' ') && isDigitByte(t[p]) {
+				if fe := a.floor(p); fe == f || fe == f-1 && t[f-1] == '.' {
+					return a.chainFrom(p, segStreet, ne)
+				}
+			}
+		}
+		return 0, 0
+	}
+	return a.chainFrom(ns, segStreet, ne)
 }
 
 // townPostcode: a 5-digit Spanish postcode at i after a known town ("en Toledo 45007", "Lugo
