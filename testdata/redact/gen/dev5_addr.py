@@ -185,6 +185,14 @@ ITEMS = [
     ("rl-es-bank-4541", "enviar a [[ADDRESS|Ctra. N-340, km 1.025, 04620 Vera (Almería)]]"),
     ("rl-en-bank-4542", "he resides at [[ADDRESS|88 Elm Grove, Apartment 3, Cork T12 X8Y2]]"),
     ("rl-ca-bank-4543", "domicili: [[ADDRESS|C/ Sant Pere Més Alt 31-33, 1r 2a, 08003 Barcelona]]"),
+    # --- batch 5: look-alikes probed after batch 4's rules; run before the next rules: 2 of
+    # these 6 had an address read ---
+    ("rl-es-bank-4544", "vive con 2 hijos y cobra {{AMOUNT|15000 euros}} al año"),
+    ("rl-es-bank-4545", "{{REFERENCE|código de cliente 08001 Barcelona-Centro}}"),
+    ("rl-es-bank-4546", "{{REFERENCE|Pedido 46001 Valencia}} enviado por MRW en 3 días."),
+    ("rl-es-bank-4547", "Sección 3 B, fila 12, {{REFERENCE|asiento 4 izq.}} del Teatro Real."),
+    ("rl-es-bank-4548", "Paga {{AMOUNT|450 €}} de alquiler; reside en España desde hace {{AMOUNT|12 años}}, en 3 ciudades distintas."),
+    ("rl-es-clinic-4549", "Hay 3 vacantes en la {{REFERENCE|planta 2}} del hospital de Getafe."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
