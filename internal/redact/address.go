@@ -1136,7 +1136,7 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 					f, _ = a.p.foldAt(j + k + 1)
 				}
 			}
-			lowerOK = addrTowns[f] || places[f] || a.homeCueBefore(i)
+			lowerOK = addrTowns[f] || places[f] || !notTownWords[f] && a.prepBefore(i) && a.homeCueBefore(i)
 		}
 		if te := a.town(j, false, lowerOK); te > 0 {
 			return te, true
@@ -1876,7 +1876,8 @@ func (a *addrParser) codeWordBefore(i int) bool {
 	}
 	switch string(a.p.ws[w].fold(a.p.fc)) {
 	case "pedido", "order", "ref", "referencia", "reference", "expediente", "expte", "factura", "invoice", "lote", "codigo",
-		"cuenta", "contrato", "poliza", "ticket", "caso", "case", "albaran", "num", "numero", "id", "nº":
+		"cuenta", "contrato", "poliza", "ticket", "caso", "case", "albaran", "num", "numero", "id", "nº", "cliente",
+		"client", "customer", "socio", "usuario", "codi":
 		return true
 	}
 	return false
@@ -1902,3 +1903,20 @@ func (a *addrParser) knownTownBefore(i int) int {
 // townParticles join the words of a foreign town's name ("Frankfurt am Main", "Stratford upon
 // Avon", "Boulogne sur Mer").
 var townParticles = words(`am an der im sur upon di`)
+
+// notTownWords follow a number far more often than a town does ("cobra 15000 euros").
+var notTownWords = words(`euros euro eur dolares dollars libras pounds años anos anys urte years meses months dias days
+	horas hours veces times personas people habitantes clientes clients puntos points unidades units km metros metres
+	kilos kg litros acciones shares participaciones votos votes visitas pasos`)
+
+// prepBefore: a preposition or a colon right before i ("vive en 38003 …", "me mudé a 50009 …",
+// "helbidea: 20800 …").
+func (a *addrParser) prepBefore(i int) bool {
+	low := a.p.fc.lower
+	for _, p := range []string{" en ", " a ", " at ", " in ", " to ", ": ", " na ", " em ", " al ", " à ", " ao "} {
+		if i >= len(p) && i <= len(low) && string(low[i-len(p):i]) == p {
+			return true
+		}
+	}
+	return false
+}
