@@ -193,9 +193,15 @@ ITEMS = [
     ("rl-es-bank-4547", "Sección 3 B, fila 12, {{REFERENCE|asiento 4 izq.}} del Teatro Real."),
     ("rl-es-bank-4548", "Paga {{AMOUNT|450 €}} de alquiler; reside en España desde hace {{AMOUNT|12 años}}, en 3 ciudades distintas."),
     ("rl-es-clinic-4549", "Hay 3 vacantes en la {{REFERENCE|planta 2}} del hospital de Getafe."),
+    # --- batch 6: address blocks over several lines in letters, probed before the rule for
+    # them: 0 of 4 covered as one value ---
+    ("rl-es-law-4550", "Sr. D. [[PERSON|Julián Ortega]]\n[[ADDRESS|C/ Mayor 5, 2º B\n28013 Madrid]]\n\nMuy señor mío:"),
+    ("rl-en-law-4551", "Mr [[PERSON|Tom Baker]]\n[[ADDRESS|12 Church Lane\nLedbury\nHR8 1DT]]\n\nDear Mr [[PERSON|Baker]],"),
+    ("rl-es-bank-4552", "Dirección:\n[[ADDRESS|Plaza de España 3, 4º izq\n50001 Zaragoza]]"),
+    ("rl-es-bank-4553", "envíalo a: [[ADDRESS|Calle del Prado 12\n28014 Madrid]]\ny avísame cuando salga"),
 ]
 
-MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
+MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}", re.S)
 
 
 def build(item_id, marked):
