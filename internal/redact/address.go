@@ -428,6 +428,9 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 			return s, end
 		}
 	}
+	if hasNumber && !needPostcode {
+		end = a.nextLines(a.trimEnd(end))
+	}
 	if !hasNumber || needPostcode {
 		return 0, 0
 	}
@@ -1919,4 +1922,51 @@ func (a *addrParser) prepBefore(i int) bool {
 		}
 	}
 	return false
+}
+
+// nextLines widens an address that ends at e, at the end of a line, over the lines after it that
+// finish it in a letter's address block: a postcode and town ("C/ Mayor 5, 2º B⏎28013 Madrid"),
+// or a town then a British or Irish postcode, on one line or two ("12 Church Lane⏎Ledbury⏎HR8 1DT").
+func (a *addrParser) nextLines(e int) int {
+	t := a.text
+	for n := 0; n < 2; n++ {
+		k := e
+		if k < len(t) && t[k] == ',' {
+			k++
+		}
+		if k < len(t) && t[k] == '\r' {
+			k++
+		}
+		if k >= len(t) || t[k] != '\n' {
+			return e
+		}
+		k++
+		if k >= len(t) {
+			return e
+		}
+		if isDigitByte(t[k]) {
+			if pe, ok := a.postcodeTown(k, false); ok {
+				return a.bracketPlace(pe)
+			}
+			return e
+		}
+		if pe := max(a.ukPostcode(k), eircode(t, k)); pe > 0 {
+			return pe
+		}
+		te := a.town(k, false, false)
+		if te <= 0 {
+			return e
+		}
+		if te+1 < len(t) && t[te] == ' ' {
+			if pe := max(a.ukPostcode(te+1), eircode(t, te+1), a.stateZip(te+1)); pe > 0 {
+				return pe // "Ledbury HR8 1DT"
+			}
+		}
+		if te < len(t) && (t[te] == '\n' || t[te] == '\r' || t[te] == ',') {
+			e = te // a town on its own line: the postcode must follow on the next
+			continue
+		}
+		return e
+	}
+	return e
 }
