@@ -332,7 +332,8 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if ws[i].is(fc, lexStreetTypeWords|lexAreaWords) {
 		return true
 	}
-	if e := ws[i].end; e-ws[i].start <= 2 && (bytes.HasPrefix(fc.lower[e:], []byte(".º ")) || bytes.HasPrefix(fc.lower[e:], []byte("º "))) {
+	if e := ws[i].end; e-ws[i].start <= 2 && e+1 < len(fc.lower) && (fc.lower[e] == '.' || fc.lower[e] == 0xC2) && (fc.lower[ws[i].start] == 'p') &&
+		(bytes.HasPrefix(fc.lower[e:], []byte(".º ")) || bytes.HasPrefix(fc.lower[e:], []byte("º "))) {
 		return true // "P.º de la Castellana"
 	}
 	if ws[i].is(fc, lexUnitWords) {
@@ -1539,17 +1540,20 @@ var cpWords = []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "c
 var streetSuffixes = []string{"straße", "strasse", "str", "weg", "platz", "allee", "gasse", "gracht", "straat",
 	"laan", "plein", "kade", "damm", "ufer", "steig", "pfad"}
 
+// streetSuffixByLast indexes streetSuffixes by their last byte.
+var streetSuffixByLast = func() (t [256][]string) {
+	for _, x := range streetSuffixes {
+		t[x[len(x)-1]] = append(t[x[len(x)-1]], x)
+	}
+	return t
+}()
+
 // streetSuffix: the folded word f is a compound ending in a street suffix, with a name before it.
 func streetSuffix(f []byte) bool {
 	if len(f) < 6 {
 		return false
 	}
-	switch f[len(f)-1] {
-	case 'e', 'g', 'z', 't', 'n', 'm', 'r', 'd', '.':
-	default:
-		return false
-	}
-	for _, x := range streetSuffixes {
+	for _, x := range streetSuffixByLast[f[len(f)-1]] {
 		if len(f) >= len(x)+3 && string(f[len(f)-len(x):]) == x {
 			return true
 		}
