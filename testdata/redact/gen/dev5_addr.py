@@ -199,6 +199,37 @@ ITEMS = [
     ("rl-en-law-4551", "Mr [[PERSON|Tom Baker]]\n[[ADDRESS|12 Church Lane\nLedbury\nHR8 1DT]]\n\nDear Mr [[PERSON|Baker]],"),
     ("rl-es-bank-4552", "Dirección:\n[[ADDRESS|Plaza de España 3, 4º izq\n50001 Zaragoza]]"),
     ("rl-es-bank-4553", "envíalo a: [[ADDRESS|Calle del Prado 12\n28014 Madrid]]\ny avísame cuando salga"),
+    # --- batch 7: quick typing (no space after c/, avda., pza.), English, Basque and Galician in
+    # lower case, a unit before 'de' and a street; run before the rules for them: 14 of 20
+    # covered. The look-alikes after them were written with the lower-case English rule, whose
+    # first version read 2 of them ---
+    ("rl-es-bank-4554", "vivo en [[ADDRESS|c/mayor 5 2b madrid]]"),
+    ("rl-es-bank-4555", "mi dirección es [[ADDRESS|C/Mayor,5 3ºA 28013 Madrid]]"),
+    ("rl-es-bank-4556", "enviar a [[ADDRESS|Avda.Andalucía 3, 29006 Málaga]]"),
+    ("rl-es-bank-4557", "vive en [[ADDRESS|pza.españa 2 1 izq, 50001 zaragoza]]"),
+    ("rl-es-law-4558", "[[ADDRESS|cl alcala 100 4 d 28009 madrid]]"),
+    ("rl-en-bank-4559", "i live at [[ADDRESS|23 baker st london nw1 6xe]]"),
+    ("rl-en-bank-4560", "my address is [[ADDRESS|flat 3, 12 park rd, london]]"),
+    ("rl-en-bank-4561", "send it to [[ADDRESS|123 main st apt 4b springfield il 62704]]"),
+    ("rl-en-bank-4562", "adresse: [[ADDRESS|12 rue de la paix 75002 paris]]"),
+    ("rl-eu-bank-4563", "bizi naiz [[ADDRESS|Kale Nagusia 3an, Bilbon]]"),
+    ("rl-eu-clinic-4564", "helbidea: [[ADDRESS|nagusia kalea 12 3 ezk 48005 bilbo]]"),
+    ("rl-gl-clinic-4565", "vive na [[ADDRESS|rúa do hórreo 40 1º 15702 santiago]]"),
+    ("rl-es-law-4566", "el [[ADDRESS|portal 3 de Fuencarral 20]]"),
+    ("rl-es-bank-4567", "vivimos en [[ADDRESS|calle de la Luna 7 duplicado 3 dcha]]"),
+    ("rl-es-bank-4568", "residencia: [[ADDRESS|Avenida Diagonal 640, 6ª planta, 08017 Barcelona]]"),
+    ("rl-en-bank-4569", "pls update address to [[ADDRESS|45 high st, oxford ox1 4ap]]"),
+    ("rl-en-bank-4570", "new addr: [[ADDRESS|9 Rose Lane Hove BN3 2AB]]"),
+    ("rl-es-bank-4571", "Mi casa: [[ADDRESS|Calle Real 12, Boadilla del Monte (Madrid)]]"),
+    ("rl-es-law-4572", "Domicilio: [[ADDRESS|C/ Goya 24, Madrid]]"),
+    ("rl-es-bank-4573", "vive en la [[ADDRESS|avenida de los Toreros 7]]"),
+    ("rl-en-clinic-4574", "it's a {{STREET_GENERIC|5 minute walk}} from the station, {{STREET_GENERIC|2 hour drive}} to leeds"),
+    ("rl-en-bank-4575", "we crossed {{STREET_GENERIC|3 main roads}} and 2 side streets"),
+    ("rl-en-bank-4576", "turn left after {{STREET_GENERIC|2 big st signs}}"),
+    ("rl-en-bank-4577", "the clinic is {{STREET_GENERIC|3 blocks down the road}}"),
+    ("rl-en-bank-4578", "we sold {{STREET_GENERIC|12 high street shops}} in 2024 in london"),
+    ("rl-en-law-4579", "he scored 2 goals in 15 minutes at {{REFERENCE|il 2000}}"),
+    ("rl-en-bank-4580", "i paid {{AMOUNT|40 rd tax}} last year"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}", re.S)
