@@ -583,6 +583,22 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	if e := eircode(t, i); e > 0 {
 		return segUKPostcode, e
 	}
+	if prev == segTown || prev == segStreet || prev == segUnit {
+		if e := ukPostcodeLower(t, i); e > 0 {
+			return segUKPostcode, e // "london nw1 6xe"
+		}
+		if e := stateZipLower(t, i); e > 0 && prev == segTown {
+			return segStateZip, e
+		}
+	}
+	if anchored && prev != segTown && !capitalised(t[i:]) {
+		// "…apt 4b springfield il 62704": a lower-case town right before a postcode
+		if f, fe := a.p.foldAt(i); fe > 0 && fe+1 < len(t) && t[fe] == ' ' && !addrStop[f] && !floorWords[f] && !unitWords[f] {
+			if ukPostcodeLower(t, fe+1) > 0 || stateZipLower(t, fe+1) > 0 || a.ukPostcode(fe+1) > 0 || a.stateZip(fe+1) > 0 {
+				return segTown, fe
+			}
+		}
+	}
 	if e := a.stateZip(i); e > 0 {
 		return segStateZip, e
 	}
@@ -826,18 +842,29 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 		}
 		return segStreet, end
 	}
-	// English: capitalised words, then a suffix type
+	// English: capitalised words, then a suffix type; in lower case ("23 baker st"), only the
+	// suffixes that are no everyday word ("a 5 minute walk", "2 hour drive" are none)
 	k := j
+	lower := !capitalised(t[j:])
 	for n := 0; n < 4; n++ {
 		w := a.p.wordAt(k)
-		if w < 0 || !capitalised(a.p.ws[w].text) {
+		if w < 0 || capitalised(a.p.ws[w].text) == lower {
 			return segNone, 0
 		}
 		fw := string(a.p.ws[w].fold(a.p.fc))
+		if lower && addrStop[fw] {
+			return segNone, 0
+		}
 		we := a.p.ws[w].end
-		if n > 0 && suffixStreetWords[fw] {
+		if n > 0 && suffixStreetWords[fw] && (!lower || lowerSuffixes[fw]) {
 			if we < len(t) && t[we] == '.' {
 				we++
+			}
+			if lower && we < len(t) && t[we] == ' ' {
+				// in lower case the sentence must not go on: a town, a postcode or a unit follows
+				if k, _ := a.next(we+1, segStreet, true); k == segNone || k == segStreetName || k == segStreet {
+					return segNone, 0 // "12 high street shops", "2 big st signs"
+				}
 			}
 			return segStreet, we
 		}
@@ -925,6 +952,11 @@ func (a *addrParser) number(i int) int {
 	_, e, nd := a.p.digitsAt(j, 4)
 	if nd == 0 || nd > 4 {
 		return 0
+	}
+	for _, suf := range []string{"ean", "an"} {
+		if strings.HasPrefix(t[e:], suf) && (e+len(suf) == len(t) || !isWordByte(t[e+len(suf)])) {
+			return e + len(suf) // Basque "Kale Nagusia 3an"
+		}
 	}
 	if e < len(t) && isASCIILetterByte(t[e]) && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		e++ // 5B, 12A
@@ -1731,6 +1763,9 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 					return a.chainFrom(p, segStreet, ne)
 				}
 			}
+			if (p == 0 || t[p-1] == ' ') && isASCIILetterByte(t[p]) && a.unit(p) == f {
+				return a.chainFrom(p, segStreet, ne) // "el portal 3 de Fuencarral 20"
+			}
 		}
 		return 0, 0
 	}
@@ -1971,6 +2006,44 @@ func (a *addrParser) nextLines(e int) int {
 			continue
 		}
 		return e
+	}
+	return e
+}
+
+// lowerSuffixes end an English street typed in lower case; the other suffixes (drive, walk,
+// way, park, close…) are everyday words there.
+var lowerSuffixes = words(`st street rd road ave avenue ln lane blvd boulevard crescent terrace gardens`)
+
+// ukPostcodeLower: a British postcode typed in lower case (nw1 6xe, ox1 4ap).
+func ukPostcodeLower(t string, i int) int {
+	j := i
+	for j < len(t) && j-i < 2 && t[j] >= 'a' && t[j] <= 'z' {
+		j++
+	}
+	if j == i || j >= len(t) || !isDigitByte(t[j]) {
+		return 0
+	}
+	j++
+	if j < len(t) && (isDigitByte(t[j]) || t[j] >= 'a' && t[j] <= 'z') {
+		j++
+	}
+	if j+4 > len(t) || t[j] != ' ' || !isDigitByte(t[j+1]) || !(t[j+2] >= 'a' && t[j+2] <= 'z') || !(t[j+3] >= 'a' && t[j+3] <= 'z') {
+		return 0
+	}
+	if j+4 < len(t) && isWordByte(t[j+4]) {
+		return 0
+	}
+	return j + 4
+}
+
+// stateZipLower: a US state and ZIP typed in lower case (il 62704).
+func stateZipLower(t string, i int) int {
+	if i+8 > len(t) || !(t[i] >= 'a' && t[i] <= 'z') || !(t[i+1] >= 'a' && t[i+1] <= 'z') || t[i+2] != ' ' {
+		return 0
+	}
+	_, e, nd := (&dateParser{text: t}).digitsAt(i+3, 5)
+	if nd != 5 || e < len(t) && isWordByte(t[e]) {
+		return 0
 	}
 	return e
 }
