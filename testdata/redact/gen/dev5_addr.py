@@ -230,6 +230,10 @@ ITEMS = [
     ("rl-en-bank-4578", "we sold {{STREET_GENERIC|12 high street shops}} in 2024 in london"),
     ("rl-en-law-4579", "he scored 2 goals in 15 minutes at {{REFERENCE|il 2000}}"),
     ("rl-en-bank-4580", "i paid {{AMOUNT|40 rd tax}} last year"),
+    # --- batch 8: tables whose town has a column of its own, run before the rule: the street and
+    # postcode cells covered, 0 of 3 town cells ---
+    ("rl-es-bank-4581", "nombre;direccion;cp;ciudad\n[[PERSON|Rocío Llamas]];[[ADDRESS|calle Pez 9 1ºC]];[[ADDRESS|28004]];[[ADDRESS|Madrid]]\n[[PERSON|Gil Abad]];[[ADDRESS|Av. Ronda 5]];[[ADDRESS|41001]];[[ADDRESS|Sevilla]]\n"),
+    ("rl-es-clinic-4582", "| Paciente | Domicilio | CP | Localidad |\n|---|---|---|---|\n| [[PERSON|Teresa Vidal]] | [[ADDRESS|C/ Olmo 14]] | [[ADDRESS|46002]] | [[ADDRESS|Valencia]] |\n"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}", re.S)
