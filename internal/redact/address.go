@@ -55,7 +55,7 @@ var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr 
 
 // unitWords come with a number or a letter: puerta 14, hab. 402, Flat 12, Apt 5B.
 var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal letra hab habitacion apt apto apartamento
-	apartment flat unit suite parcela nave casa km local porta pis escala`)
+	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol`)
 
 // floorWords stand alone as a floor or door.
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
@@ -555,6 +555,17 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	if e := a.bracketUnit(i); e > 0 && prev != segNone {
 		return segUnit, e // "Avda. de la Paz s/n (edificio B), 26004 Logroño"
 	}
+	if t[i] == '(' && prev != segNone && prev != segTown && prev != segPostcodeTown {
+		// a remark in brackets inside the address, when a postcode follows it ("Calle Toledo, 88
+		// (esquina con Ronda de Segovia), 28005 Madrid")
+		if k := strings.IndexByte(t[i:min(len(t), i+64)], ')'); k > 0 {
+			if j, ok := a.sep(i + k + 1); ok && j < len(t) && isDigitByte(t[j]) {
+				if _, ok := a.postcodeTown(j, false); ok {
+					return segUnit, i + k + 1
+				}
+			}
+		}
+	}
 	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor) && strings.HasPrefix(t[i:], "de ") {
 		if e := a.deTown(i + 3); e > 0 {
 			return segTown, e // "la calle mayor 14 de fuentelapeña"
@@ -716,8 +727,13 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			}
 		}
 		if isDigitByte(t[j]) {
-			// a street named by a number ("calle 4 nº 17")
+			// a street named by a number ("calle 4 nº 17", "calle 4, número 17")
 			_, de, nd := a.p.digitsAt(j, 2)
+			if n == 0 && nd > 0 && nd <= 2 && de+2 < len(t) && t[de] == ',' && t[de+1] == ' ' && !isDigitByte(t[de+2]) {
+				if e := a.number(de + 2); e > 0 {
+					return segStreet, e
+				}
+			}
 			if n != 0 || nd == 0 || nd > 2 || de >= len(t) || t[de] != ' ' {
 				return segNone, 0
 			}
