@@ -113,10 +113,9 @@ var (
 		user usuario login ip`)
 	colDOB = words(`nacimiento nac naixement nacemento jaiotze jaiotza birth dob born birthdate nascimento naissance
 		geburtsdatum nacido nacida`)
-	colEmail   = words(`email e-mail mail correo correu posta emaila`)
-	colPhone   = words(`telefono tel phone movil mobile telf tlf tfno telefon mobil mvl celular cell whatsapp fijo`)
-	colAddress = words(`direccion domicilio address adreca adreça helbidea enderezo calle street domicili morada residencia
-		ciudad localidad poblacion población municipio city town ciutat poblacio població localitat hiria herria concello cidade ville`)
+	colEmail    = words(`email e-mail mail correo correu posta emaila`)
+	colPhone    = words(`telefono tel phone movil mobile telf tlf tfno telefon mobil mvl celular cell whatsapp fijo`)
+	colAddress  = words(`direccion domicilio address adreca adreça helbidea enderezo calle street domicili morada residencia`)
 	colPassport = words(`pasaporte passport passaport passeport pasaportea`)
 	colMRN      = words(`nhc mrn historia nhs cip tis sip nuhsa historial`)
 	colID       = words(`dni nif nie identidad identificacion nan`)
