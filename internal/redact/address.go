@@ -40,7 +40,7 @@ var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po p
 	ronda camino cami carretera ctra travesia trav glorieta carrer rambla rua passeig pg avinguda callejon costanilla
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
 	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
-	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd`)
+	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
@@ -137,8 +137,8 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 				continue
 			}
 		}
-		if j-i <= 4 && j+1 < len(text) && text[j] >= 'A' && text[j] <= 'H' && text[j+1] == ' ' {
-			// "221B Baker Street": a house number with a letter
+		if j-i <= 4 && j+1 < len(text) && (text[j] >= 'A' && text[j] <= 'H' && text[j+1] == ' ' || text[j] == '/' && isDigitByte(text[j+1])) {
+			// "221B Baker Street": a house number with a letter; "8/2 Marchmont Road": a flat
 			if s, e := a.chainAt(i); e > s && !insideAny(out[first:n], skip, i) {
 				if !a.office(s) {
 					out = a.emit(out, s, e, 0.85)
@@ -651,8 +651,14 @@ func (a *addrParser) street(i int) (segKind, int) {
 		j := e + strings.IndexByte(t[e:], ' ') + 1 // "P.º de la Castellana 200"
 		return a.nameThenNumber(j, 6)
 	}
-	if f == "via" && !(capitalised(t[i:]) && e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) {
+	if f == "via" && !(e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) {
 		return segNone, 0 // "Via Roma 10", not "por vía oral 10 mg"
+	}
+	if f == "via" && !capitalised(t[i:]) {
+		if k, ke := a.nameThenNumber(e+1, 4); k == segStreet {
+			return k, ke // "via Garibaldi 12"
+		}
+		return segNone, 0
 	}
 	if streetTypeWords[f] {
 		j := e
@@ -819,6 +825,11 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 	if nd <= 4 && j+1 < len(t) && t[j] >= 'A' && t[j] <= 'H' && t[j+1] == ' ' {
 		j++ // "221B Baker Street"
 	}
+	if nd <= 3 && j+2 < len(t) && t[j] == '/' && isDigitByte(t[j+1]) {
+		if _, fe, fn := a.p.digitsAt(j+1, 2); fn <= 2 && fe < len(t) && t[fe] == ' ' {
+			j = fe // "8/2 Marchmont Road": a Scottish flat
+		}
+	}
 	if j < len(t) && t[j] == ',' {
 		j++
 	}
@@ -863,6 +874,15 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 	k := j
 	lower := !capitalised(t[j:])
 	for n := 0; n < 4; n++ {
+		if n > 0 && k+3 < len(t) && isDigitByte(t[k]) {
+			// an ordinal street's name: "West 57th Street"
+			_, de, nd := a.p.digitsAt(k, 3)
+			if nd <= 3 && de+3 < len(t) && (t[de:de+3] == "th " || t[de:de+3] == "st " || t[de:de+3] == "nd " || t[de:de+3] == "rd ") {
+				k = de + 3
+				continue
+			}
+			return segNone, 0
+		}
 		w := a.p.wordAt(k)
 		if w < 0 || capitalised(a.p.ws[w].text) == lower {
 			return segNone, 0
@@ -976,6 +996,11 @@ func (a *addrParser) number(i int) int {
 	}
 	if e < len(t) && isASCIILetterByte(t[e]) && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		e++ // 5B, 12A
+	}
+	if e+1 < len(t) && t[e] == '-' && isDigitByte(t[e+1]) {
+		if _, re, rn := a.p.digitsAt(e+1, 4); rn <= 4 && (re == len(t) || !isWordByte(t[re]) && t[re] != '-' && t[re] != '/') {
+			e = re // "6-8", "31-33": a range of numbers
+		}
 	}
 	if e < len(t) && (isWordByte(t[e]) || t[e] == '/' || t[e] == '%' || t[e] == ':') {
 		return 0
@@ -1146,6 +1171,9 @@ func (a *addrParser) unit(i int) int {
 	}
 	if e+3 <= len(t) && (f == "esc" || f == "escalera" || f == "escala") {
 		if g, ge := a.p.foldAt(e); ge > 0 && (g == "izq" || g == "izda" || g == "dcha" || g == "dch" || g == "dr" || g == "izquierda" || g == "derecha") {
+			if ge < len(t) && t[ge] == '.' {
+				ge++ // "esc. dcha."
+			}
 			return ge // "esc izq"
 		}
 	}
