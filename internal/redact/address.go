@@ -61,7 +61,7 @@ var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal let
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
 	sotano izq izqda izda izquierda dcha dcho derecha dta dreta esq esquerra esquerda esquerdo dereita direito dto ezk
 	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho entl entr bj bjo baix bxs
-	sobreatic ppal drcha drch dch izqd esk`)
+	sobreatic ppal drcha drch dch izqd esk entreplanta entrepis altillo buhardilla sobreatico`)
 
 // addrStop are words that never sit inside a street's name: a sentence goes on there.
 var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
@@ -490,6 +490,14 @@ func (a *addrParser) trimEnd(e int) int {
 func (a *addrParser) sep(i int) (int, bool) {
 	t := a.text
 	j := i
+	if j+2 < len(t) && t[j] == '-' && isDigitByte(t[j+1]) && i > 0 && isDigitByte(t[i-1]) && a.floor(j+1) > 0 {
+		return j + 1, true // "5-2ºA": the number, a dash, the floor
+	}
+	if j+2 < len(t) && t[j] == ';' && t[j+1] == ' ' && isDigitByte(t[j+2]) {
+		if _, _, nd := a.p.digitsAt(j+2, 5); nd == 5 {
+			return j + 2, true // "Calle Mayor 5; 28013 Madrid"
+		}
+	}
 	if j < len(t) && t[j] == ',' {
 		j++
 	}
@@ -631,6 +639,11 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	if anchored {
 		if e := a.town(i, prev == segPostcodeTown || prev == segTown, false); e > 0 {
 			return segTown, e
+		}
+	}
+	if prev == segTown || prev == segPostcodeTown || prev == segUKPostcode || prev == segStateZip {
+		if f, fe := a.p.foldAt(i); fe > 0 && countries[f] {
+			return segTown, fe // "…, 28013 Madrid, España"
 		}
 	}
 	return segNone, 0
@@ -1049,6 +1062,19 @@ func (a *addrParser) floor(i int) int {
 		}
 		e, marked, ordinal = after, true, m[len(m)-1] >= 0x80
 		break
+	}
+	if nd > 0 && e+1 < len(t) && t[e] == '-' {
+		// floor and door joined by a dash: "3º-B", "2-1ª", "3-B", "2n-1a"
+		if c := t[e+1]; (c >= 'A' && c <= 'H' || c >= 'a' && c <= 'h') && (e+2 == len(t) || !isWordByte(t[e+2])) {
+			return e + 2
+		}
+		if isDigitByte(t[e+1]) {
+			if _, de, dn := a.p.digitsAt(e+1, 2); dn <= 2 && de < len(t) && !isDigitByte(t[de]) {
+				if fe := a.floor(e + 1); fe > de {
+					return fe
+				}
+			}
+		}
 	}
 	if ordinal && e < len(t) && t[e] >= 'a' && t[e] <= 'h' && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		return e + 1 // "1ºa", "4ºd": the door letter typed in lower case
@@ -2091,3 +2117,8 @@ func stateZipLower(t string, i int) int {
 	}
 	return e
 }
+
+// countries may close an address after its town or postcode.
+var countries = words(`españa espana spain portugal francia france italia italy alemania germany deutschland irlanda
+	ireland uk england inglaterra escocia scotland gales wales usa eeuu belgica belgium holanda netherlands suiza
+	switzerland andorra marruecos morocco mexico argentina colombia venezuela peru ecuador rumania romania polonia poland`)

@@ -166,3 +166,33 @@ func TestAddressProbes(t *testing.T) {
 		{name: "probe: calle de Bravo Murillo 300 5 izquierda", text: "mi nueva direccion: calle de Bravo Murillo 300 5 izquierda", want: []string{"calle de Bravo Murillo 300 5 izquierda"}},
 	})
 }
+
+// TestAddressMiddles: 22 addresses whose middle segments vary (dashes between floor and door,
+// stairs, blocks, premises, a country after the town, ';' before the postcode), written as probes
+// and run before the rules for them: 14 of 22 read whole.
+func TestAddressMiddles(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{name: "middle: C/ Mayor 5, escalera izquierda, 3º B, 28", text: "vive en C/ Mayor 5, escalera izquierda, 3º B, 28013 Madrid desde 2020.", want: []string{"C/ Mayor 5, escalera izquierda, 3º B, 28013 Madrid"}},
+		{name: "middle: Calle Mayor 5, 2º B (interior), 28013 Ma", text: "vive en Calle Mayor 5, 2º B (interior), 28013 Madrid desde 2020.", want: []string{"Calle Mayor 5, 2º B (interior), 28013 Madrid"}},
+		{name: "middle: Calle Mayor 5, ático, 28013 Madrid", text: "vive en Calle Mayor 5, ático, 28013 Madrid desde 2020.", want: []string{"Calle Mayor 5, ático, 28013 Madrid"}},
+		{name: "middle: C/ Mayor 5, 1º 2ª, 28013 Madrid", text: "vive en C/ Mayor 5, 1º 2ª, 28013 Madrid desde 2020.", want: []string{"C/ Mayor 5, 1º 2ª, 28013 Madrid"}},
+		{name: "middle: Calle Mayor 5, Bloque A, Escalera 2, 4ºD", text: "vive en Calle Mayor 5, Bloque A, Escalera 2, 4ºD, 28013 Madrid desde 2020.", want: []string{"Calle Mayor 5, Bloque A, Escalera 2, 4ºD, 28013 Madrid"}},
+		{name: "middle: Calle Mayor 5, esc. 2, piso 3, pta. 4, 2", text: "vive en Calle Mayor 5, esc. 2, piso 3, pta. 4, 28013 Madrid desde 2020.", want: []string{"Calle Mayor 5, esc. 2, piso 3, pta. 4, 28013 Madrid"}},
+		{name: "middle: Calle Mayor, nº 5, 3º-B, 28013 Madrid", text: "vive en Calle Mayor, nº 5, 3º-B, 28013 Madrid desde 2020.", want: []string{"Calle Mayor, nº 5, 3º-B, 28013 Madrid"}},
+		{name: "middle: C/ Mayor 5, 2-1ª, 08001 Barcelona", text: "vive en C/ Mayor 5, 2-1ª, 08001 Barcelona desde 2020.", want: []string{"C/ Mayor 5, 2-1ª, 08001 Barcelona"}},
+		{name: "middle: C/ Mayor 5 3-B 28013 Madrid", text: "vive en C/ Mayor 5 3-B 28013 Madrid desde 2020.", want: []string{"C/ Mayor 5 3-B 28013 Madrid"}},
+		{name: "middle: Calle Mayor 5, 3ºB dcha, 28013 Madrid", text: "vive en Calle Mayor 5, 3ºB dcha, 28013 Madrid desde 2020.", want: []string{"Calle Mayor 5, 3ºB dcha, 28013 Madrid"}},
+		{name: "middle: C/ Major 5, 2n-1a, 08001 Barcelona", text: "vive en C/ Major 5, 2n-1a, 08001 Barcelona desde 2020.", want: []string{"C/ Major 5, 2n-1a, 08001 Barcelona"}},
+		{name: "middle: c/ mayor 5, 3º, 2ª, 28013 madrid", text: "vive en c/ mayor 5, 3º, 2ª, 28013 madrid desde 2020.", want: []string{"c/ mayor 5, 3º, 2ª, 28013 madrid"}},
+		{name: "middle: Avda. Europa 10, portal 3, 1º izda., 282", text: "vive en Avda. Europa 10, portal 3, 1º izda., 28224 Pozuelo de Alarcón (Madrid) desde 2020.", want: []string{"Avda. Europa 10, portal 3, 1º izda., 28224 Pozuelo de Alarcón (Madrid)"}},
+		{name: "middle: C/ Mayor 5, Esc. B, 4º D, 28013 Madrid", text: "vive en C/ Mayor 5, Esc. B, 4º D, 28013 Madrid desde 2020.", want: []string{"C/ Mayor 5, Esc. B, 4º D, 28013 Madrid"}},
+		{name: "middle: Pza. Mayor 1, entreplanta, 37002 Salaman", text: "vive en Pza. Mayor 1, entreplanta, 37002 Salamanca desde 2020.", want: []string{"Pza. Mayor 1, entreplanta, 37002 Salamanca"}},
+		{name: "middle: C/ Mayor 5, local 2, 28013 Madrid", text: "vive en C/ Mayor 5, local 2, 28013 Madrid desde 2020.", want: []string{"C/ Mayor 5, local 2, 28013 Madrid"}},
+		{name: "middle: C/ Mayor nº 5, 5ºA, 28013 Madrid, España", text: "vive en C/ Mayor nº 5, 5ºA, 28013 Madrid, España desde 2020.", want: []string{"C/ Mayor nº 5, 5ºA, 28013 Madrid, España"}},
+		{name: "middle: C/ Mayor 5, 4ª planta, puerta 12, 28013 ", text: "vive en C/ Mayor 5, 4ª planta, puerta 12, 28013 Madrid desde 2020.", want: []string{"C/ Mayor 5, 4ª planta, puerta 12, 28013 Madrid"}},
+		{name: "middle: Calle Mayor 5 - 2º Izq - 28013 - Madrid", text: "vive en Calle Mayor 5 - 2º Izq - 28013 - Madrid desde 2020.", want: []string{"Calle Mayor 5 - 2º Izq - 28013 - Madrid"}},
+		{name: "middle: Calle Mayor, 5. 28013 Madrid", text: "vive en Calle Mayor, 5. 28013 Madrid desde 2020.", want: []string{"Calle Mayor, 5. 28013 Madrid"}},
+		{name: "middle: Calle Mayor 5; 28013 Madrid", text: "vive en Calle Mayor 5; 28013 Madrid desde 2020.", want: []string{"Calle Mayor 5; 28013 Madrid"}},
+		{name: "middle: C/Mayor 5-2ºA, Madrid 28013", text: "vive en C/Mayor 5-2ºA, Madrid 28013 desde 2020.", want: []string{"C/Mayor 5-2ºA, Madrid 28013"}},
+	})
+}
