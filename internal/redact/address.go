@@ -1785,7 +1785,7 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 		// "Zurbano 45, 28010 Madrid": a postcode and a capitalised town
 		if _, _, nd := a.p.digitsAt(k, 5); nd == 5 && t[ne] == ',' {
 			_, ok := a.postcodeTown(k, false)
-			strong = ok && capitalised(t[k+6:])
+			strong = ok && k+6 < len(t) && capitalised(t[k+6:])
 		}
 	}
 	if !strong && !strings.Contains(t[max(0, i-48):i], " de") {

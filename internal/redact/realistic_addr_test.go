@@ -196,3 +196,24 @@ func TestAddressMiddles(t *testing.T) {
 		{name: "middle: C/Mayor 5-2ºA, Madrid 28013", text: "vive en C/Mayor 5-2ºA, Madrid 28013 desde 2020.", want: []string{"C/Mayor 5-2ºA, Madrid 28013"}},
 	})
 }
+
+// TestAddressPrefixes: the address grammar reads every prefix of this round's texts (cut at any
+// byte, as a stream or a truncated paste would) without a panic, and its spans stay inside the text.
+func TestAddressPrefixes(t *testing.T) {
+	texts := []string{"x Zurbano 45, 28010", "C/Mayor 5-2ºA, Madrid 28013", "8/2 Marchmont Road, Edinburgh EH9 1HZ"}
+	for _, it := range loadItems(t, "realistic-dev5-addr.jsonl") {
+		texts = append(texts, it.Text)
+	}
+	for _, text := range texts {
+		for n := 0; n <= len(text); n++ {
+			s := text[:n]
+			ws := splitWords(nil, s)
+			fc := &folder{lower: appendLowerSameLength(nil, s)}
+			for _, sp := range appendAddresses(nil, s, ws, fc) {
+				if sp.Start < 0 || sp.End > len(s) || sp.Start > sp.End || sp.Text != s[sp.Start:sp.End] {
+					t.Fatalf("span [%d,%d) out of a %d-byte prefix", sp.Start, sp.End, len(s))
+				}
+			}
+		}
+	}
+}
