@@ -236,7 +236,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
 		}
 	}
-	return out
+	return mergeAdjacentAddresses(out, first, text)
 }
 
 // cpBefore widens a postcode at i over a "CP", "C.P." or "cp." written right before it.
@@ -331,6 +331,9 @@ func (a *addrParser) bareStreetBefore(i int) int {
 func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if ws[i].is(fc, lexStreetTypeWords|lexAreaWords) {
 		return true
+	}
+	if c := fc.lower[ws[i].start]; c == 'p' && ws[i].end-ws[i].start <= 2 && bytes.Contains(fc.lower[ws[i].end:min(len(fc.lower), ws[i].end+9)], []byte("box ")) {
+		return true // "PO Box 123", "P.O. Box 123"
 	}
 	if e := ws[i].end; e-ws[i].start <= 2 && e+1 < len(fc.lower) && (fc.lower[e] == '.' || fc.lower[e] == 0xC2) && (fc.lower[ws[i].start] == 'p') &&
 		(bytes.HasPrefix(fc.lower[e:], []byte(".º ")) || bytes.HasPrefix(fc.lower[e:], []byte("º "))) {
@@ -518,6 +521,9 @@ func (a *addrParser) sep(i int) (int, bool) {
 // first reads the segment that may start a chain at byte i: a street, an area, a unit (Flat 12)
 // or a number-first street (44 Upper Richmond Road, 12 rue des Lilas).
 func (a *addrParser) first(i int) (segKind, int) {
+	if e := a.poBox(i); e > 0 {
+		return segStreet, e
+	}
 	if k, e := a.street(i); k != segNone {
 		return k, e
 	}
@@ -681,6 +687,13 @@ func (a *addrParser) street(i int) (segKind, int) {
 		if f == "c" && (e >= len(t) || t[e] != '/') {
 			// a lone "c" is not C/; "c." is a carrer when a particle or a capitalised name and
 			// then a number follow ("c. de la riera 14", "C. Major 5")
+			if e+2 < len(t) && t[e] == ' ' && !isDigitByte(t[e+1]) {
+				// "c mayor 5 madrid": a lone c only with a floor, postcode or known town after the number
+				if k, ke := a.nameThenNumber(e+1, 4); k == segStreet && a.strongAfter(ke) {
+					return k, ke
+				}
+				return segNone, 0
+			}
 			if e+2 >= len(t) || t[e] != '.' || t[e+1] != ' ' {
 				return segNone, 0
 			}
@@ -748,6 +761,9 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 		if isDigitByte(t[j]) {
 			// a street named by a number ("calle 4 nº 17", "calle 4, número 17")
 			_, de, nd := a.p.digitsAt(j, 2)
+			if n == 0 && nd > 0 && nd <= 2 && (strings.HasPrefix(t[de:], "º de ") || strings.HasPrefix(t[de:], "ª de ")) {
+				de += len("º") // "c/ 1º de Mayo 15"
+			}
 			if n == 0 && nd > 0 && nd <= 2 && de+2 < len(t) && t[de] == ',' && t[de+1] == ' ' && !isDigitByte(t[de+2]) {
 				if e := a.number(de + 2); e > 0 {
 					return segStreet, e
@@ -2122,3 +2138,57 @@ func stateZipLower(t string, i int) int {
 var countries = words(`españa espana spain portugal francia france italia italy alemania germany deutschland irlanda
 	ireland uk england inglaterra escocia scotland gales wales usa eeuu belgica belgium holanda netherlands suiza
 	switzerland andorra marruecos morocco mexico argentina colombia venezuela peru ecuador rumania romania polonia poland`)
+
+// mergeAdjacentAddresses joins the addresses (out[first:]) that only a comma, semicolon, dash or
+// space apart ("28013 Madrid, C/ Arenal 4"): one address read in two pieces is one value.
+func mergeAdjacentAddresses(out []Span, first int, text string) []Span {
+	if len(out)-first < 2 {
+		return out
+	}
+	sp := out[first:]
+	sort.SliceStable(sp, func(i, j int) bool { return sp[i].Start < sp[j].Start })
+	k := 0
+	for i := 1; i < len(sp); i++ {
+		prev := &sp[k]
+		if gap := sp[i].Start - prev.End; gap >= 0 && gap <= 3 && strings.Trim(text[prev.End:sp[i].Start], ",;- ") == "" {
+			prev.End = max(prev.End, sp[i].End)
+			prev.Text = text[prev.Start:prev.End]
+			prev.Score = max(prev.Score, sp[i].Score)
+			continue
+		}
+		k++
+		sp[k] = sp[i]
+	}
+	return out[:first+k+1]
+}
+
+// strongAfter: after an address's number at e comes a floor and door, a postcode or a known town.
+func (a *addrParser) strongAfter(e int) bool {
+	k, ok := a.sep(e)
+	if !ok || k >= len(a.text) {
+		return false
+	}
+	if a.postcodeAt(k) {
+		return true
+	}
+	if fe := a.floor(k); fe > 0 && isDigitByte(a.text[k]) {
+		return true
+	}
+	f, _ := a.p.foldAt(k)
+	return places[f] || addrTowns[f]
+}
+
+// poBox: "PO Box 123", "P.O. Box 123", "po box 123" at i: where its number ends, or 0.
+func (a *addrParser) poBox(i int) int {
+	low := a.p.fc.lower
+	for _, p := range []string{"po box ", "p.o. box ", "p.o.box ", "p o box "} {
+		if i+len(p) < len(low) && string(low[i:i+len(p)]) == p && isDigitByte(a.text[i+len(p)]) {
+			_, e, nd := a.p.digitsAt(i+len(p), 6)
+			if nd > 6 || e < len(a.text) && isWordByte(a.text[e]) {
+				return 0
+			}
+			return e
+		}
+	}
+	return 0
+}

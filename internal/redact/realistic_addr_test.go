@@ -217,3 +217,38 @@ func TestAddressPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressProbes2: 25 more probes (an English sentence around a Spanish address, JSON and log
+// values, quick typing, streets named after dates, PO boxes, a postcode and town before the
+// street), run before the rules for them: 21 of 25 read whole.
+func TestAddressProbes2(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{name: "more: Calle Mayor 5, Madrid", text: "she lives in Calle Mayor 5, Madrid", want: []string{"Calle Mayor 5, Madrid"}},
+		{name: "more: Calle Mayor 5, 2º B", text: "\"address\": {\"line\": [\"Calle Mayor 5, 2º B\"], \"city\": \"Madrid\", \"postalCode\": \"28013\"}", want: []string{"Calle Mayor 5, 2º B"}},
+		{name: "more: 28013", text: "\"address\": {\"line\": [\"Calle Mayor 5, 2º B\"], \"city\": \"Madrid\", \"postalCode\": \"28013\"}", want: []string{"28013"}},
+		{name: "more: C/ Luna 3, 28004 Madrid", text: "address=\"C/ Luna 3, 28004 Madrid\" status=ok", want: []string{"C/ Luna 3, 28004 Madrid"}},
+		{name: "more: Avda. del Mar 12, 03001 Alicante", text: "direccion: \"Avda. del Mar 12, 03001 Alicante\"", want: []string{"Avda. del Mar 12, 03001 Alicante"}},
+		{name: "more: C/ Mayor 5, Madrid", text: "(domicilio: C/ Mayor 5, Madrid)", want: []string{"C/ Mayor 5, Madrid"}},
+		{name: "more: calle mayor 5", text: "vive x la calle mayor 5, cerca del mercado", want: []string{"calle mayor 5"}},
+		{name: "more: c mayor 5 madrid", text: "viv en c mayor 5 madrid", want: []string{"c mayor 5 madrid"}},
+		{name: "more: calle Gral. Ricardos 120, 3ºB, Madrid", text: "su direccion: calle Gral. Ricardos 120, 3ºB, Madrid", want: []string{"calle Gral. Ricardos 120, 3ºB, Madrid"}},
+		{name: "more: calle del Dr. Castelo 10, 1º dcha", text: "vive en la calle del Dr. Castelo 10, 1º dcha", want: []string{"calle del Dr. Castelo 10, 1º dcha"}},
+		{name: "more: Av. de los Reyes Católicos 3, Esc. 1, 5º", text: "Domicilio: Av. de los Reyes Católicos 3, Esc. 1, 5ºB, 18009 Granada", want: []string{"Av. de los Reyes Católicos 3, Esc. 1, 5ºB, 18009 Granada"}},
+		{name: "more: calle Santa María de la Cabeza 44", text: "vive en la calle Santa María de la Cabeza 44", want: []string{"calle Santa María de la Cabeza 44"}},
+		{name: "more: c/ 1º de Mayo 15, 30003 Murcia", text: "domicilio en c/ 1º de Mayo 15, 30003 Murcia", want: []string{"c/ 1º de Mayo 15, 30003 Murcia"}},
+		{name: "more: Avenida 28 de Febrero 10, Sevilla", text: "vive en Avenida 28 de Febrero 10, Sevilla", want: []string{"Avenida 28 de Febrero 10, Sevilla"}},
+		{name: "more: calle 12 de Octubre 5", text: "vive en la calle 12 de Octubre 5", want: []string{"calle 12 de Octubre 5"}},
+		{name: "more: Flat 4, Block C, Marina Court, Gibraltar", text: "Address: Flat 4, Block C, Marina Court, Gibraltar GX11 1AA", want: []string{"Flat 4, Block C, Marina Court, Gibraltar GX11 1AA"}},
+		{name: "more: P.O. Box 123, Miami, FL 33101", text: "mailing address: P.O. Box 123, Miami, FL 33101", want: []string{"P.O. Box 123, Miami, FL 33101"}},
+		{name: "more: plaza del Pilar n.º 2, 3.º izda., 50003 ", text: "vive en la plaza del Pilar n.º 2, 3.º izda., 50003 Zaragoza", want: []string{"plaza del Pilar n.º 2, 3.º izda., 50003 Zaragoza"}},
+		{name: "more: Av. Meridiana 350, 7è 2a, 08027 Barcelon", text: "Adreça: Av. Meridiana 350, 7è 2a, 08027 Barcelona", want: []string{"Av. Meridiana 350, 7è 2a, 08027 Barcelona"}},
+		{name: "more: Avda. de Vigo 14, 3º dta., 36003 Ponteve", text: "Enderezo: Avda. de Vigo 14, 3º dta., 36003 Pontevedra", want: []string{"Avda. de Vigo 14, 3º dta., 36003 Pontevedra"}},
+		{name: "more: Foru kalea 4, 1.a, 48990 Getxo", text: "Helbidea: Foru kalea 4, 1.a, 48990 Getxo", want: []string{"Foru kalea 4, 1.a, 48990 Getxo"}},
+		{name: "more: C/ Alcalde Sainz de Baranda 55, 28009", text: "dirección: C/ Alcalde Sainz de Baranda 55, 28009", want: []string{"C/ Alcalde Sainz de Baranda 55, 28009"}},
+		{name: "more: calle Real 8", text: "vive en San Sebastián de los Reyes, en la calle Real 8", want: []string{"calle Real 8"}},
+		{name: "more: Paseo de la Habana 12, 6ºD", text: "su piso está en Paseo de la Habana 12, 6ºD", want: []string{"Paseo de la Habana 12, 6ºD"}},
+		{name: "more: 28013 Madrid, C/ Arenal 4", text: "manda todo a: 28013 Madrid, C/ Arenal 4", want: []string{"28013 Madrid, C/ Arenal 4"}},
+		{name: "a lone c in prose", text: "tomar vitamina c dos veces 5 días y vitamina c 1000 mg", not: []string{"vitamina"}},
+		{name: "a lone c then a count", text: "el grupo c 3 personas", not: []string{"grupo c"}},
+	})
+}
