@@ -55,7 +55,8 @@ func TestRealisticAddresses(t *testing.T) {
 }
 
 // TestRealisticAddrItems checks the address round's file as its generator promises: ids in
-// rl-<lang>-<domain>-4401..4599, and every text restored exactly from its redaction.
+// rl-<lang>-<domain>-4401..4599, and every text restored exactly from its redaction, whole and
+// streamed in 3-byte chunks.
 func TestRealisticAddrItems(t *testing.T) {
 	items := loadItems(t, "realistic-dev5-addr.jsonl")
 	if len(items) < 197 {
@@ -74,6 +75,15 @@ func TestRealisticAddrItems(t *testing.T) {
 		}
 		if s.Rehydrate(out) != it.Text {
 			t.Errorf("%s: rehydrated text differs from the original", it.ID)
+		}
+		st := s.NewStream()
+		var b strings.Builder
+		for i := 0; i < len(out); i += 3 {
+			b.WriteString(st.Write(out[i:min(i+3, len(out))]))
+		}
+		b.WriteString(st.Flush())
+		if b.String() != it.Text {
+			t.Errorf("%s: streamed rehydration differs from the original", it.ID)
 		}
 		s.Close()
 	}
