@@ -40,7 +40,7 @@ var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po p
 	ronda camino cami carretera ctra travesia trav glorieta carrer rambla rua passeig pg avinguda callejon costanilla
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
 	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
-	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira`)
+	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira carrera`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
@@ -55,7 +55,7 @@ var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr 
 
 // unitWords come with a number or a letter: puerta 14, hab. 402, Flat 12, Apt 5B.
 var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal letra hab habitacion apt apto apartamento
-	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol`)
+	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol appt app bat batiment escalier etage`)
 
 // floorWords stand alone as a floor or door.
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
@@ -712,9 +712,15 @@ func (a *addrParser) street(i int) (segKind, int) {
 		return a.nameThenNumber(j, 6)
 	}
 	// German and Dutch compounds: Hauptstraße 17, Lindenallee 9, Prinsengracht 263
-	if capitalised(t[i:]) && streetSuffix([]byte(f)) && e+2 < len(t) && t[e] == ' ' {
-		if ne := a.number(e + 1); ne > 0 {
-			return segStreet, ne
+	if capitalised(t[i:]) && streetSuffix([]byte(f)) && e+2 < len(t) {
+		k := e
+		if t[k] == '.' {
+			k++ // "Hauptstr. 5a"
+		}
+		if k+1 < len(t) && t[k] == ' ' {
+			if ne := a.number(k + 1); ne > 0 {
+				return segStreet, ne
+			}
 		}
 	}
 	// Basque: NAME kalea N
@@ -1557,7 +1563,7 @@ func (a *addrParser) unitsBefore(s int) int {
 		if x := strings.LastIndex(t[lb:k], ", "); x >= 0 {
 			b = lb + x + 2
 		}
-		for _, cue := range []string{" of ", " at ", " en ", " in ", "\n"} {
+		for _, cue := range []string{" of ", " at ", " en ", " in ", "\n", ": ", " a ", " to "} {
 			if x := strings.LastIndex(t[lb:k], cue); x >= 0 {
 				b = max(b, lb+x+len(cue))
 			}

@@ -262,3 +262,35 @@ func TestAddressProbes2(t *testing.T) {
 		{name: "a lone c then a count", text: "el grupo c 3 personas", not: []string{"grupo c"}},
 	})
 }
+
+// TestAddressProbes3: 24 probes in French, Portuguese, Italian, German, British, Irish, Basque,
+// Galician, Catalan and Spanish forms with less common street types and units (Bât., Appt,
+// Hauptstr., zumarkalea, Carrera, Glorieta, Pasaje), run before the rules for them: 20 of 24 whole.
+func TestAddressProbes3(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{name: "eu: 14 bis avenue Jean Jaurès, Bât. B, 69007", text: "Adresse: 14 bis avenue Jean Jaurès, Bât. B, 69007 Lyon", want: []string{"14 bis avenue Jean Jaurès, Bât. B, 69007 Lyon"}},
+		{name: "eu: Appt 12, 5 rue des Fleurs, 31000 Toulous", text: "adresse : Appt 12, 5 rue des Fleurs, 31000 Toulouse", want: []string{"Appt 12, 5 rue des Fleurs, 31000 Toulouse"}},
+		{name: "eu: Rua de Santa Catarina, nº 120, 3º Esq, 4", text: "Morada: Rua de Santa Catarina, nº 120, 3º Esq, 4000-447 Porto", want: []string{"Rua de Santa Catarina, nº 120, 3º Esq, 4000-447 Porto"}},
+		{name: "eu: Via Roma, 10 - 00184 Roma (RM)", text: "Indirizzo: Via Roma, 10 - 00184 Roma (RM)", want: []string{"Via Roma, 10 - 00184 Roma (RM)"}},
+		{name: "eu: Hauptstr. 5a, 10115 Berlin", text: "Anschrift: Hauptstr. 5a, 10115 Berlin", want: []string{"Hauptstr. 5a, 10115 Berlin"}},
+		{name: "eu: 742 Evergreen Terrace Apt #4, Springfiel", text: "address: 742 Evergreen Terrace Apt #4, Springfield, OR 97477", want: []string{"742 Evergreen Terrace Apt #4, Springfield, OR 97477"}},
+		{name: "eu: Flat 1/2, 33 Hyndland Road, Glasgow G12 ", text: "address: Flat 1/2, 33 Hyndland Road, Glasgow G12 9UX", want: []string{"Flat 1/2, 33 Hyndland Road, Glasgow G12 9UX"}},
+		{name: "eu: Urkixo zumarkalea 10, 48008 Bilbo", text: "Helbidea: Urkixo zumarkalea 10, 48008 Bilbo", want: []string{"Urkixo zumarkalea 10, 48008 Bilbo"}},
+		{name: "eu: Zabalbide kalea, 3, 2.ezk, Bilbo", text: "helbidea: Zabalbide kalea, 3, 2.ezk, Bilbo", want: []string{"Zabalbide kalea, 3, 2.ezk, Bilbo"}},
+		{name: "eu: Rúa de San Pedro, nº 14, baixo, 15703 Sa", text: "Enderezo: Rúa de San Pedro, nº 14, baixo, 15703 Santiago de Compostela", want: []string{"Rúa de San Pedro, nº 14, baixo, 15703 Santiago de Compostela"}},
+		{name: "eu: C/ de Sants, 79, 4t 1a, 08014 Barcelona", text: "Adreça: C/ de Sants, 79, 4t 1a, 08014 Barcelona", want: []string{"C/ de Sants, 79, 4t 1a, 08014 Barcelona"}},
+		{name: "eu: Pl. de la Vila 2, 17001 Girona", text: "Adreça: Pl. de la Vila 2, 17001 Girona", want: []string{"Pl. de la Vila 2, 17001 Girona"}},
+		{name: "eu: Unit 5, 2 Harbour Way, Cork T23 AB12", text: "address: Unit 5, 2 Harbour Way, Cork T23 AB12", want: []string{"Unit 5, 2 Harbour Way, Cork T23 AB12"}},
+		{name: "eu: Rambla de Catalunya 88, 2n, Barcelona", text: "vive en la Rambla de Catalunya 88, 2n, Barcelona", want: []string{"Rambla de Catalunya 88, 2n, Barcelona"}},
+		{name: "eu: Av. Diagonal 500 08006", text: "vive en Av. Diagonal 500 08006", want: []string{"Av. Diagonal 500 08006"}},
+		{name: "eu: Glorieta de Bilbao 1, 28004 Madrid", text: "Domicilio: Glorieta de Bilbao 1, 28004 Madrid", want: []string{"Glorieta de Bilbao 1, 28004 Madrid"}},
+		{name: "eu: Camino de Santiago 33, Urb. El Bosque, 4", text: "Domicilio: Camino de Santiago 33, Urb. El Bosque, 47008 Valladolid", want: []string{"Camino de Santiago 33, Urb. El Bosque, 47008 Valladolid"}},
+		{name: "eu: Calle Cuesta de San Vicente 4, 28008 Mad", text: "Domicilio: Calle Cuesta de San Vicente 4, 28008 Madrid", want: []string{"Calle Cuesta de San Vicente 4, 28008 Madrid"}},
+		{name: "eu: Carrera de San Jerónimo 15", text: "vive en Carrera de San Jerónimo 15", want: []string{"Carrera de San Jerónimo 15"}},
+		{name: "eu: Pasaje de la Alhambra 3, 18009 Granada", text: "Dirección: Pasaje de la Alhambra 3, 18009 Granada", want: []string{"Pasaje de la Alhambra 3, 18009 Granada"}},
+		{name: "eu: Paseo del Prado, 20, 5º", text: "vive en el Paseo del Prado, 20, 5º", want: []string{"Paseo del Prado, 20, 5º"}},
+		{name: "eu: Avenida Menéndez Pelayo 67, escalera B, ", text: "Domicilio: Avenida Menéndez Pelayo 67, escalera B, 7º izda, 28009 Madrid", want: []string{"Avenida Menéndez Pelayo 67, escalera B, 7º izda, 28009 Madrid"}},
+		{name: "eu: C/ del Pintor Sorolla 9 pta 14 46002 Val", text: "vive en C/ del Pintor Sorolla 9 pta 14 46002 Valencia", want: []string{"C/ del Pintor Sorolla 9 pta 14 46002 Valencia"}},
+		{name: "eu: Calle Ribera del Loira 8, 28042 Madrid", text: "domicilio fiscal: Calle Ribera del Loira 8, 28042 Madrid", want: []string{"Calle Ribera del Loira 8, 28042 Madrid"}},
+	})
+}
