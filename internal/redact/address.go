@@ -496,9 +496,9 @@ func (a *addrParser) sep(i int) (int, bool) {
 	if j+2 < len(t) && t[j] == '-' && isDigitByte(t[j+1]) && i > 0 && isDigitByte(t[i-1]) && a.floor(j+1) > 0 {
 		return j + 1, true // "5-2ºA": the number, a dash, the floor
 	}
-	if j+2 < len(t) && t[j] == ';' && t[j+1] == ' ' && isDigitByte(t[j+2]) {
+	if j+2 < len(t) && (t[j] == ';' || t[j] == '.') && t[j+1] == ' ' && isDigitByte(t[j+2]) {
 		if _, _, nd := a.p.digitsAt(j+2, 5); nd == 5 {
-			return j + 2, true // "Calle Mayor 5; 28013 Madrid"
+			return j + 2, true // "Calle Mayor 5; 28013 Madrid", "Calle Mayor, 5. 28013 Madrid"
 		}
 	}
 	if j < len(t) && t[j] == ',' {
@@ -758,9 +758,10 @@ func (a *addrParser) street(i int) (segKind, int) {
 func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 	t := a.text
 	nameEnd := -1
+	content := false // a word of the name that is no particle: "paseo de 20 minutos" has none
 	for n := 0; n < max && j < len(t); n++ {
-		if n > 0 {
-			if e := a.number(j); e > 0 {
+		if n > 0 && content {
+			if e := a.number(j); e > 0 && a.houseNumber(j, e) {
 				return segStreet, e
 			}
 		}
@@ -778,7 +779,7 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			if n != 0 || nd == 0 || nd > 2 || de >= len(t) || t[de] != ' ' {
 				return segNone, 0
 			}
-			nameEnd = de
+			nameEnd, content = de, true
 			j = de + 1
 			continue
 		}
@@ -803,6 +804,9 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 		}
 		if n == 0 && (fw == "el" || fw == "els") && (we == len(t) || t[we] != ' ') {
 			break // "camino el pozo sn": an article opens the name only if a word follows
+		}
+		if !nameParticles[fw] && !townArticle(fw) {
+			content = true
 		}
 		nameEnd = we
 		j = we
@@ -834,7 +838,7 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			continue
 		}
 		if j+1 < len(t) && t[j] == ',' && t[j+1] == ' ' {
-			if e := a.number(j + 2); e > 0 && n > 0 {
+			if e := a.number(j + 2); e > 0 && content && a.houseNumber(j+2, e) {
 				return segStreet, e // "Calle Mayor, 7"
 			}
 			break
@@ -2197,4 +2201,14 @@ func (a *addrParser) poBox(i int) int {
 		}
 	}
 	return 0
+}
+
+// houseNumber: the number at i..e after a street's name is its number — not a year with nothing
+// of an address after it ("la carrera de San Silvestre 2024").
+func (a *addrParser) houseNumber(i, e int) bool {
+	t := a.text
+	if e-i == 4 && (strings.HasPrefix(t[i:], "19") || strings.HasPrefix(t[i:], "20")) {
+		return a.strongAfter(e)
+	}
+	return true
 }
