@@ -1828,12 +1828,17 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			start = w // "Gran Vía 41, 3º dcha": a street-type word inside the name
 		case start >= 0 && capitalised(ww.text) && a.p.ws[start].is(a.p.fc, lexStreetTypeWords) && !ww.is(a.p.fc, lexAddrStop|lexCue|lexGreeting):
 			start = w // "Gran" before "Vía"
-		case start >= 0 && ww.is(a.p.fc, lexNameParticles) && w > 0 && capitalised(a.p.ws[w-1].text):
+		case start >= 0 && ww.is(a.p.fc, lexNameParticles) && w > 0 && (capitalised(a.p.ws[w-1].text) || a.p.ws[w-1].is(a.p.fc, lexNameParticles)):
+			// "Virgen de la Esperanza 3": particles between the name's words
+		case start >= 0 && start > w+1 && capitalised(ww.text) && !ww.is(a.p.fc, lexAddrStop|lexCue|lexGreeting):
+			start = w // a word of any class before the particles ("Virgen de la …")
+			n = 5
+			continue
 		default:
 			n = 5
 			continue
 		}
-		if w == 0 || a.p.ws[w-1].end != ww.start-1 || t[a.p.ws[w-1].end] != ' ' || n == 3 {
+		if w == 0 || a.p.ws[w-1].end != ww.start-1 || t[a.p.ws[w-1].end] != ' ' || n == 4 {
 			break
 		}
 		w--
