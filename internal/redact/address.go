@@ -1779,6 +1779,10 @@ func (a *addrParser) wordEndingAt(e int) int {
 // ("Artículo 14, 2º", "Sala 4, 6ª planta") is not enough.
 func (a *addrParser) bareStreetAt(i int) (int, int) {
 	t := a.text
+	w := a.wordEndingAt(i - 1)
+	if w < 0 || !capitalised(a.p.ws[w].text) {
+		return 0, 0 // the name right before the number is capitalised: a cheap test first
+	}
 	ne := a.number(i)
 	if ne <= 0 || !isDigitByte(t[i]) {
 		return 0, 0
@@ -1818,7 +1822,6 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 		return 0, 0 // nor a floor before it ("el 4ºC de Alberto Aguilera 20")
 	}
 	// the name
-	w := a.wordEndingAt(i - 1)
 	start := -1
 	for n := 0; n < 5 && w >= 0; n++ {
 		ww := &a.p.ws[w]
