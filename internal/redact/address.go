@@ -61,7 +61,8 @@ var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal let
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
 	sotano izq izqda izda izquierda dcha dcho derecha dta dreta esq esquerra esquerda esquerdo dereita direito dto ezk
 	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho entl entr bj bjo baix bxs
-	sobreatic ppal drcha drch dch izqd esk entreplanta entrepis altillo buhardilla sobreatico`)
+	sobreatic ppal drcha drch dch izqd esk entreplanta entrepis altillo buhardilla sobreatico eskuma eskumako ezkerreko
+	eskuin ezker`)
 
 // addrStop are words that never sit inside a street's name: a sentence goes on there.
 var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
@@ -441,6 +442,11 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 	end = a.trimEnd(end)
 	if prev == segTown || prev == segPostcodeTown {
 		end = a.bracketPlace(end) // "Getafe (Madrid)", "15886 Teo (A Coruña)"
+	} else if be := a.bracketPlace(end); be > end {
+		// "Avenida de Burgos, 12 (Madrid)": a known town in brackets after the number or floor
+		if f, _ := a.p.foldAt(end + 2); places[f] || addrTowns[f] {
+			end = be
+		}
 	}
 	return start, end
 }
@@ -1969,6 +1975,9 @@ func (a *addrParser) numberOfStreet(s int) int {
 			n -= len(p)
 			break
 		}
+	}
+	if n == d-1 && n >= 2 && (t[n-2:n] == "el" || t[n-2:n] == "El") && (n == 2 || t[n-3] == ' ') {
+		return n - 2 // "vive en el 3 de la calle Toledo"
 	}
 	if n == d-1 || n < 1 || t[n-1] != ' ' {
 		return -1
