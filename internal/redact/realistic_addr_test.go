@@ -410,3 +410,21 @@ func TestAddressNumbersInNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestAddressProbes5: the last 10 probes (table cells with pipes, a mail's footer, an apartado,
+// a plot, a Galician place, a finca in brackets, Geneva, an Edinburgh flat, a province in lower
+// case in brackets), written after every rule of this round: all 10 read whole with no change.
+func TestAddressProbes5(t *testing.T) {
+	checkRuleCases(t, []ruleCase{
+		{name: "last: Calle Hileras 4, 1ºB", text: "Titular: Marcos Pino | Dirección: Calle Hileras 4, 1ºB | CP: 28013 | Madrid", want: []string{"Calle Hileras 4, 1ºB"}},
+		{name: "last: Calle Arganzuela 3, 28005", text: "— Enviado desde mi iPhone. Mi dirección nueva es Calle Arganzuela 3, 28005.", want: []string{"Calle Arganzuela 3, 28005"}},
+		{name: "last: Apartado 45, 15080 A Coruña", text: "la dirección postal es: Apartado 45, 15080 A Coruña", want: []string{"Apartado 45, 15080 A Coruña"}},
+		{name: "last: urbanización El Soto, parcela 23, Boadil", text: "vive en urbanización El Soto, parcela 23, Boadilla", want: []string{"urbanización El Soto, parcela 23, Boadilla"}},
+		{name: "last: Lugar Outeiro, 5 - Arteixo", text: "vive en Lugar Outeiro, 5 - Arteixo", want: []string{"Lugar Outeiro, 5 - Arteixo"}},
+		{name: "last: Camino Viejo 4 (Finca Los Robles), 41500", text: "Domicilio: Camino Viejo 4 (Finca Los Robles), 41500 Alcalá de Guadaíra", want: []string{"Camino Viejo 4 (Finca Los Robles), 41500 Alcalá de Guadaíra"}},
+		{name: "last: Apartment 3, 7 Rue du Lac, 1201 Genève", text: "please send to: Apartment 3, 7 Rue du Lac, 1201 Genève", want: []string{"Apartment 3, 7 Rue du Lac, 1201 Genève"}},
+		{name: "last: 14/3 Leith Walk, Edinburgh", text: "his flat is at 14/3 Leith Walk, Edinburgh", want: []string{"14/3 Leith Walk, Edinburgh"}},
+		{name: "last: c/ la paz 4 1º izda (zaragoza)", text: "c/ la paz 4 1º izda (zaragoza)", want: []string{"c/ la paz 4 1º izda (zaragoza)"}},
+		{name: "last: Avenida de Portugal 30, 3º, Móstoles", text: "Dirección: Avenida de Portugal 30, 3º, Móstoles", want: []string{"Avenida de Portugal 30, 3º, Móstoles"}},
+	})
+}
