@@ -39,7 +39,8 @@ const (
 var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po pº plaza pza pl plaça placa plazuela
 	ronda camino cami carretera ctra travesia trav glorieta carrer rambla rua passeig pg avinguda callejon costanilla
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
-	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via`)
+	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
+	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira carrera`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
@@ -54,20 +55,26 @@ var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr 
 
 // unitWords come with a number or a letter: puerta 14, hab. 402, Flat 12, Apt 5B.
 var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal letra hab habitacion apt apto apartamento
-	apartment flat unit suite parcela nave casa km local porta pis escala`)
+	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol appt app bat batiment escalier etage`)
 
 // floorWords stand alone as a floor or door.
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
 	sotano izq izqda izda izquierda dcha dcho derecha dta dreta esq esquerra esquerda esquerdo dereita direito dto ezk
-	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho`)
+	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho entl entr bj bjo baix bxs
+	sobreatic ppal drcha drch dch izqd esk entreplanta entrepis altillo buhardilla sobreatico eskuma eskumako ezkerreko
+	eskuin ezker`)
 
 // addrStop are words that never sit inside a street's name: a sentence goes on there.
 var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
-	at on is are was and or but to for with from que ya q dice dijo vive vivo reside donde where which`)
+	at on is are was and or but to for with from que ya q dice dijo vive vivo reside donde where which
+	hasta desde hacia sobre entre antes despues después until before after around about since`)
 
 type addrParser struct {
 	text string
 	p    *dateParser
+	// lowerArea: the last area read has a name in lower case ("edificio mirador"); a chain it
+	// starts is an address only with a postcode.
+	lowerArea bool
 }
 
 // appendAddresses appends every address chain the grammar reads in text.
@@ -96,7 +103,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	// chains that start with a number (44 Upper Richmond Road, 12 rue des Lilas), and a
 	// postcode and town on their own ("28013 Madrid", "46022 valencia")
 	n := len(out)
-	for i := 0; i+4 <= len(text); i++ {
+	for i := 0; i+1 < len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
 			continue
 		}
@@ -104,6 +111,45 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		j := i
 		for j < len(text) && isDigitByte(text[j]) {
 			j++
+		}
+		if j-i <= 4 && i >= 2 && text[i-1] == ' ' && (isASCIILetterByte(text[i-2]) || text[i-2] >= 0x80) &&
+			(j == len(text) || strings.IndexByte(" ,.;)\n", text[j]) >= 0 || j+1 < len(text) && isASCIILetterByte(text[j]) && (text[j+1] == ' ' || text[j+1] == ',')) &&
+			!insideAny(out[first:n], skip, i) {
+			// a street without a street-type word: "Velázquez 88 2º izq", "Cuba 7 bajo b, 36204 vigo"
+			if s, e := a.bareStreetAt(i); e > s {
+				if !a.office(s) {
+					out = a.emit(out, s, e, 0.8)
+				} else {
+					skip = append(skip, [2]int{s, e})
+					fc.offices = append(fc.offices, [2]int{s, e})
+				}
+				i = e
+				continue
+			}
+		}
+		if j-i == 5 && !insideAny(out[first:n], skip, i) {
+			if e := a.townPostcode(i); e > 0 {
+				// "en Toledo 45007": a known town, then its postcode
+				s := a.wordEndingAt(i - 1)
+				if st := a.p.ws[s].start; !officeBefore(fc.lower, st) {
+					out = append(out, Span{Start: st, End: e, Type: TypeAddress, Text: text[st:e], Score: 0.75, Source: "address"})
+				}
+				i = e
+				continue
+			}
+		}
+		if j-i <= 4 && j+1 < len(text) && (text[j] >= 'A' && text[j] <= 'H' && text[j+1] == ' ' || text[j] == '/' && isDigitByte(text[j+1])) {
+			// "221B Baker Street": a house number with a letter; "8/2 Marchmont Road": a flat
+			if s, e := a.chainAt(i); e > s && !insideAny(out[first:n], skip, i) {
+				if !a.office(s) {
+					out = a.emit(out, s, e, 0.85)
+				} else {
+					skip = append(skip, [2]int{s, e})
+					fc.offices = append(fc.offices, [2]int{s, e})
+				}
+				i = e
+				continue
+			}
 		}
 		if j-i > 5 || j+2 > len(text) || !(text[j] == ' ' || text[j] == ',' && text[j+1] == ' ') {
 			i = j
@@ -139,10 +185,13 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			i = e
 			continue
 		}
-		if e, ok := a.postcodeTown(i, true); ok {
+		if e, ok := a.postcodeTown(i, true); ok && !a.codeWordBefore(i) {
 			s := a.bareStreetBefore(i)
 			if s == i {
 				s = a.cpBefore(i) // "C.P. 46001 Valencia"
+			}
+			if s == i {
+				s = a.knownTownBefore(i)
 			}
 			if !officeBefore(fc.lower, s) {
 				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
@@ -165,6 +214,9 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 		e := a.ukPostcode(ws[i].start)
 		if e == 0 {
+			e = eircode(text, ws[i].start)
+		}
+		if e == 0 {
 			continue
 		}
 		inside := false
@@ -176,16 +228,22 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 		if !inside && !officeBefore(fc.lower, ws[i].start) {
 			s := a.ukBefore(ws[i].start)
+			if k := len(out) - 1; k >= first && out[k].Type == TypeAddress && out[k].End <= s && s-out[k].End <= 2 &&
+				strings.Trim(text[out[k].End:s], ", ") == "" {
+				// the town and postcode after an address the chain ended before ("…, Howth, Dublin D13 X2K7")
+				out[k].End, out[k].Text = e, text[out[k].Start:e]
+				continue
+			}
 			out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
 		}
 	}
-	return out
+	return mergeAdjacentAddresses(out, first, text)
 }
 
 // cpBefore widens a postcode at i over a "CP", "C.P." or "cp." written right before it.
 func (a *addrParser) cpBefore(i int) int {
 	t := a.text
-	for _, p := range []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. "} {
+	for _, p := range cpWords {
 		if s := i - len(p); s >= 0 && t[s:i] == p && (s == 0 || !isWordByte(t[s-1])) {
 			return s
 		}
@@ -196,7 +254,7 @@ func (a *addrParser) cpBefore(i int) int {
 // cpAfter: a "CP", "C.P." or "cp." at i, then a postcode: where the postcode starts, or -1.
 func (a *addrParser) cpAfter(i int) int {
 	t := a.text
-	for _, p := range []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. "} {
+	for _, p := range cpWords {
 		if strings.HasPrefix(t[i:], p) && i+len(p) < len(t) && isDigitByte(t[i+len(p)]) {
 			return i + len(p)
 		}
@@ -275,12 +333,22 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if ws[i].is(fc, lexStreetTypeWords|lexAreaWords) {
 		return true
 	}
+	if c := fc.lower[ws[i].start]; c == 'p' && ws[i].end-ws[i].start <= 2 && bytes.Contains(fc.lower[ws[i].end:min(len(fc.lower), ws[i].end+9)], []byte("box ")) {
+		return true // "PO Box 123", "P.O. Box 123"
+	}
+	if e := ws[i].end; e-ws[i].start <= 2 && e+1 < len(fc.lower) && (fc.lower[e] == '.' || fc.lower[e] == 0xC2) && (fc.lower[ws[i].start] == 'p') &&
+		(bytes.HasPrefix(fc.lower[e:], []byte(".º ")) || bytes.HasPrefix(fc.lower[e:], []byte("º "))) {
+		return true // "P.º de la Castellana"
+	}
 	if ws[i].is(fc, lexUnitWords) {
 		f := string(ws[i].fold(fc))
 		return f == "flat" || f == "apt" || f == "apartment" || f == "unit" || f == "suite"
 	}
 	if !capitalised(ws[i].text) {
 		return false
+	}
+	if streetSuffix(ws[i].fold(fc)) {
+		return true
 	}
 	for j := i + 1; j < len(ws) && j <= i+3; j++ {
 		if ws[j].is(fc, lexPostfixStreetWords) {
@@ -293,13 +361,13 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 // emit appends the address text[s:e], widened over an article and the units British
 // addresses put first, unless it is an office's published address.
 func (a *addrParser) emit(out []Span, s, e int, score float64) []Span {
-	s = a.unitsBefore(a.articleBefore(s))
+	s = a.townBefore(a.unitsBefore(a.articleBefore(s)))
 	return append(out, Span{Start: s, End: e, Type: TypeAddress, Text: a.text[s:e], Score: score, Source: "address"})
 }
 
 // office: the address at s (widened as emit does) is an office's published one.
 func (a *addrParser) office(s int) bool {
-	return officeBefore(a.p.fc.lower, a.unitsBefore(a.articleBefore(s)))
+	return officeBefore(a.p.fc.lower, a.townBefore(a.unitsBefore(a.articleBefore(s))))
 }
 
 // chainAt reads an address chain that starts at word i and returns its byte range.
@@ -308,8 +376,15 @@ func (a *addrParser) chainAt(start int) (int, int) {
 	if kind == segNone {
 		return 0, 0
 	}
+	return a.chainFrom(start, kind, e)
+}
+
+// chainFrom reads the rest of a chain whose first segment (kind) spans start..e.
+func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 	hasNumber := kind == segStreet
 	area := kind == segArea
+	needPostcode := area && a.lowerArea
+	a.lowerArea = false
 	streetName := kind == segStreetName
 	end := e
 	prev := kind
@@ -338,6 +413,7 @@ func (a *addrParser) chainAt(start int) (int, int) {
 			}
 		case segPostcodeTown:
 			hasNumber = hasNumber || streetName || area
+			needPostcode = false
 		case segStreetName:
 			streetName = true
 		case segArea:
@@ -345,12 +421,32 @@ func (a *addrParser) chainAt(start int) (int, int) {
 		}
 		end, prev = e2, k
 	}
-	if !hasNumber {
+	if kind == segStreetName && !hasNumber {
+		// "2º izq. del número 15 de la calle Goya": the number and floor written first
+		if s := a.numberOfStreet(start); s >= 0 {
+			end = a.trimEnd(end)
+			if k, ok := a.sep(end); ok {
+				if kk, e2 := a.next(k, segNumber, true); kk == segTown {
+					end = e2 // "…de la calle San Juan, en Toledo"
+				}
+			}
+			return s, end
+		}
+	}
+	if hasNumber && !needPostcode {
+		end = a.nextLines(a.trimEnd(end))
+	}
+	if !hasNumber || needPostcode {
 		return 0, 0
 	}
 	end = a.trimEnd(end)
 	if prev == segTown || prev == segPostcodeTown {
 		end = a.bracketPlace(end) // "Getafe (Madrid)", "15886 Teo (A Coruña)"
+	} else if be := a.bracketPlace(end); be > end {
+		// "Avenida de Burgos, 12 (Madrid)": a known town in brackets after the number or floor
+		if f, _ := a.p.foldAt(end + 2); places[f] || addrTowns[f] {
+			end = be
+		}
 	}
 	return start, end
 }
@@ -403,6 +499,14 @@ func (a *addrParser) trimEnd(e int) int {
 func (a *addrParser) sep(i int) (int, bool) {
 	t := a.text
 	j := i
+	if j+2 < len(t) && t[j] == '-' && isDigitByte(t[j+1]) && i > 0 && isDigitByte(t[i-1]) && a.floor(j+1) > 0 {
+		return j + 1, true // "5-2ºA": the number, a dash, the floor
+	}
+	if j+2 < len(t) && (t[j] == ';' || t[j] == '.') && t[j+1] == ' ' && isDigitByte(t[j+2]) {
+		if _, _, nd := a.p.digitsAt(j+2, 5); nd == 5 {
+			return j + 2, true // "Calle Mayor 5; 28013 Madrid", "Calle Mayor, 5. 28013 Madrid"
+		}
+	}
 	if j < len(t) && t[j] == ',' {
 		j++
 	}
@@ -423,6 +527,9 @@ func (a *addrParser) sep(i int) (int, bool) {
 // first reads the segment that may start a chain at byte i: a street, an area, a unit (Flat 12)
 // or a number-first street (44 Upper Richmond Road, 12 rue des Lilas).
 func (a *addrParser) first(i int) (segKind, int) {
+	if e := a.poBox(i); e > 0 {
+		return segStreet, e
+	}
 	if k, e := a.street(i); k != segNone {
 		return k, e
 	}
@@ -468,9 +575,29 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	if e := a.bracketUnit(i); e > 0 && prev != segNone {
 		return segUnit, e // "Avda. de la Paz s/n (edificio B), 26004 Logroño"
 	}
+	if t[i] == '(' && prev != segNone && prev != segTown && prev != segPostcodeTown {
+		// a remark in brackets inside the address, when a postcode follows it ("Calle Toledo, 88
+		// (esquina con Ronda de Segovia), 28005 Madrid")
+		if k := strings.IndexByte(t[i:min(len(t), i+64)], ')'); k > 0 {
+			if j, ok := a.sep(i + k + 1); ok && j < len(t) && isDigitByte(t[j]) {
+				if _, ok := a.postcodeTown(j, false); ok {
+					return segUnit, i + k + 1
+				}
+			}
+		}
+	}
 	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor) && strings.HasPrefix(t[i:], "de ") {
 		if e := a.deTown(i + 3); e > 0 {
 			return segTown, e // "la calle mayor 14 de fuentelapeña"
+		}
+	}
+	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor || prev == segUnit) && (strings.HasPrefix(t[i:], "en ") || strings.HasPrefix(t[i:], "de ")) {
+		// "calle Ancha, 3, en Cádiz", "…, puerta 2, de Madrid": a known town, or a capitalised
+		// one before punctuation or the end
+		if e := a.town(i+3, true, false); e > 0 {
+			if f, _ := a.p.foldAt(i + 3); places[f] || addrTowns[f] || e == len(t) || strings.IndexByte(",.;)\n", t[e]) >= 0 {
+				return segTown, e
+			}
 		}
 	}
 	if j := a.cpAfter(i); j > 0 {
@@ -483,6 +610,25 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	}
 	if e := a.ukPostcode(i); e > 0 {
 		return segUKPostcode, e
+	}
+	if e := eircode(t, i); e > 0 {
+		return segUKPostcode, e
+	}
+	if prev == segTown || prev == segStreet || prev == segUnit {
+		if e := ukPostcodeLower(t, i); e > 0 {
+			return segUKPostcode, e // "london nw1 6xe"
+		}
+		if e := stateZipLower(t, i); e > 0 && prev == segTown {
+			return segStateZip, e
+		}
+	}
+	if anchored && prev != segTown && !capitalised(t[i:]) {
+		// "…apt 4b springfield il 62704": a lower-case town right before a postcode
+		if f, fe := a.p.foldAt(i); fe > 0 && fe+1 < len(t) && t[fe] == ' ' && !addrStop[f] && !floorWords[f] && !unitWords[f] {
+			if ukPostcodeLower(t, fe+1) > 0 || stateZipLower(t, fe+1) > 0 || a.ukPostcode(fe+1) > 0 || a.stateZip(fe+1) > 0 {
+				return segTown, fe
+			}
+		}
 	}
 	if e := a.stateZip(i); e > 0 {
 		return segStateZip, e
@@ -507,6 +653,11 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 			return segTown, e
 		}
 	}
+	if prev == segTown || prev == segPostcodeTown || prev == segUKPostcode || prev == segStateZip {
+		if f, fe := a.p.foldAt(i); fe > 0 && countries[f] {
+			return segTown, fe // "…, 28013 Madrid, España"
+		}
+	}
 	return segNone, 0
 }
 
@@ -521,8 +672,18 @@ func (a *addrParser) street(i int) (segKind, int) {
 	if e < 0 {
 		return segNone, 0
 	}
-	if f == "via" && !(capitalised(t[i:]) && e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) {
+	if (f == "p" || f == "pg") && (strings.HasPrefix(t[e:], ".º ") || strings.HasPrefix(t[e:], "º ")) {
+		j := e + strings.IndexByte(t[e:], ' ') + 1 // "P.º de la Castellana 200"
+		return a.nameThenNumber(j, 6)
+	}
+	if f == "via" && !(e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) {
 		return segNone, 0 // "Via Roma 10", not "por vía oral 10 mg"
+	}
+	if f == "via" && !capitalised(t[i:]) {
+		if k, ke := a.nameThenNumber(e+1, 4); k == segStreet {
+			return k, ke // "via Garibaldi 12"
+		}
+		return segNone, 0
 	}
 	if streetTypeWords[f] {
 		j := e
@@ -530,12 +691,43 @@ func (a *addrParser) street(i int) (segKind, int) {
 			j++
 		}
 		if f == "c" && (e >= len(t) || t[e] != '/') {
-			return segNone, 0 // a lone "c" is not C/
+			// a lone "c" is not C/; "c." is a carrer when a particle or a capitalised name and
+			// then a number follow ("c. de la riera 14", "C. Major 5")
+			if e+2 < len(t) && t[e] == ' ' && !isDigitByte(t[e+1]) {
+				// "c mayor 5 madrid": a lone c only with a floor, postcode or known town after the number
+				if k, ke := a.nameThenNumber(e+1, 4); k == segStreet && a.strongAfter(ke) {
+					return k, ke
+				}
+				return segNone, 0
+			}
+			if e+2 >= len(t) || t[e] != '.' || t[e+1] != ' ' {
+				return segNone, 0
+			}
+			nf, ne := a.p.foldAt(e + 2)
+			if ne < 0 || !(nf == "de" || nf == "del" || nf == "dels" || nf == "d" || capitalised(t[e+2:])) {
+				return segNone, 0
+			}
+			if k, ke := a.nameThenNumber(e+2, 6); k == segStreet {
+				return k, ke
+			}
+			return segNone, 0
 		}
 		for j < len(t) && t[j] == ' ' {
 			j++
 		}
 		return a.nameThenNumber(j, 6)
+	}
+	// German and Dutch compounds: Hauptstraße 17, Lindenallee 9, Prinsengracht 263
+	if capitalised(t[i:]) && streetSuffix([]byte(f)) && e+2 < len(t) {
+		k := e
+		if t[k] == '.' {
+			k++ // "Hauptstr. 5a"
+		}
+		if k+1 < len(t) && t[k] == ' ' {
+			if ne := a.number(k + 1); ne > 0 {
+				return segStreet, ne
+			}
+		}
 	}
 	// Basque: NAME kalea N
 	k := i
@@ -572,19 +764,28 @@ func (a *addrParser) street(i int) (segKind, int) {
 func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 	t := a.text
 	nameEnd := -1
+	content := false // a word of the name that is no particle: "paseo de 20 minutos" has none
 	for n := 0; n < max && j < len(t); n++ {
-		if n > 0 {
-			if e := a.number(j); e > 0 {
+		if n > 0 && content {
+			if e := a.number(j); e > 0 && a.houseNumber(j, e) {
 				return segStreet, e
 			}
 		}
 		if isDigitByte(t[j]) {
-			// a street named by a number ("calle 4 nº 17")
+			// a street named by a number ("calle 4 nº 17", "calle 4, número 17")
 			_, de, nd := a.p.digitsAt(j, 2)
+			if n == 0 && nd > 0 && nd <= 2 && (strings.HasPrefix(t[de:], "º de ") || strings.HasPrefix(t[de:], "ª de ")) {
+				de += len("º") // "c/ 1º de Mayo 15"
+			}
+			if n == 0 && nd > 0 && nd <= 2 && de+2 < len(t) && t[de] == ',' && t[de+1] == ' ' && !isDigitByte(t[de+2]) {
+				if e := a.number(de + 2); e > 0 {
+					return segStreet, e
+				}
+			}
 			if n != 0 || nd == 0 || nd > 2 || de >= len(t) || t[de] != ' ' {
 				return segNone, 0
 			}
-			nameEnd = de
+			nameEnd, content = de, true
 			j = de + 1
 			continue
 		}
@@ -597,8 +798,21 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			break
 		}
 		we := a.p.ws[w].end
+		if n > 0 && fw == "a" && we+1 < len(t) && t[we] == ' ' {
+			if nf, _ := a.p.foldAt(we + 1); nf == "las" || nf == "la" || nf == "los" || nf == "eso" || isDigitByte(t[we+1]) {
+				break // "en la Plaza Mayor a las 10": a time, not a number
+			}
+		}
+		if n > 0 && fw == "km" {
+			if e := a.kmFigure(we); e > 0 {
+				return segStreet, e // "ctra. de extremadura km 14,5"
+			}
+		}
 		if n == 0 && (fw == "el" || fw == "els") && (we == len(t) || t[we] != ' ') {
 			break // "camino el pozo sn": an article opens the name only if a word follows
+		}
+		if !nameParticles[fw] && !townArticle(fw) {
+			content = true
 		}
 		nameEnd = we
 		j = we
@@ -609,8 +823,28 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			j++
 			continue // d'Aragó
 		}
+		if j < len(t) && t[j] == '-' && n == 0 && isDigitByte(t[min(j+1, len(t)-1)]) && a.p.ws[w].end-a.p.ws[w].start <= 2 && t[a.p.ws[w].start] >= 'A' && t[a.p.ws[w].start] <= 'Z' {
+			// a road's code: "Ctra. N-340", "A-7", "AP-7"
+			_, de, nd := a.p.digitsAt(j+1, 4)
+			if nd == 0 || nd > 4 || de < len(t) && isWordByte(t[de]) {
+				break
+			}
+			nameEnd, j = de, de
+			if j+4 < len(t) && t[j] == ',' && t[j+1] == ' ' {
+				if kf, ke := a.p.foldAt(j + 2); kf == "km" {
+					if e := a.kmFigure(ke); e > 0 {
+						return segStreet, e // "Ctra. N-340, km 1.025"
+					}
+				}
+			}
+			if j >= len(t) || t[j] != ' ' {
+				break
+			}
+			j++
+			continue
+		}
 		if j+1 < len(t) && t[j] == ',' && t[j+1] == ' ' {
-			if e := a.number(j + 2); e > 0 && n > 0 {
+			if e := a.number(j + 2); e > 0 && content && a.houseNumber(j+2, e) {
 				return segStreet, e // "Calle Mayor, 7"
 			}
 			break
@@ -633,6 +867,14 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 	if nd == 0 || nd > 5 || j >= len(t) {
 		return segNone, 0
 	}
+	if nd <= 4 && j+1 < len(t) && t[j] >= 'A' && t[j] <= 'H' && t[j+1] == ' ' {
+		j++ // "221B Baker Street"
+	}
+	if nd <= 3 && j+2 < len(t) && t[j] == '/' && isDigitByte(t[j+1]) {
+		if _, fe, fn := a.p.digitsAt(j+1, 2); fn <= 2 && fe < len(t) && t[fe] == ' ' {
+			j = fe // "8/2 Marchmont Road": a Scottish flat
+		}
+	}
 	if j < len(t) && t[j] == ',' {
 		j++
 	}
@@ -641,6 +883,10 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 	}
 	j++
 	f, e := a.p.foldAt(j)
+	if (f == "bis" || f == "ter") && e+1 < len(t) && t[e] == ' ' {
+		j = e + 1 // "27 bis rue Lepic"
+		f, e = a.p.foldAt(j)
+	}
 	if e < 0 {
 		return segNone, 0
 	}
@@ -668,18 +914,38 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 		}
 		return segStreet, end
 	}
-	// English: capitalised words, then a suffix type
+	// English: capitalised words, then a suffix type; in lower case ("23 baker st"), only the
+	// suffixes that are no everyday word ("a 5 minute walk", "2 hour drive" are none)
 	k := j
+	lower := !capitalised(t[j:])
 	for n := 0; n < 4; n++ {
+		if n > 0 && k+3 < len(t) && isDigitByte(t[k]) {
+			// an ordinal street's name: "West 57th Street"
+			_, de, nd := a.p.digitsAt(k, 3)
+			if nd <= 3 && de+3 < len(t) && (t[de:de+3] == "th " || t[de:de+3] == "st " || t[de:de+3] == "nd " || t[de:de+3] == "rd ") {
+				k = de + 3
+				continue
+			}
+			return segNone, 0
+		}
 		w := a.p.wordAt(k)
-		if w < 0 || !capitalised(a.p.ws[w].text) {
+		if w < 0 || capitalised(a.p.ws[w].text) == lower {
 			return segNone, 0
 		}
 		fw := string(a.p.ws[w].fold(a.p.fc))
+		if lower && addrStop[fw] {
+			return segNone, 0
+		}
 		we := a.p.ws[w].end
-		if n > 0 && suffixStreetWords[fw] {
+		if n > 0 && suffixStreetWords[fw] && (!lower || lowerSuffixes[fw]) {
 			if we < len(t) && t[we] == '.' {
 				we++
+			}
+			if lower && we < len(t) && t[we] == ' ' {
+				// in lower case the sentence must not go on: a town, a postcode or a unit follows
+				if k, _ := a.next(we+1, segStreet, true); k == segNone || k == segStreetName || k == segStreet {
+					return segNone, 0 // "12 high street shops", "2 big st signs"
+				}
 			}
 			return segStreet, we
 		}
@@ -702,21 +968,31 @@ func (a *addrParser) area(i int) int {
 		e++
 	}
 	j := e
-	end := -1
+	end, lower := -1, false
 	for n := 0; n < 4 && j < len(t) && t[j] == ' '; n++ {
 		j++
 		w := a.p.wordAt(j)
 		if w < 0 {
 			break
 		}
-		fw := string(a.p.ws[w].fold(a.p.fc))
-		if addrStop[fw] || streetTypeWords[fw] || !capitalised(a.p.ws[w].text) && !nameParticles[fw] {
+		ww := &a.p.ws[w]
+		fw := string(ww.fold(a.p.fc))
+		if addrStop[fw] || streetTypeWords[fw] {
 			break
 		}
-		if !nameParticles[fw] {
-			end = a.p.ws[w].end
+		if !capitalised(ww.text) && !nameParticles[fw] {
+			if n > 1 || len(ww.text) < 3 || ww.is(a.p.fc, lexNotNames|lexUnitWords|lexFloorWords|lexAreaWords|lexCue) {
+				break
+			}
+			lower = true // "edificio mirador", "lugar de penas"
 		}
-		j = a.p.ws[w].end
+		if !nameParticles[fw] {
+			end = ww.end
+		}
+		j = ww.end
+	}
+	if end > 0 {
+		a.lowerArea = lower
 	}
 	return max(end, 0)
 }
@@ -727,35 +1003,49 @@ func (a *addrParser) number(i int) int {
 	if i >= len(t) {
 		return 0
 	}
-	low := strings.ToLower(t[i:min(len(t), i+4)])
-	if strings.HasPrefix(low, "s/n") || strings.HasPrefix(low, "s.n") {
-		e := i + 3
-		if e < len(t) && t[e] == '.' {
-			e++
+	if c := t[i]; c == 's' || c == 'S' {
+		if i+2 < len(t) && (t[i+1] == '/' || t[i+1] == '.') && (t[i+2] == 'n' || t[i+2] == 'N') {
+			e := i + 3
+			if e < len(t) && t[e] == '.' {
+				e++
+			}
+			if e == len(t) || !isWordByte(t[e]) {
+				return e
+			}
 		}
-		if e == len(t) || !isWordByte(t[e]) {
-			return e
+		if i+1 < len(t) && (t[i+1] == 'n' || t[i+1] == 'N') && (i+2 == len(t) || !isWordByte(t[i+2])) && i > 0 && t[i-1] == ' ' {
+			return i + 2 // "camino el pozo sn", typed without the slash
 		}
-	}
-	if strings.HasPrefix(low, "sn") && (i+2 == len(t) || !isWordByte(t[i+2])) && i > 0 && t[i-1] == ' ' {
-		return i + 2 // "camino el pozo sn", typed without the slash
+		return 0
 	}
 	j := i
-	for _, p := range []string{"nº", "n.º", "n°", "núm.", "número ", "numero ", "núm", "num.", "num ", "no.", "nr.", "n. "} {
-		if len(t)-j >= len(p) && strings.EqualFold(t[j:j+len(p)], p) {
-			j += len(p)
-			for j < len(t) && t[j] == ' ' {
-				j++
+	if c := t[i]; c == 'n' || c == 'N' {
+		for _, p := range []string{"nº", "n.º", "n°", "núm.", "número ", "numero ", "núm", "num.", "num ", "no.", "nr.", "n. "} {
+			if len(t)-j >= len(p) && strings.EqualFold(t[j:j+len(p)], p) {
+				j += len(p)
+				for j < len(t) && t[j] == ' ' {
+					j++
+				}
+				break
 			}
-			break
 		}
 	}
 	_, e, nd := a.p.digitsAt(j, 4)
 	if nd == 0 || nd > 4 {
 		return 0
 	}
+	for _, suf := range []string{"ean", "an"} {
+		if strings.HasPrefix(t[e:], suf) && (e+len(suf) == len(t) || !isWordByte(t[e+len(suf)])) {
+			return e + len(suf) // Basque "Kale Nagusia 3an"
+		}
+	}
 	if e < len(t) && isASCIILetterByte(t[e]) && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		e++ // 5B, 12A
+	}
+	if e+1 < len(t) && t[e] == '-' && isDigitByte(t[e+1]) {
+		if _, re, rn := a.p.digitsAt(e+1, 4); rn <= 4 && (re == len(t) || !isWordByte(t[re]) && t[re] != '-' && t[re] != '/') {
+			e = re // "6-8", "31-33": a range of numbers
+		}
 	}
 	if e < len(t) && (isWordByte(t[e]) || t[e] == '/' || t[e] == '%' || t[e] == ':') {
 		return 0
@@ -805,6 +1095,19 @@ func (a *addrParser) floor(i int) int {
 		e, marked, ordinal = after, true, m[len(m)-1] >= 0x80
 		break
 	}
+	if nd > 0 && e+1 < len(t) && t[e] == '-' {
+		// floor and door joined by a dash: "3º-B", "2-1ª", "3-B", "2n-1a"
+		if c := t[e+1]; (c >= 'A' && c <= 'H' || c >= 'a' && c <= 'h') && (e+2 == len(t) || !isWordByte(t[e+2])) {
+			return e + 2
+		}
+		if isDigitByte(t[e+1]) {
+			if _, de, dn := a.p.digitsAt(e+1, 2); dn <= 2 && de < len(t) && !isDigitByte(t[de]) {
+				if fe := a.floor(e + 1); fe > de {
+					return fe
+				}
+			}
+		}
+	}
 	if ordinal && e < len(t) && t[e] >= 'a' && t[e] <= 'h' && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		return e + 1 // "1ºa", "4ºd": the door letter typed in lower case
 	}
@@ -822,6 +1125,12 @@ func (a *addrParser) floor(i int) int {
 				if _, _, pd := a.p.digitsAt(k, 5); pd == 5 {
 					return j + 1
 				}
+				// "77 4 c granada": a known town after it
+				if f, _ := a.p.foldAt(k); places[f] || addrTowns[f] {
+					return j + 1
+				}
+			} else if j+1 == len(t) || strings.IndexByte(",.;\n", t[j+1]) >= 0 {
+				return j + 1
 			}
 		}
 	}
@@ -890,10 +1199,19 @@ func (a *addrParser) unit(i int) int {
 	for e < len(t) && t[e] == ' ' {
 		e++
 	}
+	if f == "km" {
+		return a.kmFigure(e)
+	}
 	if e < len(t) && isDigitByte(t[e]) {
 		_, de, nd := a.p.digitsAt(e, 4)
 		if nd > 4 {
 			return 0
+		}
+		for _, m := range []string{"º", "ª", "°"} {
+			if strings.HasPrefix(t[de:], m) {
+				de += len(m) // "piso 3º"
+				break
+			}
 		}
 		if de < len(t) && isASCIILetterByte(t[de]) && (de+1 == len(t) || !isWordByte(t[de+1])) {
 			de++
@@ -911,6 +1229,9 @@ func (a *addrParser) unit(i int) int {
 	}
 	if e+3 <= len(t) && (f == "esc" || f == "escalera" || f == "escala") {
 		if g, ge := a.p.foldAt(e); ge > 0 && (g == "izq" || g == "izda" || g == "dcha" || g == "dch" || g == "dr" || g == "izquierda" || g == "derecha") {
+			if ge < len(t) && t[ge] == '.' {
+				ge++ // "esc. dcha."
+			}
 			return ge // "esc izq"
 		}
 	}
@@ -943,7 +1264,19 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		j++
 	}
 	if j > e {
-		if te := a.town(j, false, !alone); te > 0 {
+		lowerOK := !alone
+		if alone && !capitalised(t[j:]) {
+			// alone, a town in lower case is one after a word that says someone lives there, or a
+			// known town ("vive en 38003 santa cruz de tenerife", "29601 marbella")
+			f, _ := a.p.foldAt(j)
+			if townArticle(f) {
+				if k := strings.IndexByte(t[j:min(len(t), j+4)], ' '); k > 0 {
+					f, _ = a.p.foldAt(j + k + 1)
+				}
+			}
+			lowerOK = addrTowns[f] || places[f] || !notTownWords[f] && a.prepBefore(i) && a.homeCueBefore(i)
+		}
+		if te := a.town(j, false, lowerOK); te > 0 {
 			return te, true
 		}
 	}
@@ -970,13 +1303,16 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 	t := a.text
 	end := -1
 	j := i
+	// a town typed in lower case goes on only after a particle or a prefix ("alcala de guadaira",
+	// "santa cruz de tenerife"), and never after a capitalised word ("03730 Jávea explaining")
+	sawCap, afterJoin, known := false, false, false
 	for n := 0; n < 5 && j < len(t); n++ {
 		w := a.p.wordAt(j)
 		if w < 0 {
 			break
 		}
 		ww := &a.p.ws[w]
-		if n > 0 && (a.ukPostcode(ww.start) > 0 || a.stateZip(ww.start) > 0) {
+		if n > 0 && (a.ukPostcode(ww.start) > 0 || a.stateZip(ww.start) > 0 || eircode(t, ww.start) > 0) {
 			break // "Cardiff CF14 2FJ", "Springfield, IL 62704"
 		}
 		fw := string(ww.fold(a.p.fc))
@@ -986,25 +1322,33 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 				continue
 			}
 		}
+		lower := !capitalised(ww.text)
 		switch {
-		case places[fw]:
-		case nameParticles[fw] && n > 0:
+		case places[fw] || (addrTowns[fw] || townPrefixes[fw]) && (!lower || !sawCap):
+		case (nameParticles[fw] || townParticles[fw]) && n > 0:
 			j = ww.end
 			if j < len(t) && t[j] == ' ' {
 				j++
+				afterJoin = true
 				continue
 			}
 			return max(end, 0)
-		case capitalised(ww.text) && !notNames[fw] && !(isGiven(ww.fold(a.p.fc)) && !places[fw] && n == 0 && province):
-			if province && !(ww.end == len(t) || strings.IndexByte(",.;)\n", t[ww.end]) >= 0) {
-				return max(end, 0)
+		case !lower && !notNames[fw] && !(isGiven(ww.fold(a.p.fc)) && !places[fw] && n == 0 && province):
+			if province && !(ww.end == len(t) || strings.IndexByte(",.;)\n", t[ww.end]) >= 0) &&
+				!(t[ww.end] == ' ' && a.postcodeAt(ww.end+1)) {
+				return max(end, 0) // a province, or a town before its postcode ("Dublin D13 X2K7")
 			}
-		case capitalised(ww.text) && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
-		case lowerOK && n < 2 && !capitalised(ww.text) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
+		case !lower && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
+		case (lowerOK || known && afterJoin) && lower && !sawCap && (end < 0 || afterJoin) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
 			// after a postcode inside an address, a town in lower case ("15701 santiago")
 		default:
 			return max(end, 0)
 		}
+		if end < 0 {
+			known = places[fw] || addrTowns[fw] // "alcala de henares" after a floor
+		}
+		sawCap = sawCap || !lower
+		afterJoin = townPrefixes[fw]
 		end = ww.end
 		if province {
 			return end
@@ -1090,6 +1434,7 @@ func (a *addrParser) ukBefore(p int) int {
 		return p
 	}
 	s := ws[start].start
+	roadBefore := false
 	for seg := 0; seg < 3; seg++ {
 		if s < 3 || t[s-2:s] != ", " {
 			break
@@ -1112,7 +1457,7 @@ func (a *addrParser) ukBefore(p int) int {
 		}
 		first, house, road := -1, false, ws[k].is(fc, lexSuffixStreetWords)
 		for n := 0; k >= 0 && n < 4; n++ {
-			if capitalised(ws[k].text) {
+			if capitalised(ws[k].text) || n > 0 && k > 0 && ws[k].is(fc, lexNameParticles) && capitalised(ws[k-1].text) {
 				first = k
 				house = house || houseWords[string(ws[k].fold(fc))]
 			} else {
@@ -1134,9 +1479,16 @@ func (a *addrParser) ukBefore(p int) int {
 			b = d // "12 Church Road"
 		}
 		f := string(ws[first].fold(fc))
+		numbered := b < ws[first].start
 		switch {
-		case seg == 0 && road, seg > 0 && (house || road || f == "the"):
+		case seg == 0 && (road || numbered || ws[first].is(fc, lexStreetTypeWords)), seg > 0 && (house || road || f == "the" || houseFirst[f]):
+			// "12 Church Road", "27 Kingsway", "Heol y Bryn"; a house's name before them
 			s = b
+			roadBefore = !numbered
+		case seg > 0 && roadBefore:
+			// a house's name before a road without a number ("Ty Gwyn, Heol y Bryn, …")
+			s = b
+			roadBefore = false
 		default:
 			return s
 		}
@@ -1221,7 +1573,7 @@ func (a *addrParser) unitsBefore(s int) int {
 		if x := strings.LastIndex(t[lb:k], ", "); x >= 0 {
 			b = lb + x + 2
 		}
-		for _, cue := range []string{" of ", " at ", " en ", " in ", "\n"} {
+		for _, cue := range []string{" of ", " at ", " en ", " in ", "\n", ": ", " a ", " to "} {
 			if x := strings.LastIndex(t[lb:k], cue); x >= 0 {
 				b = max(b, lb+x+len(cue))
 			}
@@ -1234,6 +1586,10 @@ func (a *addrParser) unitsBefore(s int) int {
 			s = b
 			continue
 		}
+		if e := a.floor(b); e == k && b < len(t) && isDigitByte(t[b]) {
+			s = b // "Bloque 3, portal 2, 5º A, Barrio del Pilar, …"
+			continue
+		}
 		ws := strings.Fields(seg)
 		if len(ws) >= 2 && len(ws) <= 4 {
 			last := fold(ws[len(ws)-1])
@@ -1242,7 +1598,7 @@ func (a *addrParser) unitsBefore(s int) int {
 				s = b
 				continue
 			}
-			if f := fold(ws[0]); f == "hotel" || f == "edificio" || f == "residencia" || f == "hostal" {
+			if f := fold(ws[0]); f == "hotel" || f == "edificio" || f == "residencia" || f == "hostal" || houseFirst[f] && capitalised(ws[1]) {
 				s = b
 				continue
 			}
@@ -1302,8 +1658,574 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
 		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego",
-		"social"} { // "domicilio social", "domicili social", "sede social"
+		"social", // "domicilio social", "domicili social", "sede social"
+		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
 	}
 	return t
 }()
+
+// cpWords are written right before a postcode.
+var cpWords = []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "cp. ", "C. P. ", "CP: ", "C.P.: ",
+	"código postal ", "codigo postal ", "Código postal ", "Código Postal ", "codi postal ", "Codi postal ",
+	"código postal: ", "Código postal: ", "postcode ", "Postcode ", "zip ", "ZIP "}
+
+// streetSuffixes end a German or Dutch street's name written as one word (Hauptstraße, Lindenallee).
+var streetSuffixes = []string{"straße", "strasse", "str", "weg", "platz", "allee", "gasse", "gracht", "straat",
+	"laan", "plein", "kade", "damm", "ufer", "steig", "pfad"}
+
+// streetSuffixByLast indexes streetSuffixes by their last byte.
+var streetSuffixByLast = func() (t [256][]string) {
+	for _, x := range streetSuffixes {
+		t[x[len(x)-1]] = append(t[x[len(x)-1]], x)
+	}
+	return t
+}()
+
+// streetSuffix: the folded word f is a compound ending in a street suffix, with a name before it.
+func streetSuffix(f []byte) bool {
+	if len(f) < 6 {
+		return false
+	}
+	for _, x := range streetSuffixByLast[f[len(f)-1]] {
+		if len(f) >= len(x)+3 && string(f[len(f)-len(x):]) == x {
+			return true
+		}
+	}
+	return false
+}
+
+// eircode: an Irish postcode (D02 VF65, A65 F4E2, D6W XK20).
+func eircode(t string, i int) int {
+	if i+8 > len(t) || !(t[i] >= 'A' && t[i] <= 'Z') || !isDigitByte(t[i+1]) || !(isDigitByte(t[i+2]) || t[i+2] == 'W') || t[i+3] != ' ' {
+		return 0
+	}
+	letters, digits := 0, 0
+	for k := i + 4; k < i+8; k++ {
+		switch c := t[k]; {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case isDigitByte(c):
+			digits++
+		default:
+			return 0
+		}
+	}
+	if letters == 0 || digits == 0 || !(t[i+4] >= 'A' && t[i+4] <= 'Z') || i+8 < len(t) && isWordByte(t[i+8]) {
+		return 0
+	}
+	return i + 8
+}
+
+// postcodeAt: a postcode starts at i (British, Irish, a US state and ZIP, or 4–5 digits).
+func (a *addrParser) postcodeAt(i int) bool {
+	t := a.text
+	if i >= len(t) {
+		return false
+	}
+	if isDigitByte(t[i]) {
+		_, e, nd := a.p.digitsAt(i, 5)
+		return (nd == 4 || nd == 5) && (e == len(t) || !isWordByte(t[e]))
+	}
+	return a.ukPostcode(i) > 0 || eircode(t, i) > 0 || a.stateZip(i) > 0
+}
+
+// homeCueBefore: a word saying that someone lives at what follows is written shortly before i,
+// in the same sentence.
+func (a *addrParser) homeCueBefore(i int) bool {
+	lower := a.p.fc.lower
+	if i > len(lower) {
+		return false
+	}
+	before := lower[max(0, i-48):i]
+	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 {
+		before = before[k+1:]
+	}
+	for _, c := range homeCues {
+		if bytes.Contains(before, []byte(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// houseFirst open a house's or estate's name written before its street ("Villa Rosalinda, Camino
+// del Faro 9", "Casa Olivo, Urb. …", "Ty Gwyn, Heol y Bryn, …").
+var houseFirst = words(`casa villa vila finca mas masia chalet cortijo quinta pazo caserio caseria ty bwthyn plas`)
+
+// insideAny: i lies inside one of spans or of skip's ranges.
+func insideAny(spans []Span, skip [][2]int, i int) bool {
+	for _, sp := range spans {
+		if sp.Start <= i && i < sp.End {
+			return true
+		}
+	}
+	for _, r := range skip {
+		if r[0] <= i && i < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// wordEndingAt returns the index of the word that ends at e, or -1.
+func (a *addrParser) wordEndingAt(e int) int {
+	ws := a.p.ws
+	k := sort.Search(len(ws), func(j int) bool { return ws[j].end >= e })
+	if k < len(ws) && ws[k].end == e {
+		return k
+	}
+	return -1
+}
+
+// bareStreetAt reads a street written without a street-type word from its number at i: one to
+// four capitalised words (particles between) right before the number, then a floor and door or a
+// postcode ("Velázquez 88 2º izq", "Prim 12 3 dcha donostia", "Cuba 7 bajo b, 36204 vigo",
+// "Arturo Soria 140, 5º B, 28043 Madrid"), then the rest of the chain. A floor without a door
+// ("Artículo 14, 2º", "Sala 4, 6ª planta") is not enough.
+func (a *addrParser) bareStreetAt(i int) (int, int) {
+	t := a.text
+	w := a.wordEndingAt(i - 1)
+	if w < 0 || !capitalised(a.p.ws[w].text) {
+		return 0, 0 // the name right before the number is capitalised: a cheap test first
+	}
+	ne := a.number(i)
+	if ne <= 0 || !isDigitByte(t[i]) {
+		return 0, 0
+	}
+	k, ok := a.sep(ne)
+	strong := false
+	if !ok || k >= len(t) {
+		k = len(t)
+	} else if fe := a.floor(k); fe > 0 {
+		fl := t[k:fe]
+		last := fl[len(fl)-1]
+		door := last >= 'A' && last <= 'H' || last >= 'b' && last <= 'h'
+		if isDigitByte(t[k]) {
+			// a floor number with a door: "2º izq", "4 izq", "3ºA", "3c", "2n 1a"
+			strong = strings.IndexByte(fl, ' ') > 0 && !strings.HasSuffix(fl, "planta") && !strings.HasSuffix(fl, "piso") && !strings.HasSuffix(fl, "floor") && !strings.HasSuffix(fl, "pis") ||
+				door || len(fl) >= 2 && last == 'a' && !isDigitByte(fl[len(fl)-2])
+		} else {
+			// a floor word with a door letter ("bajo b"); a door word alone after a number ("Mesa 5
+			// dcha", "Box 4 izq.") only with a postcode or a known town after it
+			strong = door && strings.IndexByte(fl, ' ') > 0
+		}
+		if !strong {
+			if k2, ok := a.sep(fe); ok && k2 < len(t) {
+				f, _ := a.p.foldAt(k2)
+				strong = a.postcodeAt(k2) || places[f] || addrTowns[f]
+			}
+		}
+	}
+	if !strong && k < len(t) {
+		// "Zurbano 45, 28010 Madrid": a postcode and a capitalised town
+		if _, _, nd := a.p.digitsAt(k, 5); nd == 5 && t[ne] == ',' {
+			_, ok := a.postcodeTown(k, false)
+			strong = ok && k+6 < len(t) && capitalised(t[k+6:])
+		}
+	}
+	if !strong && !strings.Contains(t[max(0, i-48):i], " de") {
+		return 0, 0 // nor a floor before it ("el 4ºC de Alberto Aguilera 20")
+	}
+	// the name
+	start := -1
+	for n := 0; n < 5 && w >= 0; n++ {
+		ww := &a.p.ws[w]
+		switch {
+		case capitalised(ww.text) && (!ww.is(a.p.fc, lexAddrStop|lexNotNames|lexCue|lexUnitWords|lexFloorWords|lexCompanyWords|lexInstitution|lexGreeting) ||
+			ww.is(a.p.fc, lexStreetTypeWords|lexPlaces) && !ww.is(a.p.fc, lexAddrStop)):
+			start = w // "Gran Vía 41, 3º dcha": a street-type word inside the name
+		case start >= 0 && capitalised(ww.text) && a.p.ws[start].is(a.p.fc, lexStreetTypeWords) && !ww.is(a.p.fc, lexAddrStop|lexCue|lexGreeting):
+			start = w // "Gran" before "Vía"
+		case start >= 0 && ww.is(a.p.fc, lexNameParticles) && w > 0 && (capitalised(a.p.ws[w-1].text) || a.p.ws[w-1].is(a.p.fc, lexNameParticles)):
+			// "Virgen de la Esperanza 3": particles between the name's words
+		case start >= 0 && start > w+1 && capitalised(ww.text) && !ww.is(a.p.fc, lexAddrStop|lexCue|lexGreeting):
+			start = w // a word of any class before the particles ("Virgen de la …")
+			n = 5
+			continue
+		default:
+			n = 5
+			continue
+		}
+		if w == 0 || a.p.ws[w-1].end != ww.start-1 || t[a.p.ws[w-1].end] != ' ' || n == 4 {
+			break
+		}
+		w--
+	}
+	if start < 0 {
+		return 0, 0
+	}
+	ns := a.p.ws[start].start
+	if !strong {
+		// "el 4ºC de Alberto Aguilera 20", "el 2º izq. del 14 de Goya": a floor, "de", the street
+		f := -1
+		for _, p := range []string{" de ", " del "} {
+			if ns >= len(p)+2 && t[ns-len(p):ns] == p {
+				f = ns - len(p)
+			}
+		}
+		if f < 0 {
+			return 0, 0
+		}
+		for p := max(0, f-14); p < f; p++ {
+			if (p == 0 || t[p-1] == ' ') && isDigitByte(t[p]) {
+				if fe := a.floor(p); fe == f || fe == f-1 && t[f-1] == '.' {
+					return a.chainFrom(p, segStreet, ne)
+				}
+			}
+			if (p == 0 || t[p-1] == ' ') && isASCIILetterByte(t[p]) && a.unit(p) == f {
+				return a.chainFrom(p, segStreet, ne) // "el portal 3 de Fuencarral 20"
+			}
+		}
+		return 0, 0
+	}
+	return a.chainFrom(ns, segStreet, ne)
+}
+
+// townPostcode: a 5-digit Spanish postcode at i after a known town ("en Toledo 45007", "Lugo
+// 27002,"), then punctuation or the end: where the postcode ends, or 0.
+func (a *addrParser) townPostcode(i int) int {
+	t := a.text
+	v, e, nd := a.p.digitsAt(i, 5)
+	if nd != 5 || v/1000 < 1 || v/1000 > 52 || i < 3 || t[i-1] != ' ' || !(e == len(t) || strings.IndexByte(",.;)\n", t[e]) >= 0) {
+		return 0
+	}
+	w := a.wordEndingAt(i - 1)
+	if w < 0 || !capitalised(a.p.ws[w].text) {
+		return 0
+	}
+	f := string(a.p.ws[w].fold(a.p.fc))
+	if !places[f] && !addrTowns[f] {
+		return 0
+	}
+	return e
+}
+
+// townBefore widens an address at s over the town written before it, after "en", "de", "in" or
+// "a" ("con domicilio en Alcobendas (Madrid), avenida de España 12", "vecino de Mieres, calle …").
+func (a *addrParser) townBefore(s int) int {
+	t := a.text
+	if s < 6 || t[s-2:s] != ", " {
+		return s
+	}
+	k := s - 2
+	if t[k-1] == ')' {
+		o := strings.LastIndexByte(t[max(0, k-32):k], '(')
+		if o < 0 {
+			return s
+		}
+		o += max(0, k-32)
+		if o < 2 || t[o-1] != ' ' || !capitalised(t[o+1:]) {
+			return s
+		}
+		k = o - 1
+	}
+	w := a.wordEndingAt(k)
+	b := -1
+	for n := 0; n < 4 && w >= 0; n++ {
+		ww := &a.p.ws[w]
+		switch {
+		case capitalised(ww.text) && (!ww.is(a.p.fc, lexNotNames|lexAddrStop|lexCue|lexGreeting) || ww.is(a.p.fc, lexPlaces) || addrTowns[string(ww.fold(a.p.fc))]):
+			b = w
+		case b >= 0 && ww.is(a.p.fc, lexNameParticles):
+		default:
+			n = 4
+			continue
+		}
+		if w == 0 || a.p.ws[w-1].end != ww.start-1 {
+			break
+		}
+		w--
+	}
+	if b < 0 || b == 0 {
+		return s
+	}
+	if f := string(a.p.ws[b-1].fold(a.p.fc)); a.p.ws[b-1].end == a.p.ws[b].start-1 && (f == "en" || f == "de" || f == "in" || f == "a" || f == "at" || f == "em") {
+		return a.p.ws[b].start
+	}
+	return s
+}
+
+// numberOfStreet: a street's name at s (no number after it) written after its number and maybe
+// a floor ("2º izq. del número 15 de la calle Goya", "el número 21 de la calle Lepanto"): where
+// that starts, or -1.
+func (a *addrParser) numberOfStreet(s int) int {
+	t := a.text
+	k := s
+	for _, p := range []string{"de la ", "del ", "de ", "de l'", "da "} {
+		if k >= len(p) && t[k-len(p):k] == p {
+			k -= len(p)
+			break
+		}
+	}
+	if k == s || k < 2 || t[k-1] != ' ' {
+		return -1
+	}
+	d := k - 1
+	for d > 0 && isDigitByte(t[d-1]) {
+		d--
+	}
+	if d == k-1 || k-1-d > 4 || d < 2 || t[d-1] != ' ' {
+		return -1
+	}
+	n := d - 1 // before the number: "número ", "nº ", "n.º ", "num. "
+	low := a.p.fc.lower
+	for _, p := range []string{"número", "numero", "nº", "n.º", "num.", "núm.", "no."} {
+		if n >= len(p) && string(low[n-len(p):n]) == p {
+			n -= len(p)
+			break
+		}
+	}
+	if n == d-1 && n >= 2 && (t[n-2:n] == "el" || t[n-2:n] == "El") && (n == 2 || t[n-3] == ' ') {
+		return n - 2 // "vive en el 3 de la calle Toledo"
+	}
+	if n == d-1 || n < 1 || t[n-1] != ' ' {
+		return -1
+	}
+	start := n
+	// a floor before it: "2º izq. del", "3º B del"
+	if n >= 5 && string(low[n-4:n]) == "del " {
+		f := n - 5
+		for p := max(0, f-14); p < f; p++ {
+			if (p == 0 || t[p-1] == ' ') && isDigitByte(t[p]) {
+				if fe := a.floor(p); fe == f+1 || fe == f {
+					return p
+				}
+			}
+		}
+	}
+	return start
+}
+
+// kmFigure reads the figure after "km" at i (" 14", ". 14,5", " 3.2"): where it ends, or 0.
+func (a *addrParser) kmFigure(i int) int {
+	t := a.text
+	if i < len(t) && t[i] == '.' {
+		i++
+	}
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	_, e, nd := a.p.digitsAt(i, 4)
+	if nd == 0 || nd > 4 {
+		return 0
+	}
+	if e+1 < len(t) && (t[e] == ',' || t[e] == '.') && isDigitByte(t[e+1]) {
+		e += 2
+		for e < len(t) && isDigitByte(t[e]) {
+			e++
+		}
+	}
+	if e < len(t) && isWordByte(t[e]) {
+		return 0
+	}
+	return e
+}
+
+// codeWordBefore: the word right before i names a code, not a place ("el pedido 28012 …",
+// "order 46001 …"), so a number there is no postcode.
+func (a *addrParser) codeWordBefore(i int) bool {
+	w := a.wordEndingAt(i - 1)
+	if w < 0 {
+		return false
+	}
+	switch string(a.p.ws[w].fold(a.p.fc)) {
+	case "pedido", "order", "ref", "referencia", "reference", "expediente", "expte", "factura", "invoice", "lote", "codigo",
+		"cuenta", "contrato", "poliza", "ticket", "caso", "case", "albaran", "num", "numero", "id", "nº", "cliente",
+		"client", "customer", "socio", "usuario", "codi":
+		return true
+	}
+	return false
+}
+
+// knownTownBefore widens a postcode and town at i back over a known town or island written
+// before it ("Tenerife, 38670 Adeje"): the new start, or i.
+func (a *addrParser) knownTownBefore(i int) int {
+	t := a.text
+	if i < 4 || t[i-2:i] != ", " {
+		return i
+	}
+	w := a.wordEndingAt(i - 2)
+	if w < 0 || !capitalised(a.p.ws[w].text) {
+		return i
+	}
+	if f := string(a.p.ws[w].fold(a.p.fc)); !places[f] && !addrTowns[f] {
+		return i
+	}
+	return a.p.ws[w].start
+}
+
+// townParticles join the words of a foreign town's name ("Frankfurt am Main", "Stratford upon
+// Avon", "Boulogne sur Mer").
+var townParticles = words(`am an der im sur upon di`)
+
+// notTownWords follow a number far more often than a town does ("cobra 15000 euros").
+var notTownWords = words(`euros euro eur dolares dollars libras pounds años anos anys urte years meses months dias days
+	horas hours veces times personas people habitantes clientes clients puntos points unidades units km metros metres
+	kilos kg litros acciones shares participaciones votos votes visitas pasos`)
+
+// prepBefore: a preposition or a colon right before i ("vive en 38003 …", "me mudé a 50009 …",
+// "helbidea: 20800 …").
+func (a *addrParser) prepBefore(i int) bool {
+	low := a.p.fc.lower
+	for _, p := range []string{" en ", " a ", " at ", " in ", " to ", ": ", " na ", " em ", " al ", " à ", " ao "} {
+		if i >= len(p) && i <= len(low) && string(low[i-len(p):i]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// nextLines widens an address that ends at e, at the end of a line, over the lines after it that
+// finish it in a letter's address block: a postcode and town ("C/ Mayor 5, 2º B⏎28013 Madrid"),
+// or a town then a British or Irish postcode, on one line or two ("12 Church Lane⏎Ledbury⏎HR8 1DT").
+func (a *addrParser) nextLines(e int) int {
+	t := a.text
+	for n := 0; n < 2; n++ {
+		k := e
+		if k < len(t) && t[k] == ',' {
+			k++
+		}
+		if k < len(t) && t[k] == '\r' {
+			k++
+		}
+		if k >= len(t) || t[k] != '\n' {
+			return e
+		}
+		k++
+		if k >= len(t) {
+			return e
+		}
+		if isDigitByte(t[k]) {
+			if pe, ok := a.postcodeTown(k, false); ok {
+				return a.bracketPlace(pe)
+			}
+			return e
+		}
+		if pe := max(a.ukPostcode(k), eircode(t, k)); pe > 0 {
+			return pe
+		}
+		te := a.town(k, false, false)
+		if te <= 0 {
+			return e
+		}
+		if te+1 < len(t) && t[te] == ' ' {
+			if pe := max(a.ukPostcode(te+1), eircode(t, te+1), a.stateZip(te+1)); pe > 0 {
+				return pe // "Ledbury HR8 1DT"
+			}
+		}
+		if te < len(t) && (t[te] == '\n' || t[te] == '\r' || t[te] == ',') {
+			e = te // a town on its own line: the postcode must follow on the next
+			continue
+		}
+		return e
+	}
+	return e
+}
+
+// lowerSuffixes end an English street typed in lower case; the other suffixes (drive, walk,
+// way, park, close…) are everyday words there.
+var lowerSuffixes = words(`st street rd road ave avenue ln lane blvd boulevard crescent terrace gardens`)
+
+// ukPostcodeLower: a British postcode typed in lower case (nw1 6xe, ox1 4ap).
+func ukPostcodeLower(t string, i int) int {
+	j := i
+	for j < len(t) && j-i < 2 && t[j] >= 'a' && t[j] <= 'z' {
+		j++
+	}
+	if j == i || j >= len(t) || !isDigitByte(t[j]) {
+		return 0
+	}
+	j++
+	if j < len(t) && (isDigitByte(t[j]) || t[j] >= 'a' && t[j] <= 'z') {
+		j++
+	}
+	if j+4 > len(t) || t[j] != ' ' || !isDigitByte(t[j+1]) || !(t[j+2] >= 'a' && t[j+2] <= 'z') || !(t[j+3] >= 'a' && t[j+3] <= 'z') {
+		return 0
+	}
+	if j+4 < len(t) && isWordByte(t[j+4]) {
+		return 0
+	}
+	return j + 4
+}
+
+// stateZipLower: a US state and ZIP typed in lower case (il 62704).
+func stateZipLower(t string, i int) int {
+	if i+8 > len(t) || !(t[i] >= 'a' && t[i] <= 'z') || !(t[i+1] >= 'a' && t[i+1] <= 'z') || t[i+2] != ' ' {
+		return 0
+	}
+	_, e, nd := (&dateParser{text: t}).digitsAt(i+3, 5)
+	if nd != 5 || e < len(t) && isWordByte(t[e]) {
+		return 0
+	}
+	return e
+}
+
+// countries may close an address after its town or postcode.
+var countries = words(`españa espana spain portugal francia france italia italy alemania germany deutschland irlanda
+	ireland uk england inglaterra escocia scotland gales wales usa eeuu belgica belgium holanda netherlands suiza
+	switzerland andorra marruecos morocco mexico argentina colombia venezuela peru ecuador rumania romania polonia poland`)
+
+// mergeAdjacentAddresses joins the addresses (out[first:]) that only a comma, semicolon, dash or
+// space apart ("28013 Madrid, C/ Arenal 4"): one address read in two pieces is one value.
+func mergeAdjacentAddresses(out []Span, first int, text string) []Span {
+	if len(out)-first < 2 {
+		return out
+	}
+	sp := out[first:]
+	sort.SliceStable(sp, func(i, j int) bool { return sp[i].Start < sp[j].Start })
+	k := 0
+	for i := 1; i < len(sp); i++ {
+		prev := &sp[k]
+		if gap := sp[i].Start - prev.End; gap >= 0 && gap <= 3 && strings.Trim(text[prev.End:sp[i].Start], ",;- ") == "" {
+			prev.End = max(prev.End, sp[i].End)
+			prev.Text = text[prev.Start:prev.End]
+			prev.Score = max(prev.Score, sp[i].Score)
+			continue
+		}
+		k++
+		sp[k] = sp[i]
+	}
+	return out[:first+k+1]
+}
+
+// strongAfter: after an address's number at e comes a floor and door, a postcode or a known town.
+func (a *addrParser) strongAfter(e int) bool {
+	k, ok := a.sep(e)
+	if !ok || k >= len(a.text) {
+		return false
+	}
+	if a.postcodeAt(k) {
+		return true
+	}
+	if fe := a.floor(k); fe > 0 && isDigitByte(a.text[k]) {
+		return true
+	}
+	f, _ := a.p.foldAt(k)
+	return places[f] || addrTowns[f]
+}
+
+// poBox: "PO Box 123", "P.O. Box 123", "po box 123" at i: where its number ends, or 0.
+func (a *addrParser) poBox(i int) int {
+	low := a.p.fc.lower
+	for _, p := range []string{"po box ", "p.o. box ", "p.o.box ", "p o box "} {
+		if i+len(p) < len(low) && string(low[i:i+len(p)]) == p && isDigitByte(a.text[i+len(p)]) {
+			_, e, nd := a.p.digitsAt(i+len(p), 6)
+			if nd > 6 || e < len(a.text) && isWordByte(a.text[e]) {
+				return 0
+			}
+			return e
+		}
+	}
+	return 0
+}
+
+// houseNumber: the number at i..e after a street's name is its number — not a year with nothing
+// of an address after it ("la carrera de San Silvestre 2024").
+func (a *addrParser) houseNumber(i, e int) bool {
+	t := a.text
+	if e-i == 4 && (strings.HasPrefix(t[i:], "19") || strings.HasPrefix(t[i:], "20")) {
+		return a.strongAfter(e)
+	}
+	return true
+}
