@@ -1,0 +1,121 @@
+# Items of realistic-dev5-ids.jsonl (see dev5_ids.py). Fourth round of issue #13: the identifier
+# forms the spent second held-out set (realistic-dev4.jsonl) reported as missed, by shape and
+# type only, written in new words and in ES/EN/CA/GL/EU: dates of birth in words and ordinals,
+# record numbers with letter prefixes and regional health-card codes, foreign plates, IBANs with
+# dots and slashes, ES-prefixed NIFs with dots, passports after long phrases, and their decoys
+# (sample numbers on forms, file numbers shaped like a DNI, a passport's expiry date).
+
+
+def define(item, h):
+    dni, dni_bad, nie, nss, ccc, iban, ES, group, card, card_bad = (
+        h["dni"], h["dni_bad"], h["nie"], h["nss"], h["ccc"], h["iban"], h["ES"], h["group"], h["card"], h["card_bad"])
+
+    # ---- dates of birth in words, ordinals, languages ------------------------------------
+    item("rl-es-law-4201", "es", "law",
+         "Redacta el poder: comparece D. [[PERSON|Anselmo Quirós Bedia]], nacido el [[DOB|veintiocho de julio de mil novecientos cincuenta y cuatro]], "
+         f"con DNI [[DNI|{dni(30418857)}]], en nombre propio. Madrid, a {{{{DATE|diez de noviembre de dos mil veinticinco}}}}.")
+    item("rl-es-clinic-4202", "es", "clinic",
+         "Paciente [[PERSON|Rocío Almagro]]. Refiere que nació el [[DOB|primero de mayo de 1961]] y que la operaron en {{DATE|2019}}.")
+    item("rl-es-bank-4203", "es", "bank",
+         "la señora dice q es del [[DOB|4 de julio de 1990]] y q no le llega la tarjeta, q se la manden a la oficina {{OFFICE|0049-1182}}")
+    item("rl-es-law-4204", "es", "law",
+         "Datos del testigo: [[PERSON|Fermín Arroyo Sanz]], nacido el [[DOB|tercer día de marzo de 1966]], vecino de Soria.")
+    item("rl-en-clinic-4205", "en", "clinic",
+         "Summary for GP: [[PERSON|Gwen Pryce]], born on [[DOB|the second of June 1974]], attended on {{DATE|12 November 2025}} with chest pain.")
+    item("rl-en-bank-4206", "en", "bank",
+         "Customer verified: [[PERSON|Rhys Morgan]], date of birth [[DOB|the 1st of March, 1969]], account opened {{DATE|3 May 2021}}.")
+    item("rl-en-law-4207", "en", "law",
+         "The deponent, [[PERSON|Harriet Cole]], was born on [[DOB|the twenty-first of August 1948]] in Leeds.")
+    item("rl-en-clinic-4208", "en", "clinic",
+         "pt [[PERSON|maria okafor]] says she was born [[DOB|twelfth of May 1950]], next review {{DATE|3/2/2026}}")
+    item("rl-ca-law-4209", "ca", "law",
+         "Compareix el senyor [[PERSON|Pere Vilaró i Soler]], nascut a Manresa el [[DOB|vint-i-tres de novembre de mil nou-cents seixanta-cinc]], "
+         f"amb DNI [[DNI|{dni(39155027)}]].")
+    item("rl-ca-clinic-4210", "ca", "clinic",
+         "La pacient [[PERSON|Núria Casals]], nascuda el [[DOB|5 d'octubre de 1955]], ingressa el {{DATE|2 de desembre de 2025}}.")
+    item("rl-ca-bank-4211", "ca", "bank",
+         "data de naixement del titular: [[DOB|dos de febrer de mil nou-cents vuitanta-vuit]]. Alta al banc: {{DATE|14/01/2020}}.")
+    item("rl-gl-law-4212", "gl", "law",
+         "Comparece dona [[PERSON|Uxía Pereiro Lema]], que naceu o [[DOB|vinte e un de xaneiro de mil novecentos oitenta]], veciña de Lugo.")
+    item("rl-gl-clinic-4213", "gl", "clinic",
+         "Paciente [[PERSON|Manuel Outeiral]], nado o [[DOB|catorce de marzo de mil novecentos corenta e sete]]. Consulta o {{DATE|3 de decembro de 2025}}.")
+    item("rl-gl-bank-4214", "gl", "bank",
+         "o cliente [[PERSON|brais]] dixo que a súa data de nacemento é [[DOB|3 de setembro de 1949]]")
+    item("rl-eu-clinic-4215", "eu", "clinic",
+         "Gaixoa: [[PERSON|Itziar Goikoetxea]]\nJaiotza data: [[DOB|1977ko abenduaren 2a]]\nKontsulta: {{DATE|2025/12/01}}")
+    item("rl-eu-bank-4216", "eu", "bank",
+         "bezeroa [[PERSON|Unai]] da, jaiotza urtea: [[DOB|1963]]. kontua {{DATE|2020an}} ireki zuen.")
+    item("rl-es-clinic-4217", "es", "clinic",
+         "Fecha de nacimiento: [[DOB|trece de diciembre del setenta y dos]]. Alergias: ninguna.")
+    item("rl-en-bank-4218", "en", "bank",
+         "Caller [[PERSON|Tom Bayliss]], DOB [[DOB|fourth of October, 1958]], card stopped on {{DATE|1 Dec 2025}}.")
+
+    # ---- medical record numbers ------------------------------------------------------------
+    item("rl-gl-clinic-4219", "gl", "clinic",
+         "a paciente [[PERSON|rosalía]] trae a tarxeta sanitaria [[MRN|TSI RORE 5803120044]] e vive en Vigo")
+    item("rl-es-clinic-4220", "es", "clinic",
+         "2025-12-01T09:12:44Z INFO citas.sync paciente_id=[[MRN|HCU0041877]] estado=confirmada servicio=trauma build={{VERSION|7.3.1}}")
+    item("rl-ca-clinic-4221", "ca", "clinic",
+         "[11:02] Infermera: em pots dir el CIP de l'avi?\n[11:03] [[PERSON|Jordi]]: [[MRN|PUMA 0 350211 09 4]]\n[11:03] [[PERSON|Jordi]]: ja t'ho he enviat")
+    item("rl-ca-clinic-4222", "ca", "clinic",
+         "| Nom | Cognoms | TSI |\n|---|---|---|\n| [[PERSON|Arnau]] | [[PERSON|Puig Mas]] | [[MRN|PUMA 1890514 01]] |\n| [[PERSON|Laia]] | [[PERSON|Roca Vidal]] | [[MRN|ROVI 0920302 00]] |")
+    item("rl-eu-clinic-4223", "eu", "clinic",
+         "Gaixoa: [[PERSON|Koldo Etxeberria]]\nHK zk.: [[MRN|3311820]]\nOharra: kontrola {{DATE|2026/01/15}}")
+    item("rl-eu-clinic-4224", "eu", "clinic",
+         "nire ama [[PERSON|Arantxa]] da, Osakidetzako TIS zk. [[MRN|ETAR510923]] du.")
+    item("rl-en-clinic-4225", "en", "clinic",
+         "| patient | hospital no. | ward |\n|---|---|---|\n| [[PERSON|Ada Finch]] | [[MRN|KH2210934]] | {{REFERENCE|B4}} |\n| [[PERSON|Leo Marsh]] | [[MRN|KH2211870]] | {{REFERENCE|C2}} |")
+    item("rl-es-clinic-4226", "es", "clinic",
+         "Paciente [[PERSON|Celia Navas]], NHC [[MRN|HUV00734512]], cama {{REFERENCE|312-B}}.")
+    item("rl-es-clinic-4227", "es", "clinic",
+         "Asturias: el CIPA de la paciente es [[MRN|ASMR 640211 0 7]], pídele cita.")
+    item("rl-en-clinic-4228", "en", "clinic",
+         "Referral: [[PERSON|Owen Hale]], NHS number [[MRN|485 777 3456]], hospital number [[MRN|RTH0092215]].")
+
+    # ---- plates ----------------------------------------------------------------------------
+    item("rl-es-law-4229", "es", "law",
+         "El otro vehículo llevaba matrícula francesa [[PLATE|EF-732-HJ]] y el nuestro la [[PLATE|5521 KDT]]. Atestado nº {{CASE|2025/118}}.")
+    item("rl-en-law-4230", "en", "law",
+         "Client's car, UK reg [[PLATE|YR63 FNZ]], was hit by a van with German plates [[PLATE|HH-AB 1234]].")
+    item("rl-es-bank-4231", "es", "bank",
+         "seguro del coche: matricula portuguesa [[PLATE|45-LK-88]], titular [[PERSON|Duarte Lopes]]")
+    item("rl-ca-law-4232", "ca", "law",
+         "el cotxe del senyor té matrícula italiana [[PLATE|AB 123CD]], i la moto la [[PLATE|C-7720-BGS]]")
+    item("rl-en-bank-4233", "en", "bank",
+         "Car finance: vehicle registration [[PLATE|GT-119-LM]] (French), contract {{REFERENCE|CF-2025-00431}}.")
+    item("rl-es-law-4234", "es", "law",
+         "vehículo antiguo matrícula [[PLATE|M-7742-ZK]], kennzeichen del alemán [[PLATE|B-MK 3317]]")
+
+    # ---- IBAN, DNI, passport forms -----------------------------------------------------------
+    de = iban("DE", "370400440532013000")
+    fr = iban("FR", "30006000011234567890189")
+    es1 = ES("2100", "4512", "0201234567")
+    es2 = ES("0081", "0216", "7300012345")
+    item("rl-es-bank-4235", "es", "bank",
+         f"ingresa en la cuenta de [[PERSON|Lidia]]: [[IBAN|{group(es1, 4, '.')}]] antes del {{{{DATE|viernes}}}}")
+    item("rl-en-bank-4236", "en", "bank",
+         f"His German account: [[IBAN|{group(de, 4, '.')}]]; his French one: [[IBAN|{group(fr, 4, ' / ')}]].")
+    item("rl-gl-bank-4237", "gl", "bank",
+         f"A conta é a [[IBAN|{es2[:4]} / {es2[4:8]} / {es2[8:12]} / {es2[12:14]} / {es2[14:]}]], a nome de [[PERSON|Antía]].")
+    item("rl-es-law-4238", "es", "law",
+         f"NIF del arrendatario: [[DNI|{dni(51234099, 'ES-{a}.{b}.{c}-{l}')}]]; NIF de la arrendadora: [[DNI|{dni(22870415, 'ES{a}.{b}.{c}{l}')}]].")
+    item("rl-en-bank-4239", "en", "bank",
+         f"KYC: Spanish tax id [[DNI|{dni(47120933, 'ES {n}{l}')}]] for [[PERSON|Marta Gil]].")
+    item("rl-es-law-4240", "es", "law",
+         "el pasaporte de la señora alemana que firma es [[PASSPORT|C7X2N4K9T]] y el de su marido [[PASSPORT|CF3H8L1P2]]")
+    item("rl-en-law-4241", "en", "law",
+         "The Italian buyer's passport, as shown at signing, is [[PASSPORT|YA4417290]].")
+
+    # ---- decoys ----------------------------------------------------------------------------
+    item("rl-es-bank-4242", "es", "bank",
+         f"el cliente [[PERSON|Iván]] tiene la cuenta [[IBAN|{group(ES('2038', '1010', '6000123456'))}]]; en el folleto sale de ejemplo {{{{CHECKSUM|ES00 1234 5678 0000 0000 0000}}}}")
+    item("rl-en-bank-4243", "en", "bank",
+         "Form guidance: write your DNI like the sample {{CHECKSUM|12345678B}} and your IBAN like {{CHECKSUM|GB00 BANK 0000 0000 0000 00}}.")
+    item("rl-es-law-4244", "es", "law",
+         f"Expediente {{{{CASE|{dni_bad(33120877)[:8]}-{dni_bad(33120877)[8]}}}}}: el DNI del cliente es [[DNI|{dni(33120876)}]].")
+    item("rl-es-bank-4245", "es", "bank",
+         "pasaporte de [[PERSON|Elena Ruiz]]: [[PASSPORT|PAB551023]], caduca el {{DATE|07/2031}}. la tarjeta no la trae")
+    item("rl-en-bank-4246", "en", "bank",
+         f"The card [[CARD|{group(card('492000123456789'))}]], exp [[CARD_EXP|09/28]]. A gift card {{{{REFERENCE|6035 1100 2233 4410}}}} was also presented.")
+    item("rl-en-bank-4247", "en", "bank",
+         f'{{"event":"auth","pan":"[[CARD|{card("545454123456789")}]]","exp":"[[CARD_EXP|1027]]","build":"{{{{VERSION|2.4.1}}}}"}}')
