@@ -61,11 +61,78 @@ var numberWords = func() map[string]int {
 		"cien": 100, "ciento": 100, "doscientos": 200, "trescientos": 300, "cuatrocientos": 400, "quinientos": 500,
 		"seiscientos": 600, "setecientos": 700, "ochocientos": 800, "novecientos": 900, "mil": 1000,
 		"trenta": 30, "quaranta": 40, "cinquanta": 50, "seixanta": 60, "setanta": 70, "vuitanta": 80, "noranta": 90,
-		"noucents": 900, "corenta": 40, "cincuenta_": 50, "sesenta_": 60, "oitenta": 80, "novecentos": 900} {
+		"noucents": 900, "corenta": 40, "cincuenta_": 50, "sesenta_": 60, "oitenta": 80, "novecentos": 900,
+		"cent": 100, "cen": 100, "cento": 100, "hundred": 100, "thousand": 1000} {
 		m[strings.TrimSuffix(w, "_")] = n
+	}
+	// Galician, the rest of Catalan, English
+	add("_ unha dous tres catro cinco seis sete oito nove dez once doce trece catorce quince dezaseis dezasete dezaoito dezanove vinte", 0)
+	add("_ _ dues _ quatre cinc sis set vuit nou", 0)
+	add("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty", 0)
+	for w, n := range map[string]int{"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+		"trinta": 30, "vinteun": 21, "vinteunha": 21} {
+		m[w] = n
 	}
 	return m
 }()
+
+// dayOrdinals are the ordinals a day is written with ("primero de mayo", "the fourth of
+// October", "tercer día de marzo", "twenty-first"): read only as a day.
+var dayOrdinals = func() map[string]int {
+	m := map[string]int{}
+	for i, w := range strings.Fields(`first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+		thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth`) {
+		m[w] = i + 1
+	}
+	for i, w := range strings.Fields(`primero segundo tercero cuarto quinto sexto septimo octavo noveno decimo undecimo duodecimo
+		decimotercero decimocuarto decimoquinto decimosexto decimoseptimo decimoctavo decimonoveno vigesimo`) {
+		m[w] = i + 1
+	}
+	for i, w := range strings.Fields(`primera segunda tercera cuarta quinta sexta septima octava novena decima`) {
+		m[w] = i + 1
+	}
+	m["thirtieth"], m["trigesimo"], m["tercer"], m["primeiro"], m["primer"] = 30, 30, 3, 1, 1
+	return m
+}()
+
+// numberValue reads one folded number word, also a compound written with hyphens (Catalan
+// "vint-i-tres", "quaranta-vuit", "nou-cents"; English "fifty-eight", "twenty-first"); ordinals
+// only when ord.
+func numberValue(f string, ord bool) (int, bool) {
+	if v, ok := numberWords[f]; ok {
+		return v, true
+	}
+	if ord {
+		if v, ok := dayOrdinals[f]; ok {
+			return v, true
+		}
+	}
+	if strings.IndexByte(f, '-') < 0 {
+		return 0, false
+	}
+	v, n := 0, 0
+	for part := range strings.SplitSeq(f, "-") {
+		switch x, ok := numberWords[part]; {
+		case part == "i" && n > 0:
+			continue
+		case part == "cents" || part == "centes":
+			if v == 0 || v > 9 {
+				return 0, false
+			}
+			v *= 100
+		case ok && x < 100:
+			v += x
+		default:
+			if y, isOrd := dayOrdinals[part]; ord && isOrd && n > 0 {
+				v += y
+				break
+			}
+			return 0, false
+		}
+		n++
+	}
+	return v, n > 1
+}
 
 // dateParser reads a date at a byte offset of text; ws are text's words, fc folds them.
 type dateParser struct {
@@ -274,7 +341,7 @@ func (p *dateParser) day(i int) (int, int) {
 		}
 		return d, p.spaces(j)
 	}
-	return p.numberWords(i, 31)
+	return p.numberWordsOrd(i, 31, true)
 }
 
 func isOrdinalSuffix(s string) bool {
@@ -283,7 +350,10 @@ func isOrdinalSuffix(s string) bool {
 
 // numberWords reads a number written in words ("veintitrés", "treinta y uno", "mil novecientos
 // sesenta y uno", "sesenta y ocho") up to max.
-func (p *dateParser) numberWords(i, max int) (int, int) {
+func (p *dateParser) numberWords(i, max int) (int, int) { return p.numberWordsOrd(i, max, false) }
+
+// numberWordsOrd is numberWords, with ordinals too when ord (a day).
+func (p *dateParser) numberWordsOrd(i, max int, ord bool) (int, int) {
 	total, cur, end, n := 0, 0, 0, 0
 	j := i
 	for {
@@ -296,18 +366,22 @@ func (p *dateParser) numberWords(i, max int) (int, int) {
 				break
 			}
 			f2, e2 := p.foldAt(p.spaces(e))
-			if _, ok := numberWords[f2]; !ok || e2 < 0 {
+			if _, ok := numberValue(f2, ord); !ok || e2 < 0 {
 				break
 			}
 			j = p.spaces(e)
 			continue
 		}
-		v, ok := numberWords[f]
+		v, ok := numberValue(f, ord)
 		if !ok {
 			// "dieciséis" folds to dieciseis; "veintiún" to veintiun
 			break
 		}
 		switch {
+		case n == 1 && total == 0 && (cur == 18 || cur == 19) && v >= 10 && v <= 99:
+			cur = cur*100 + v // "nineteen fifty-eight"
+		case v == 100 && cur > 0 && cur < 10:
+			cur *= 100 // "nine hundred"
 		case v == 1000:
 			if cur == 0 {
 				cur = 1
@@ -365,17 +439,26 @@ func (p *dateParser) trimSpaces(e int) int {
 // written: DAY [de|of|del] MONTH [,] [de|del|of|,] YEAR — or without a year if yearless.
 // MONTH may also be a number after "del" ("1 del 4 del 52", "catorce del dos del dieciséis").
 func (p *dateParser) written(i int, yearless bool) int {
+	if k, ok := p.lit(i, "the"); ok && k < len(p.text) && k > i {
+		i = k // "born on the 23rd of February 1985": the article goes with the date
+	}
 	d, j := p.day(i)
 	if j == 0 || j == i {
 		return 0
 	}
+	j, _ = p.lit(j, "dia", "day") // "tercer día de marzo"
 	j, _ = p.lit(j, "de", "of", "d")
 	if j < len(p.text) && p.text[j] == '\'' { // d'abril
 		j++
 	}
 	m, mEnd := 0, 0
 	if f, e := p.foldAt(j); e > 0 {
-		if v, ok := monthNames[f]; ok {
+		v, ok := monthNames[f]
+		if !ok && (strings.HasPrefix(f, "d'") || strings.HasPrefix(f, "d’")) {
+			// "9 d'agost": the elided article is one word with the month
+			v, ok = monthNames[strings.TrimPrefix(strings.TrimPrefix(f, "d'"), "d’")]
+		}
+		if ok {
 			m, mEnd = v, e
 			if mEnd < len(p.text) && p.text[mEnd] == '.' {
 				mEnd++
@@ -731,6 +814,17 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	}
 	start := i
 	p := dateParser{text: text, ws: ws, fc: fc}
+	if cw := string(ws[h.word].fold(fc)); start > h.end && i < len(text) && isDigitByte(text[i]) && (cw == "es" || cw == "son" || cw == "era" || cw == "soy") {
+		// "es del 4 de julio de 1990", "Es del 29 de febrero de 2008, menor de edad": a whole
+		// date after "es del" is the person's birth, unless a thing is what "es del" dates
+		// ("la factura es del 3 de marzo de 2019") or the year is a recent one
+		if e := p.parse(i, false); e > i {
+			if dateYear(text[i:e]) <= birthAnswerLastYear && !thingBefore(text, h.start) {
+				return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+			}
+			return out
+		}
+	}
 	if e := p.monthYear(i); e > 0 && start > h.end {
 		return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"}) // "born in March 1982"
 	}
@@ -760,6 +854,32 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	}
 	return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
 }
+
+// thingBefore: one of the three words before i names a document, an event or a payment ("la
+// factura es del …", "the letter is from …"), or a reference word does; then "es del" dates that
+// thing, not a person.
+func thingBefore(text string, i int) bool {
+	if referenceBefore(text, i) {
+		return true
+	}
+	var pw prevWordReader
+	pw.init(text, i)
+	for k := 0; k < 3; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
+		}
+		if thingWords[string(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+var thingWords = words(`factura recibo carta cita reunion reunión contrato escritura documento correo email mail mensaje
+	extracto cargo pago transferencia pedido informe foto video vídeo ley decreto sentencia auto resolución resolucion
+	nota acta movimiento pagaré pagare préstamo prestamo hipoteca cuenta tarjeta version versión modelo coche piso
+	edificio casa libro plan noticia ingreso alta denuncia demanda poder testamento certificado`)
 
 // recordDOBAnchors are the types after which a full date on the same line is read as the
 // person's date of birth when nothing says otherwise: a record line, a table row, a name

@@ -56,6 +56,7 @@ var cuePhrases = map[cueKind][]string{
 		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
 		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
+		"jaiotza", "jaiotza data", "jaiotza urtea", "jaiotze urtea", "jaiotze eguna", "jaioteguna", "year of birth", "data naixement",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
 	cuePlate:     {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula"},
