@@ -25,9 +25,9 @@ func moreBuiltins() []builtin {
 		{name: "es_dni7", first: firstDNI7, starts: startDigits, maxLen: 11, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(7),
 			pattern: wb + `\d(?:\.\d{3}\.\d{3}|\d{6})(?:-?[A-Za-z]|[ ][A-Z])` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
-		// A NIF as VAT number: ES + DNI (ES12345678Z).
+		// A NIF as VAT number: ES + DNI (ES12345678Z, ES-12.345.678-Z, ES 12345678Z).
 		{name: "es_nif_vat", first: firstNIFVAT, starts: "Ee", maxLen: 14, lead: leadDigits, cluster: cluster{8, 3, 0}, typ: TypeDNI, score: 0.7, validator: "esnif", need: minDigits(8),
-			pattern: wb + `(?:ES-?|[Ee][Ss])\d{8}-?[A-Za-z]` + we,
+			pattern: wb + `(?:ES[- ]?|[Ee][Ss])\d{2}(?:\d{6}|\.\d{3}\.\d{3})-?[A-Za-z]` + we,
 			context: []string{"nif", "vat", "iva", "dni", "fiscal"}},
 		// The old 20-digit account (entity, office, 2 control digits, account), in any grouping.
 		{name: "es_ccc", first: digitLed(20), starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{20, 1, 0}, typ: TypeCCC, score: 0.8, validator: "ccc", need: minDigits(20), veto: ibanHeadBefore,
@@ -260,17 +260,17 @@ func dni7Letter(t *scanText, j int) bool {
 		r == ' ' && r1 >= 'A' && r1 <= 'Z' && !isWordRune(t.rune(j+2))
 }
 
-// firstNIFVAT: wb + "ES", "ES-" or "es", then eight digits.
+// firstNIFVAT: wb + "ES", "ES-", "ES " or "es", then eight digits, compact or as 12.345.678.
 func firstNIFVAT(t *scanText, i int) bool {
 	r0, r1 := t.rune(i), t.rune(i+1)
 	if (r0 != 'E' && r0 != 'e') || (r1 != 'S' && r1 != 's') || isWordRune(t.rune(i-1)) {
 		return false
 	}
 	j := i + 2
-	if t.rune(j) == '-' {
+	if r := t.rune(j); r == '-' || r == ' ' && r0 == 'E' && r1 == 'S' {
 		j++
 	}
-	return t.digitsAt(j, 8)
+	return t.digitsAt(j, 8) || t.digitsAt(j, 2) && t.rune(j+2) == '.' && t.digitsAt(j+3, 3) && t.rune(j+6) == '.' && t.digitsAt(j+7, 3)
 }
 
 // firstPlate: wb + four digits, an optional space or dash, and a consonant of the plates.

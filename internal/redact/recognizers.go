@@ -174,7 +174,7 @@ func builtins() []builtin {
 			pattern: wb + `\d{2}[ /-]?(?:\d{8}|\d{4}[ /-]\d{4})[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
 		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 3, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
-			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
+			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
 		{name: "card", first: firstCard, starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, veto: cardVeto, need: minDigits(13),
 			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
@@ -343,6 +343,15 @@ func plausibleIBAN(s string) bool {
 		}
 	}
 	if upper && lower {
+		return false
+	}
+	// check digits 00, 01 and 99 are never computed (98 - n mod 97 is 2 to 98): a form's sample
+	// ("ES00 0000 …", "GB00 BANK …"), not a mistyped account
+	if k := s[2:4]; k == "00" || k == "01" || k == "99" {
+		return false
+	}
+	// groups joined by dots or slashes are read as an IBAN only when its check holds
+	if strings.ContainsAny(s, "./") {
 		return false
 	}
 	if strings.EqualFold(s[:2], "ES") {
