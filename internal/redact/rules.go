@@ -38,7 +38,11 @@ var cuePhrases = map[cueKind][]string{
 		"numero historia", "historia clinica", "historia", "historia n", "hc", "h c", "mrn", "hospital no",
 		"hospital number", "hospital n", "nhs number", "nhs no", "nhs", "cip", "tis", "sip", "nuhsa",
 		"tarjeta sanitaria", "patient id", "id paciente", "medical record", "record number", "historial",
-		"nº de historia", "n de historia", "historia clinica n", "zenbakia", "historia klinikoa"},
+		"nº de historia", "n de historia", "historia clinica n", "zenbakia", "historia klinikoa",
+		"tarxeta sanitaria", "targeta sanitaria", "tarjeta individual sanitaria", "tsi", "cipa", "cip autonomico", "hk",
+		"hk zk", "paciente id", "pacient id", "id pacient", "historia clinica numero", "health card", "chi number",
+		"hcn", "medical record number", "hospital id", "patient number", "numero de paciente", "n paciente",
+		"historial clinic", "historia clinica electronica", "osasun txartela", "osasun txartel"},
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
@@ -167,7 +171,7 @@ type cueHit struct {
 // fillerWords may stand between a cue and its value ("NHC nº 123", "pasaporte británico número
 // 123", "nacido en Cuenca el 8-XI-1981").
 var fillerWords = words(`n nº no num numero number nr nro is es de del the my his her su sus el la le o a en at son are sao
-was were fue era on of con with tiene has hat ist am le les dia dias day un una number: code codigo`)
+was were fue era on of con with tiene has hat ist am le les dia dias day un una number: code codigo zk zenb`)
 
 // nextValue returns where a value may start after a cue that ends at from: after spaces and
 // punctuation (: = " ' ( # - º .) and at most maxWords filler words (or any lower-case or
@@ -346,18 +350,104 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 	if at < 0 {
 		return out
 	}
-	end, digits, letters := tokenAt(text, at, 24)
-	if digits == 0 && letters >= 2 && letters <= 4 && end+1 < len(text) && text[end] == ' ' && isDigitByte(text[end+1]) {
-		// a centre's letters, a space, then the number ("GV 2031-448120")
-		e, d, l := tokenAt(text, end+1, 20)
-		if d >= 5 && l == 0 {
-			end, digits = e, d
+	if end := mrnValueAt(text, at); end > 0 {
+		return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
+	// "el CIPA de la paciente es ASMR 640211 0 7": a few lower-case words on, a number that can
+	// only be a record's — capitals then digits, or six digits or more without a date's or an
+	// amount's separators
+	if at2 := nextValue(text, h.end, 40, 4, true, fc, ws, h.last+1); at2 > at {
+		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) {
+			return append(out, Span{Start: at2, End: end, Type: TypeMRN, Text: text[at2:end], Score: 0.85, Source: "cue"})
 		}
 	}
-	if digits < 5 || letters > 8 || !wordEnd(text, end) {
+	if strings.ContainsAny(text[h.end:at], "\n") || !questionAfter(text, h.end) {
 		return out
 	}
-	return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
+	// "em dius el CIP de la iaia?" / "[10:03] Marta: CAGR 0 401207 00 3": asked for, the number
+	// is the answer alone on one of the next three lines
+	line := h.end + strings.IndexByte(text[h.end:], '\n') + 1
+	for k := 0; k < 3 && line > h.end && line < len(text); k++ {
+		le := strings.IndexByte(text[line:], '\n')
+		if le < 0 {
+			le = len(text)
+		} else {
+			le += line
+		}
+		i := answerStart(text, line, le)
+		if e := mrnValueAt(text, i); e > 0 && strings.TrimRight(text[e:le], " .\r") == "" {
+			return append(out, Span{Start: i, End: e, Type: TypeMRN, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
+		line = le + 1
+	}
+	return out
+}
+
+// questionAfter: the line holding a cue that ends at i ends in a question mark (within 80 bytes).
+func questionAfter(text string, i int) bool {
+	le := strings.IndexByte(text[i:min(len(text), i+80)], '\n')
+	if le < 0 {
+		le = min(len(text), i+80) - i
+	}
+	return strings.Contains(text[i:i+le], "?")
+}
+
+// mrnValueAt returns the end of a record number at i, or 0: a token of at least 5 digits and at
+// most 8 letters ("HIS0087421", "2048113", "AB 1234-567890"), or one or two groups of 2 to 4
+// capitals, then a space and the digits, themselves in groups ("GV 2031-448120", "TSI GAPC
+// 4501120033", "CAGR 0 401207 00 3").
+func mrnValueAt(text string, at int) int {
+	if at >= len(text) {
+		return 0
+	}
+	end, digits, letters := tokenAt(text, at, 24)
+	for g := 0; g < 2 && digits == 0 && letters >= 2 && letters <= 4 && end+1 < len(text) && text[end] == ' '; g++ {
+		// a centre's or a region's letters, a space, then the number
+		e, d, l := tokenAt(text, end+1, 24)
+		switch {
+		case d >= 5 && l == 0:
+			end, digits = e, d
+		case g == 0 && d == 0 && l >= 2 && l <= 4 && allUpper(text[at:e]):
+			end, letters = e, l // "TSI GAPC …"
+			continue
+		}
+		break
+	}
+	if digits < 5 || letters > 8 || !wordEnd(text, end) {
+		return 0
+	}
+	return end
+}
+
+// strongMRN: a record number read a few words after its cue: it starts with a capital and holds
+// no lower-case letter, or is six digits or more grouped by spaces or dashes only.
+func strongMRN(v string) bool {
+	if strings.ContainsAny(v, "/.") {
+		return false
+	}
+	if v[0] >= 'A' && v[0] <= 'Z' {
+		return allUpper(v)
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isDigitByte(c):
+			n++
+		case c != ' ' && c != '-':
+			return false
+		}
+	}
+	return n >= 6
+}
+
+// allUpper: s holds no lower-case ASCII letter.
+func allUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // expiryFillers may stand between an expiry cue and its value, besides fillerWords.
