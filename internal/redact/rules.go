@@ -29,6 +29,7 @@ const (
 	cueDNI       // a DNI further along the sentence, also with a wrong letter (rules_ids.go)
 	cueCard      // a card number further along the sentence, also failing Luhn (rules_ids.go)
 	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
+	cueVehicle   // a vehicle word: a plate-shaped value further along the sentence (plates.go)
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
@@ -63,7 +64,12 @@ var cuePhrases = map[cueKind][]string{
 		"jaiotza", "jaiotza data", "jaiotza urtea", "jaiotze urtea", "jaiotze eguna", "jaioteguna", "year of birth", "data naixement",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
-	cuePlate:     {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula"},
+	cuePlate: {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula", "plates", "placas",
+		"matriculas", "reg", "reg no", "registration number", "registration mark", "kennzeichen", "nummernschild",
+		"immatriculation", "plaque", "targa", "matricule", "license plate", "licence plate", "plaka", "matricula n"},
+	cueVehicle: {"coche", "vehiculo", "car", "auto", "furgoneta", "van", "moto", "camion", "truck", "turismo", "cotxe", "voiture",
+		"vehicule", "fahrzeug", "carro", "veicolo", "lorry", "motorbike", "motorcycle", "caravana", "remolque", "trailer",
+		"autocaravana", "ibilgailua", "autoa", "vehicle", "coches", "vehiculos", "cars", "motocicleta"},
 	cueDOBBefore: {"jaio", "jaioa", "jaiotakoa", "jaiotako", "jaiota", "baby", "babe"},
 	cueDNI: {"dni", "d n i", "nif", "documento de identidad", "documento nacional de identidad", "id card", "identity card",
 		"spanish id", "nan", "nana", "nortasun agiria", "document d identitat", "document nacional d identitat", "carne de identidade"},
@@ -315,6 +321,8 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				out = appendDOBBefore(out, text, h, ws, fc)
 			case cuePlate:
 				out = appendPlate(out, text, h, ws, fc)
+			case cueVehicle:
+				out = appendVehiclePlate(out, text, h.end)
 			case cueDNI:
 				if r.cfg.ChecksumFailure != ChecksumIgnore { // these rules read values whose check fails
 					out = appendSentenceDNI(out, text, h)

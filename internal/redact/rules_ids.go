@@ -32,7 +32,8 @@ func sentenceEnd(text string, i int) bool {
 var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref", "seguimiento", "tracking", "localizador",
 	"expediente", "factura", "invoice", "contrato", "contract", "poliza", "póliza", "policy", "envio", "envío", "shipment",
 	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate",
-	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario"}
+	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario", "booking", "reserva",
+	"reservation", "localizer"}
 
 // referenceBefore: one of referenceWords stands right before start, with only spaces,
 // punctuation (: . # - º) and filler words between ("número de pedido 4000 1234…", "ref. nº
@@ -436,12 +437,22 @@ func appendPassportBefore(out []Span, text string, h cueHit) []Span {
 // British one (AB12 CDE), and the next plates of a list on the same line ("… 9921-LMN and the UK
 // one AB12 CDE").
 func appendPlate(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
-	at := nextValue(text, h.end, 24, 3, false, fc, ws, h.last+1)
+	from, wi := h.end, h.last+1
+	for k := 0; k < 4 && wi < len(ws) && ws[wi].start-from <= 3; k++ { // "matrícula francesa", "German plates"
+		if !plateFillers[string(ws[wi].fold(fc))] || ws[wi].end < len(text) && isDigitByte(text[ws[wi].end]) {
+			break
+		}
+		from, wi = ws[wi].end, wi+1
+	}
+	at := nextValue(text, from, 24, 3, false, fc, ws, wi)
 	if at < 0 || at > 0 && isWordByte(text[at-1]) {
 		return out
 	}
 	for k := 0; k < 3; k++ {
 		e := plateAt(text, at)
+		if e == 0 {
+			e = foreignPlateAt(text, at)
+		}
 		if e == 0 {
 			return out
 		}
@@ -452,7 +463,7 @@ func appendPlate(out []Span, text string, h cueHit, ws []word, fc *folder) []Spa
 			if text[j] == ',' || text[j] == '/' {
 				joined = true
 			}
-			if j > e && text[j-1] == ' ' && joined && plateAt(text, j) > 0 {
+			if j > e && text[j-1] == ' ' && joined && (plateAt(text, j) > 0 || foreignPlateAt(text, j) > 0) && !referenceBefore(text, j) {
 				next = j
 				break
 			}
