@@ -83,8 +83,8 @@ func foreignPlateAt(text string, i int) int {
 	switch {
 	case is("LDL", 2, 3, 2), // FR, IT
 		is("DLD", 2, 2, 2), is("LDL", 2, 2, 2), is("DDL", 2, 2, 2), is("LDD", 2, 2, 2), // PT
-		is("LLD", -3, -2, -4), // DE
-		is("DLD", 1, 3, 3), // BE
+		is("LLD", -3, -2, -4),                    // DE
+		is("DLD", 1, 3, 3),                       // BE
 		is("LDL", 1, 4, 3), is("LDL", -2, 4, -2): // ES special, ES old provincial
 		if shape == "LLD" && text[i+gs[0]] != '-' && text[i+gs[0]] != ' ' {
 			return 0 // "HHAB 1234": the German district and letters are always apart
