@@ -575,6 +575,14 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 				return appendPassportList(out, text, end, ws, fc)
 			}
 		}
+		if try == 0 {
+			// "el pasaporte de la clienta alemana es C4J8K2L7M", "passport, as shown at signing,
+			// is YA4417290": further along the sentence, a token in capitals and digits
+			if at, end := passportFurther(text, from); at > 0 {
+				out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+				return appendPassportList(out, text, end, ws, fc)
+			}
+		}
 		// "Passport numbers for the two buyers: 548213907 and …": the value after a colon
 		// further along the line
 		c := strings.IndexByte(text[from:min(len(text), from+60)], ':')
@@ -587,4 +595,33 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 		}
 	}
 	return out
+}
+
+// passportFurther: after a passport cue ending at from, the first token within 80 bytes of the
+// same sentence that is passport-shaped and typed as one — 6 to 10 capitals and digits, at least
+// one capital and 4 digits — after nothing but words in lower case, commas and spaces. Its
+// start and end, or 0, 0.
+func passportFurther(text string, from int) (int, int) {
+	end := min(len(text), from+80)
+	for i := from; i < end; i++ {
+		c := text[i]
+		switch {
+		case sentenceEnd(text, i) || isDigitByte(c):
+			return 0, 0
+		case c >= 'A' && c <= 'Z' && (i == 0 || !isWordByte(text[i-1])):
+			e, digits, letters := tokenAt(text, i, 12)
+			if n := e - i; n >= 6 && n <= 10 && digits+letters == n && digits >= 4 && allUpper(text[i:e]) && wordEnd(text, e) {
+				if referenceBefore(text, i) || thingBefore(text, i) {
+					return 0, 0 // "passport renewal, see ticket INC1234567"
+				}
+				return i, e
+			}
+			if digits > 0 {
+				return 0, 0
+			}
+		case c == '(' || c == ':' || c == '/' || c == '$':
+			return 0, 0
+		}
+	}
+	return 0, 0
 }

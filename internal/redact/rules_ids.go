@@ -258,18 +258,28 @@ func appendPassportList(out []Span, text string, end int, ws []word, fc *folder)
 		for i < len(text) && (text[i] == ' ' || text[i] == ',' || text[i] == ';') {
 			i++
 		}
+		far := false
 		if i < len(text) && isASCIILetterByte(text[i]) {
 			p := dateParser{text: text, ws: ws, fc: fc}
 			if f, e := p.foldAt(i); e > 0 && passportListWords[f] {
 				i = p.spaces(e)
+				// "… y el de su marido CF3H8L1P2": a few words in lower case, then the next
+				for k := 0; k < 5 && i < len(text) && text[i] >= 'a' && text[i] <= 'z'; k++ {
+					_, e2 := p.foldAt(i)
+					if e2 < 0 {
+						break
+					}
+					i, far = p.spaces(e2), true
+				}
 			}
 		}
-		if i == end || i >= len(text) || i-end > 8 {
+		if i == end || i >= len(text) || i-end > 8 && !far || i-end > 40 {
 			return out
 		}
 		e, digits, letters := tokenAt(text, i, 12)
 		n := e - i
-		if n < 6 || n > 10 || digits+letters != n || !wordEnd(text, e) || digits < 4 || digits < 6 && letters > 5 {
+		if n < 6 || n > 10 || digits+letters != n || !wordEnd(text, e) || digits < 4 || digits < 6 && letters > 5 ||
+			far && (letters == 0 || !allUpper(text[i:e])) {
 			return out
 		}
 		out = append(out, Span{Start: i, End: e, Type: TypePassport, Text: text[i:e], Score: 0.85, Source: "cue"})
