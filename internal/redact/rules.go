@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"maps"
 	"slices"
 	"strings"
@@ -294,6 +295,9 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				if genericExpiryCue(ws, h, fc) && !cardNear(fc.lower, h.start, spans) {
 					break // "el recibo vence el 05/04": a bill's or a loan's date
 				}
+				if documentExpiry(fc.lower, h.start, spans) {
+					break // "pasaporte: PAA482917, caduca el 12/2029": the document's expiry
+				}
 				from, wi := h.end, h.last+1
 				for k := 0; k < 3 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
 					from, wi = ws[wi].end, wi+1 // "expires end of 04/2028", "caduca a finales de 05/27"
@@ -477,12 +481,28 @@ func appendCVV(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		from = ws[wi].end
 		wi++
 	}
+	cvvAt := func(at int) int {
+		if at < 0 {
+			return 0
+		}
+		end, digits, letters := tokenAt(text, at, 5)
+		if letters > 0 || digits < 3 || digits > 4 || end-at != digits || !wordEnd(text, end) {
+			return 0
+		}
+		return end
+	}
 	for try := 0; try < 2; try++ {
 		at := nextValue(text, from, 16, 2, false, fc, ws, wi)
-		if at >= 0 {
-			end, digits, letters := tokenAt(text, at, 5)
-			if !(letters > 0 || digits < 3 || digits > 4 || end-at != digits || !wordEnd(text, end)) {
-				return append(out, Span{Start: at, End: end, Type: TypeCVV, Text: text[at:end], Score: 0.85, Source: "cue"})
+		if end := cvvAt(at); end > 0 {
+			return append(out, Span{Start: at, End: end, Type: TypeCVV, Text: text[at:end], Score: 0.85, Source: "cue"})
+		}
+		if try == 0 {
+			// "el cvv q me dice es 318": a few words in lower case, then the code
+			if at2 := nextValue(text, from, 32, 5, true, fc, ws, wi); at2 > at && !strings.ContainsAny(text[from:at2], ",;(\n") &&
+				!hasUpperASCII(text[from:at2]) {
+				if end := cvvAt(at2); end > 0 {
+					return append(out, Span{Start: at2, End: end, Type: TypeCVV, Text: text[at2:end], Score: 0.85, Source: "cue"})
+				}
 			}
 		}
 		// "el cvv lo tengo apuntado: 731": the value after a colon further along the line
@@ -547,8 +567,9 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 			end = -1
 		}
 	case d(2) && d(3) && !d(4) && strings.HasSuffix(strings.TrimRight(text[from:at], " "), `"`):
-		yy, mm := m, int(text[at+2]-'0')*10+int(text[at+3]-'0')
-		if yy >= 15 && yy <= 45 && mm >= 1 && mm <= 12 {
+		// a JSON value: YYMM as card processors store it, or MMYY as people type it ("1126")
+		a, b := m, int(text[at+2]-'0')*10+int(text[at+3]-'0')
+		if a >= 15 && a <= 45 && b >= 1 && b <= 12 || a >= 1 && a <= 12 && b >= 15 && b <= 45 {
 			end = at + 4
 		}
 	case d(2) && d(3) && !d(4):
@@ -624,4 +645,42 @@ func passportFurther(text string, from int) (int, int) {
 		}
 	}
 	return 0, 0
+}
+
+// documentWords name an identity document or a licence, whose expiry date is no card's.
+var documentWords = byteWords("pasaporte", "passport", "passaport", "passeport", "dni", "nie", "tie ", "documento",
+	"document", "permiso", "licencia", "licence", "license", "carnet", "carné", "residencia", "residence", "visado", "visa de",
+	"id card", "nan", "pasaportea", "nortasun")
+
+// documentExpiry: an expiry cue at i follows, in the same sentence and within 100 bytes, a word
+// naming an identity document with no card word or card number after it.
+func documentExpiry(lower []byte, i int, spans []Span) bool {
+	lo := max(0, i-100)
+	b := lower[lo:i]
+	if k := bytes.LastIndexAny(b, "\n"); k >= 0 {
+		b, lo = b[k+1:], lo+k+1
+	}
+	if k := bytes.LastIndex(b, []byte(". ")); k >= 0 {
+		b, lo = b[k+2:], lo+k+2
+	}
+	doc := -1
+	for _, w := range documentWords {
+		if k := bytes.LastIndex(b, w); k > doc && (k == 0 || !isWordByte(b[k-1])) {
+			doc = k
+		}
+	}
+	if doc < 0 {
+		return false
+	}
+	for _, w := range cardWords {
+		if k := bytes.LastIndex(b, []byte(w)); k > doc {
+			return false
+		}
+	}
+	for _, sp := range spans {
+		if sp.Type == TypeCard && sp.Start >= lo+doc && sp.Start < i {
+			return false
+		}
+	}
+	return true
 }
