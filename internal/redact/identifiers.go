@@ -22,7 +22,7 @@ func moreBuiltins() []builtin {
 		// A DNI written without its leading zero: 7 digits, compact or dotted, and the letter of
 		// the zero-padded number. A space before the letter only for a capital ("1234567 A",
 		// not "1 234 567 a" in an amount).
-		{name: "es_dni7", first: firstDNI7, starts: startDigits, maxLen: 11, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(7),
+		{name: "es_dni7", first: firstDNI7, starts: startDigits, maxLen: 11, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", failVeto: dniVeto, need: minDigits(7),
 			pattern: wb + `\d(?:\.\d{3}\.\d{3}|\d{6})(?:-?[A-Za-z]|[ ][A-Z])` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
 		// A NIF as VAT number: ES + DNI (ES12345678Z, ES-12.345.678-Z, ES 12345678Z).

@@ -28,6 +28,9 @@ type recognizer struct {
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
 	need func(p *profile) bool
 	veto func(text string, start, end int) bool // see builtin.veto
+	// failVeto drops a match whose check digit fails when the text around it shows it is no
+	// typo of the person's (see builtin.failVeto).
+	failVeto func(text string, start, end int) bool
 	// first holds wherever the pattern can start a match (see candidates.go); anchored is
 	// the pattern tried at those positions only. Recognizers without first (custom, deny)
 	// scan the whole text.
@@ -123,6 +126,10 @@ type builtin struct {
 	// read as an IP). It sees the text and the match's offsets and is deterministic, so the
 	// exit scan applies it too.
 	veto func(text string, start, end int) bool
+	// failVeto is asked only for a match whose check fails, under the checksum policy "lower"
+	// (the default): a sample on a form, a file number after its word. Under "redact" every
+	// failing value is kept as the operator asked.
+	failVeto func(text string, start, end int) bool
 	// loose: no check digit and a shape other data can have (plates, national phone formats
 	// of other countries): left out of the strict redactor, whose hits block a request.
 	loose bool
@@ -161,7 +168,7 @@ var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.
 // and no context word; see docs/REDACTION.md for why each is where it is.
 func builtins() []builtin {
 	return []builtin{
-		{name: "es_dni", first: firstDNI, starts: startDigits, maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
+		{name: "es_dni", first: firstDNI, starts: startDigits, maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", failVeto: dniVeto, need: minDigits(8),
 			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
 		{name: "es_nie", first: letterThenDigits("XYZxyz", " .-", 7), starts: "XYZxyz", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
@@ -173,7 +180,7 @@ func builtins() []builtin {
 		{name: "es_nss", first: firstNSS, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
 			pattern: wb + `\d{2}[ /-]?(?:\d{8}|\d{4}[ /-]\d{4})[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
-		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 3, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
+		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 3, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, veto: ibanVeto, failVeto: sampleBefore, need: minDigits(10),
 			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
 		{name: "card", first: firstCard, starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, veto: cardVeto, need: minDigits(13),
@@ -240,7 +247,7 @@ func compileRecognizers(cfg Config, strict bool) ([]*recognizer, error) {
 			words[i] = strings.ToLower(words[i])
 		}
 		rec := &recognizer{name: b.name, typ: b.typ, re: re, anchored: anchored, first: b.first, high: b.high,
-			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need, veto: b.veto,
+			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need, veto: b.veto, failVeto: b.failVeto,
 			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen}
 		for _, c := range b.starts {
 			rec.starts[c] = true

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Identifier rules of the third round of issue #13 (realistic-dev3-ids.jsonl): values that the
 // recognizers find only when their check digit is right, or only when a cue word stands right
@@ -33,7 +36,7 @@ var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref
 	"expediente", "factura", "invoice", "contrato", "contract", "poliza", "póliza", "policy", "envio", "envío", "shipment",
 	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate",
 	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario", "booking", "reserva",
-	"reservation", "localizer"}
+	"reservation", "localizer", "token"}
 
 // referenceBefore: one of referenceWords stands right before start, with only spaces,
 // punctuation (: . # - º) and filler words between ("número de pedido 4000 1234…", "ref. nº
@@ -105,9 +108,84 @@ func (r *prevWordReader) next() ([]byte, bool) {
 	return appendLowerSameLength(r.buf[:0], t[i:e]), true
 }
 
-// cardVeto: a number that fails Luhn right after a reference word is that reference.
+// cardVeto: a number that fails Luhn right after a reference word is that reference, and one
+// a form gives as a sample or that is a gift or loyalty card's; a number under a "token" key
+// is a tokenised stand-in (built to pass Luhn), not the card.
 func cardVeto(text string, start, end int) bool {
-	return !validLuhn(text[start:end]) && referenceBefore(text, start)
+	if tokenKeyBefore(text, start) {
+		return true
+	}
+	return !validLuhn(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end) || giftCardBefore(text, start))
+}
+
+// dniVeto: a DNI-shaped value whose letter is wrong, right after a reference word ("expediente
+// 45123987-N") or given as a form's sample ("el DNI de ejemplo era 12345678A"), is not a
+// person's.
+func dniVeto(text string, start, end int) bool {
+	return !validDNI(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end))
+}
+
+// ibanVeto: an IBAN-shaped value failing mod 97 that is a piece of a longer dashed token (a
+// UUID's "be04-4b5e-a0c1-7d3e…").
+func ibanVeto(text string, start, end int) bool {
+	if validIBAN(text[start:end]) {
+		return false
+	}
+	return start > 1 && text[start-1] == '-' && isAlnum(text[start-2]) || end < len(text) && isAlnum(text[end])
+}
+
+// sampleWords say that what follows is a sample or a placeholder, not someone's number.
+var sampleWords = byteWords("ejemplo", "example", "sample", "muestra", "mostra", "exemple", "exemplo", "adibide", "plantilla",
+	"template", "ficticio", "ficticia", "dummy", "de prueba", "de proba", "de prova", "p. ej", "e.g.", "placeholder")
+
+// sampleBefore: a sample word within the 48 bytes before i, on the same line (the signature of a
+// failVeto: end is not read).
+func sampleBefore(text string, i, _ int) bool {
+	lo := max(0, i-48)
+	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	var buf [48]byte
+	b := appendLowerSameLength(buf[:0], text[lo:i])
+	for _, w := range sampleWords {
+		if k := bytes.Index(b, w); k >= 0 && (k == 0 || !isWordByte(b[k-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// giftWords: a card that is not a payment card ("tarjeta regalo", "gift card", "loyalty").
+var giftWords = byteWords("regalo", "gift", "loyalty", "fidelidad", "fidelizaci", "puntos", "regal ", "agasallo", "opari")
+
+// giftCardBefore: a gift word within the 40 bytes before i, on the same line.
+func giftCardBefore(text string, i int) bool {
+	lo := max(0, i-40)
+	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	var buf [40]byte
+	b := appendLowerSameLength(buf[:0], text[lo:i])
+	for _, w := range giftWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenKeyBefore: the value is that of a "token" key ("token":"4111…", token=…).
+func tokenKeyBefore(text string, i int) bool {
+	j := i
+	for k := 0; k < 4 && j > 0 && strings.IndexByte(`"':= `, text[j-1]) >= 0; k++ {
+		j--
+	}
+	if j == i {
+		return false
+	}
+	s := max(0, j-12)
+	w := strings.ToLower(text[s:j])
+	return strings.HasSuffix(w, "token") && (j-5 == 0 || !isAlnum(text[j-6]))
 }
 
 // appendSentenceDNI: after a DNI cue ("DNI", "NIF", "documento de identidad", "NAN"), the
@@ -139,7 +217,7 @@ func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
 			}
 			continue
 		}
-		if !validDNI(text[i:e]) && !referenceBefore(text, i) {
+		if !validDNI(text[i:e]) && !referenceBefore(text, i) && !sampleBefore(text, i, e) {
 			out = append(out, Span{Start: i, End: e, Type: TypeDNI, Text: text[i:e], Score: 0.85, Source: "cue"})
 		}
 		i = e
@@ -201,7 +279,7 @@ func appendSentenceCard(out []Span, text string, h cueHit) []Span {
 			}
 			break
 		}
-		if n >= 13 && n <= 19 && !(e < len(text) && isWordByte(text[e])) && !validLuhn(text[i:e]) && !referenceBefore(text, i) && cardGroups(text[i:e]) {
+		if n >= 13 && n <= 19 && !(e < len(text) && isWordByte(text[e])) && !validLuhn(text[i:e]) && !cardVeto(text, i, e) && cardGroups(text[i:e]) {
 			out = append(out, Span{Start: i, End: e, Type: TypeCard, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
 		i = e
