@@ -119,3 +119,41 @@ def define(item, h):
          f"The card [[CARD|{group(card('492000123456789'))}]], exp [[CARD_EXP|09/28]]. A gift card {{{{REFERENCE|6035 1100 2233 4410}}}} was also presented.")
     item("rl-en-bank-4247", "en", "bank",
          f'{{"event":"auth","pan":"[[CARD|{card("545454123456789")}]]","exp":"[[CARD_EXP|1027]]","build":"{{{{VERSION|2.4.1}}}}"}}')
+
+    # ---- batch 2 (written after the first batch's rules, run once before any rule for it) ----
+    item("rl-es-clinic-4248", "es", "clinic",
+         "Pcte. [[MRN|HGU0093377]], varón de 71 años, ingresa por disnea. Control el {{DATE|04/12/2025}}.")
+    item("rl-en-clinic-4249", "en", "clinic",
+         "Patient: [[MRN|RTX0048812]]\nName: [[PERSON|Gareth Evans]]\nDOB: [[DOB|May the 3rd, 1944]]")
+    item("rl-es-bank-4250", "es", "bank",
+         f"NIE del titular: [[NIE|{nie('Y', 4412093, '{p}.{n}.{l}')}]], nacido el [[DOB|12 IV 1983]]")
+    item("rl-ca-bank-4251", "ca", "bank",
+         f"El senyor [[PERSON|Oriol Camps]] té el DNI [[DNI|{dni(47722316, '{a} {b} {c}-{l}')}]] i va néixer el [[DOB|3/V/62]].")
+    item("rl-gl-clinic-4252", "gl", "clinic",
+         "Paciente [[PERSON|Xurxo Vilas]], data de nac. [[DOB|02-XI-1951]], número de historia clínica [[MRN|CHUAC-0477120]].")
+    item("rl-en-law-4253", "en", "law",
+         "The claimant (Ms [[PERSON|Aoife Brennan]]), born [[DOB|nineteen sixty-two]], holds Irish passport [[PASSPORT|PX4471203]].")
+    item("rl-es-law-4254", "es", "law",
+         "comparece doña [[PERSON|Rosa Ibáñez]], con pasaporte colombiano núm. [[PASSPORT|AO548812]] y fecha de nacimiento el [[DOB|9 de noviembre del 88]]")
+    item("rl-en-bank-4255", "en", "bank",
+         f"transfer to [[IBAN|{group(iban('IT', 'X0542811101000000123456'), 4, '-')}]] for [[PERSON|Giulia Romano]], ref {{{{REFERENCE|INV-2025-0932}}}}")
+    item("rl-eu-law-4256", "eu", "law",
+         f"[[PERSON|Ane Zubiaurre]], NAN [[DNI|{dni(72455019)}]], [[DOB|1979ko azaroaren 30ean]] jaioa, Donostian bizi da.")
+    item("rl-es-clinic-4257", "es", "clinic",
+         "| Paciente | NUHSA | F. nac. |\n|---|---|---|\n| [[PERSON|Luis Prieto]] | [[MRN|AN0712345678]] | [[DOB|03/08/1950]] |")
+    item("rl-en-clinic-4258", "en", "clinic",
+         "Pt [[PERSON|Ken Osei]] (MRN [[MRN|00-48-1177]]) seen in clinic, next appointment {{DATE|14 Jan 2026}}.")
+    item("rl-es-bank-4259", "es", "bank",
+         "el coche q quiere asegurar es un golf con matricula [[PLATE|8841 hzd]] y el de su hijo [[PLATE|3320-JKL]]")
+    item("rl-en-law-4260", "en", "law",
+         "Accident report: the lorry ([[PLATE|WX19 OPL]]) struck a parked car, index [[PLATE|LK-442-MZ]], at {{DATE|08:40}}.")
+    item("rl-ca-clinic-4261", "ca", "clinic",
+         "Pacient: [[PERSON|Montse Prat]]\nCIP: [[MRN|PRMO 0 561130 04 8]]\nData de naixement: [[DOB|trenta de novembre de mil nou-cents cinquanta-sis]]")
+    item("rl-es-bank-4262", "es", "bank",
+         f"ojo, la cuenta q puso en el formulario es [[IBAN!|ES12 2100 0418 4502 0005 1333]] y el DNI [[DNI!|{dni_bad(51002937)}]], revísalo con él")
+    item("rl-en-bank-4263", "en", "bank",
+         "Tracking {{REFERENCE|1Z999AA10123456784}} and order {{ORDER|4012 8888 8888 1882}} for [[PERSON|Sam Poole]].")
+    item("rl-es-law-4264", "es", "law",
+         "Auto {{CASE|123/2025}}. Vistos los autos del procedimiento {{CASE|00123456-K}}, el demandado [[PERSON|Tomás Gil]] con DNI [[DNI|{dni}]].".replace("{dni}", dni(60114482)))
+    item("rl-gl-bank-4265", "gl", "bank",
+         f"o meu DNI é o [[DNI|{dni(36120455, '{a}.{b}.{c}-{l}')}]] e nacín o [[DOB|vinte e oito de febreiro do 79]]")
