@@ -242,6 +242,22 @@ func (p *dateParser) numeric(i int) int {
 	if sep != '/' && sep != '.' && sep != '-' && sep != ' ' {
 		return 0
 	}
+	if na <= 2 && sep == ' ' && j+1 < len(t) && strings.IndexByte("IVX", t[j+1]) >= 0 {
+		// "12 IV 1983": a Roman month in capitals between spaces, then a year
+		k := j + 1
+		for k < len(t) && k-j <= 5 && strings.IndexByte("IVX", t[k]) >= 0 {
+			k++
+		}
+		m, ok := romanMonths[strings.ToLower(t[j+1:k])]
+		if !ok || k >= len(t) || t[k] != ' ' {
+			return 0
+		}
+		y, e, ny := p.digitsAt(k+1, 4)
+		if ny != 4 || y < 1900 || y > 2100 || !validDay(a, m) || !p.ends(e) {
+			return 0
+		}
+		return e
+	}
 	if na <= 2 && j+1 < len(t) && !isDigitByte(t[j+1]) && sep != ' ' {
 		// Roman month: 12-IV-1985, 22-III-2021
 		k := j + 1
@@ -528,6 +544,9 @@ func (p *dateParser) monthFirst(i int) int {
 		e++
 	}
 	j := p.spaces(e)
+	if k, ok := p.lit(j, "the"); ok {
+		j = k // "May the 3rd, 1944"
+	}
 	if j >= len(p.text) || !isDigitByte(p.text[j]) {
 		return 0
 	}
@@ -610,6 +629,15 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if e := p.monthYear(i); e > 0 && !notBirthGap(text[h.end:i]) {
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
+		if !isDigitByte(c) && !ageCue(ws, h, fc) {
+			// a year in words: "born nineteen sixty-two", "nacido en mil novecientos ochenta"
+			if v, e := p.numberWords(i, 2100); e > 0 && v >= 1900 && v <= 2025 && !notBirthGap(text[h.end:i]) {
+				if _, mEnd := p.foldAt(p.spaces(e)); mEnd < 0 || !isMonthAt(&p, p.spaces(e)) {
+					e = p.trimSpaces(e)
+					return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+				}
+			}
+		}
 		if e := p.parse(i, true); e > i {
 			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {
 				return out // "(hoy es 10/03/2025)": today, not a birth; "no consta. Ingreso el …"
@@ -618,6 +646,16 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		}
 	}
 	return appendDOBAnswer(out, text, h, &p)
+}
+
+// isMonthAt: a month name starts at i.
+func isMonthAt(p *dateParser, i int) bool {
+	f, e := p.foldAt(i)
+	if e < 0 {
+		return false
+	}
+	_, ok := monthNames[f]
+	return ok
 }
 
 // monthYear: MONTH [de|del|of] YYYY ("March 1982", "marzo de 1982") at i; the end, or 0.

@@ -31,6 +31,7 @@ const (
 	cueCard      // a card number further along the sentence, also failing Luhn (rules_ids.go)
 	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
 	cueVehicle   // a vehicle word: a plate-shaped value further along the sentence (plates.go)
+	cuePatient   // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
@@ -63,11 +64,14 @@ var cuePhrases = map[cueKind][]string{
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
 		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
 		"jaiotza", "jaiotza data", "jaiotza urtea", "jaiotze urtea", "jaiotze eguna", "jaioteguna", "year of birth", "data naixement",
+		"data de nac", "data nac", "fecha de nac", "data de naix", "data naix", "d nac", "nacin", "naci o", "naixo", "vaig neixer",
+		"date de naissance", "geburtsdatum", "data di nascita", "data de nascimento", "birth date", "nac",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
 	cuePlate: {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula", "plates", "placas",
 		"matriculas", "reg", "reg no", "registration number", "registration mark", "kennzeichen", "nummernschild",
 		"immatriculation", "plaque", "targa", "matricule", "license plate", "licence plate", "plaka", "matricula n"},
+	cuePatient: {"paciente", "pcte", "pte", "patient", "pt", "pacient", "pacienta", "gaixoa", "doente", "paziente", "patiente"},
 	cueVehicle: {"coche", "vehiculo", "car", "auto", "furgoneta", "van", "moto", "camion", "truck", "turismo", "cotxe", "voiture",
 		"vehicule", "fahrzeug", "carro", "veicolo", "lorry", "motorbike", "motorcycle", "caravana", "remolque", "trailer",
 		"autocaravana", "ibilgailua", "autoa", "vehicle", "coches", "vehiculos", "cars", "motocicleta"},
@@ -327,6 +331,8 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				out = appendPlate(out, text, h, ws, fc)
 			case cueVehicle:
 				out = appendVehiclePlate(out, text, h.end)
+			case cuePatient:
+				out = appendPatientID(out, text, h.end)
 			case cueDNI:
 				if r.cfg.ChecksumFailure != ChecksumIgnore { // these rules read values whose check fails
 					out = appendSentenceDNI(out, text, h)
@@ -429,6 +435,40 @@ func mrnValueAt(text string, at int) int {
 		return 0
 	}
 	return end
+}
+
+// appendPatientID: right after a patient word (only spaces, ':', '.' or '(' between), a hospital's
+// id — two to five capitals then at least five digits, dashes between them allowed, nothing
+// after ("Pcte. HGU0093377", "Patient: RTX0048812"). A name or a DNI there is left alone.
+func appendPatientID(out []Span, text string, from int) []Span {
+	i := from
+	for i < len(text) && i-from < 4 && strings.IndexByte(" :.(", text[i]) >= 0 {
+		i++
+	}
+	j := i
+	for j < len(text) && text[j] >= 'A' && text[j] <= 'Z' {
+		j++
+	}
+	if j-i < 2 || j-i > 5 {
+		return out
+	}
+	if j < len(text) && text[j] == '-' {
+		j++
+	}
+	k := j
+	for k < len(text) && (isDigitByte(text[k]) || text[k] == '-' && k+1 < len(text) && isDigitByte(text[k+1])) {
+		k++
+	}
+	digits := 0
+	for q := j; q < k; q++ {
+		if isDigitByte(text[q]) {
+			digits++
+		}
+	}
+	if digits < 5 || !wordEnd(text, k) || validNIE(text[i:k]) {
+		return out
+	}
+	return append(out, Span{Start: i, End: k, Type: TypeMRN, Text: text[i:k], Score: 0.8, Source: "cue"})
 }
 
 // strongMRN: a record number read a few words after its cue: it starts with a capital and holds
