@@ -157,3 +157,35 @@ def define(item, h):
          "Auto {{CASE|123/2025}}. Vistos los autos del procedimiento {{CASE|00123456-K}}, el demandado [[PERSON|Tomás Gil]] con DNI [[DNI|{dni}]].".replace("{dni}", dni(60114482)))
     item("rl-gl-bank-4265", "gl", "bank",
          f"o meu DNI é o [[DNI|{dni(36120455, '{a}.{b}.{c}-{l}')}]] e nacín o [[DOB|vinte e oito de febreiro do 79]]")
+
+    # ---- batch 3 (written after batch 2's rules, run once before any rule for it) ----------
+    item("rl-es-bank-4266", "es", "bank",
+         f"afiliación a la seguridad social nº [[NSS|{nss(28, 12345678, '{p}/{n}/{c}')}]], trabajador [[PERSON|Marcos Vela]]")
+    item("rl-es-law-4267", "es", "law",
+         f"el NIE del demandado es [[NIE|{nie('x', 2233145, '{p}-{n}-{l}').lower()}]] y su teléfono [[PHONE|600-123-457]]")
+    item("rl-es-bank-4268", "es", "bank",
+         f"me dicta el dni letra a letra: [[DNI|{' '.join(dni(45123988))}]]. ok")
+    item("rl-en-bank-4269", "en", "bank",
+         "Moroccan passport [[PASSPORT|UV1234567]] and Chinese passport [[PASSPORT|E12345678]] for the two directors.")
+    item("rl-es-clinic-4270", "es", "clinic",
+         "[[PERSON|Yuliia Kravets]], pasaporte ucraniano [[PASSPORT|FE123456]], F.N.: [[DOB|03.05.85]], tel [[PHONE|+380 67 123 4567]]")
+    item("rl-en-clinic-4271", "en", "clinic",
+         "DOB [[DOB|5th Jan 1980]]; US passport #[[PASSPORT|561048377]]; seen {{DATE|2 Dec 2025}}")
+    item("rl-eu-clinic-4272", "eu", "clinic",
+         "[[PERSON|Mikel Arana]] [[DOB|1980-05-03an]] jaio zen; TIS: [[MRN|ARMI800503]]")
+    item("rl-ca-bank-4273", "ca", "bank",
+         f"compte antic (CCC) [[CCC|{ccc('2100', '0418', '0200051332')[:4]} {ccc('2100', '0418', '0200051332')[4:8]} {ccc('2100', '0418', '0200051332')[8:10]} {ccc('2100', '0418', '0200051332')[10:]}]] a nom de [[PERSON|Berta]]")
+    item("rl-gl-law-4274", "gl", "law",
+         f"o demandado, con pasaporte romanés núm. [[PASSPORT|05123456]] e NIE [[NIE|{nie('Z', 1187342)}]], naceu en [[DOB|1975]]")
+    item("rl-es-law-4275", "es", "law",
+         "matrícula del turismo: [[PLATE|GC-4521-BK]]; remolque [[PLATE|R-2271-BBF]]. Siniestro {{CASE|SIN-2025-88123}}.")
+    item("rl-en-bank-4276", "en", "bank",
+         "Please update the DOB on file to [[DOB|07/11/1963]] (was {{DATE|07/11/2023}} by mistake).")
+    item("rl-es-clinic-4277", "es", "clinic",
+         "Informe: paciente de 54 años (n. [[DOB|14/02/1971]]), NHC [[MRN|0091822]], ingreso el {{DATE|01/12/2025}}.")
+    item("rl-ca-law-4278", "ca", "law",
+         f"Dades: [[PERSON|Gemma Roig]], DNI [[DNI|{dni(43556712)}]], nascuda el [[DOB|1r de maig de 1979]].")
+    item("rl-en-bank-4279", "en", "bank",
+         "Sort code and account for [[PERSON|Liam Byrne]]: IBAN [[IBAN|" + group(iban("IE", "AIBK93115212345678")) + "]], BIC {{BIC|AIBKIE2D}}.")
+    item("rl-es-bank-4280", "es", "bank",
+         f"Código de cliente {{{{REFERENCE|CL-00912874}}}}, póliza {{{{REFERENCE|55100233}}}}, DNI [[DNI|{dni(7451236, '{n7}{l}')}]].")
