@@ -293,15 +293,15 @@ func (p *dateParser) numeric(i int) int {
 	c, e, nc := p.digitsAt(k+1, 4)
 	switch {
 	case na == 4 && nc <= 2 && nc > 0: // y-m-d, y/m/d
-		if !validDay(c, b) || a < 1900 || a > 2100 || !p.ends(e) {
+		if !validDay(c, b) || a < 1900 || a > 2100 {
 			return 0
 		}
-		return e
+		return p.endsOrBasque(e)
 	case na <= 2 && (nc == 4 || nc == 2):
-		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) || !p.ends(e) {
+		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) {
 			return 0
 		}
-		return e
+		return p.endsOrBasque(e)
 	}
 	return 0
 }
@@ -319,6 +319,20 @@ func (p *dateParser) compact(i int) int {
 	}
 	if d, m, y := atoi(t[i:i+2]), atoi(t[i+2:i+4]), atoi(t[i+4:i+8]); y >= 1900 && y <= 2025 && validDay(d, m) {
 		return e
+	}
+	return 0
+}
+
+// endsOrBasque returns e if the date ends there, or the end of a Basque case ending glued to
+// it ("1980-05-03an jaio zen", "2001-03-12ko"), or 0.
+func (p *dateParser) endsOrBasque(e int) int {
+	if p.ends(e) {
+		return e
+	}
+	for _, suf := range [...]string{"ean", "an", "eko", "ko", "etik", "tik", "a"} {
+		if strings.HasPrefix(p.text[e:], suf) && p.ends(e+len(suf)) {
+			return e + len(suf)
+		}
 	}
 	return 0
 }

@@ -65,7 +65,7 @@ var cuePhrases = map[cueKind][]string{
 		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
 		"jaiotza", "jaiotza data", "jaiotza urtea", "jaiotze urtea", "jaiotze eguna", "jaioteguna", "year of birth", "data naixement",
 		"data de nac", "data nac", "fecha de nac", "data de naix", "data naix", "d nac", "nacin", "naci o", "naixo", "vaig neixer",
-		"date de naissance", "geburtsdatum", "data di nascita", "data de nascimento", "birth date", "nac",
+		"date de naissance", "geburtsdatum", "data di nascita", "data de nascimento", "birth date", "nac", "f n",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
 	cuePlate: {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula", "plates", "placas",
