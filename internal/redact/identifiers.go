@@ -195,13 +195,22 @@ func phoneVeto(text string, start, end int) bool {
 	if strings.HasPrefix(text[j:], "€") || j+3 <= len(text) && (text[j]|0x20) == 'e' && (text[j+1]|0x20) == 'u' && (text[j+2]|0x20) == 'r' {
 		return true
 	}
+	if j < len(text) && text[j] == '(' { // "91 588 02 11 (centralita)"
+		k := j + 1
+		for k < len(text) && k-j < 16 && isASCIILetterByte(text[k]) {
+			k++
+		}
+		if businessLineSet[strings.ToLower(text[j+1:k])] {
+			return true
+		}
+	}
 	// the words right before: "office switchboard", "centralita", "atención al cliente"
 	var pw prevWordReader
 	pw.init(text, start)
-	var fb [3][24]byte
-	var last [3][]byte // folded words, last first
+	var fb [5][24]byte
+	var last [5][]byte // folded words, last first
 	n := 0
-	for ; n < 3; n++ {
+	for ; n < 5; n++ {
 		w, ok := pw.next()
 		if !ok {
 			break
@@ -219,6 +228,13 @@ func phoneVeto(text string, start, end int) bool {
 		}
 		return false
 	}
+	// "call us back on …", "ring us at …", "llámanos al …": the writer's own line (a clinic's, an office's)
+	for k := 0; k < n; k++ {
+		if is(k, "us") && (is(k+1, "call", "ring", "phone", "contact", "text") || is(k+1, "back") && is(k+2, "call", "ring")) ||
+			is(k, "llamanos", "llamenos", "contactenos", "contactanos", "truca'ns", "truqueu-nos", "chamanos", "deitu") {
+			return true
+		}
+	}
 	return is(0, "service") && is(1, "customer") || is(0, "center", "centre") && is(1, "call") ||
 		is(0, "cliente", "client") && is(1, "al") && n >= 3 && strings.HasPrefix(string(last[2]), "atenci")
 }
@@ -226,7 +242,7 @@ func phoneVeto(text string, start, end int) bool {
 // businessLineSet: words that name a business's line, not a person's ("switchboard",
 // "centralita", "línea gratuita"); phoneVeto reads "atención al cliente", "customer service" and
 // "call center" as phrases.
-var businessLineSet = words(`switchboard centralita centraleta helpline freephone gratuita gratuito`)
+var businessLineSet = words(`switchboard centralita centraleta helpline freephone gratuita gratuito reception recepcion recepció centraleta`)
 
 // byteWords returns the words as byte slices, for bytes.Contains without a conversion per call.
 func byteWords(ws ...string) [][]byte {
