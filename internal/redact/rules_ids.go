@@ -180,12 +180,10 @@ func tokenKeyBefore(text string, i int) bool {
 	for k := 0; k < 4 && j > 0 && strings.IndexByte(`"':= `, text[j-1]) >= 0; k++ {
 		j--
 	}
-	if j == i {
+	if j == i || j < 5 || !strings.EqualFold(text[j-5:j], "token") {
 		return false
 	}
-	s := max(0, j-12)
-	w := strings.ToLower(text[s:j])
-	return strings.HasSuffix(w, "token") && (j-5 == 0 || !isAlnum(text[j-6]))
+	return j == 5 || !isAlnum(text[j-6])
 }
 
 // appendSentenceDNI: after a DNI cue ("DNI", "NIF", "documento de identidad", "NAN"), the
