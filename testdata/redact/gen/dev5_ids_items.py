@@ -189,3 +189,31 @@ def define(item, h):
          "Sort code and account for [[PERSON|Liam Byrne]]: IBAN [[IBAN|" + group(iban("IE", "AIBK93115212345678")) + "]], BIC {{BIC|AIBKIE2D}}.")
     item("rl-es-bank-4280", "es", "bank",
          f"Código de cliente {{{{REFERENCE|CL-00912874}}}}, póliza {{{{REFERENCE|55100233}}}}, DNI [[DNI|{dni(7451236, '{n7}{l}')}]].")
+
+    # ---- batch 4 (written after batch 3's rules, run once before any rule for it) ----------
+    item("rl-es-bank-4281", "es", "bank",
+         f"te paso el escaneo: /docs/clientes/escaneo_DNI_[[DNI|{dni(52118830)}]].pdf, de [[PERSON|Lorena]]")
+    item("rl-de-bank-4282".replace("de-", "en-"), "en", "bank",
+         "German customer [[PERSON|Jonas Weber]], geb. [[DOB|14.03.1977]], Reisepass [[PASSPORT|C4F7H2K9L]].")
+    item("rl-es-clinic-4283", "es", "clinic",
+         "fecha de nacimiento [[DOB|03 05 1980]], peso 71 kg, TA 120/80")
+    item("rl-en-law-4284", "en", "law",
+         "French national, passeport n° [[PASSPORT|18AV12345]], born [[DOB|3rd May '79]] in Lyon.")
+    item("rl-es-bank-4285", "es", "bank",
+         f"D.N.I. nº [[DNI|{dni(12877345, '{a}.{b}.{c} - {l}')}]] y N.S.S. [[NSS|{nss(8, 40123456, '{p} {n} {c}')}]]")
+    item("rl-es-law-4286", "es", "law",
+         "pasaporte español [[PASSPORT|PAA 482917]] expedido en {{DATE|2019}}")
+    item("rl-ca-bank-4287", "ca", "bank",
+         "el correu de la clienta és [[EMAIL|marta.soler(arroba)gmail.com]] i el mòbil [[PHONE|+34 622 41 87 90]]")
+    item("rl-en-bank-4288", "en", "bank",
+         "customer email: [[EMAIL|k.obrien [at] eircom [dot] net]], mobile [[PHONE|+353 87 123 4567]]")
+    item("rl-gl-bank-4289", "gl", "bank",
+         f"IBAN da clienta: [[IBAN|{ES('2080', '5000', '6130012345')[:4]} {ES('2080', '5000', '6130012345')[4:12]} {ES('2080', '5000', '6130012345')[12:]}]], titular [[PERSON|Sabela]]")
+    item("rl-es-clinic-4290", "es", "clinic",
+         "Paciente nacida el [[DOB|3-5-1980]]; NHC: [[MRN|HC-2024-118823]]; cita {{DATE|3-12-2025}}")
+    item("rl-eu-bank-4291", "eu", "bank",
+         f"bezeroaren NANa: [[DNI|{dni(72119034)}]], jaiotze data [[DOB|1969/02/11]]")
+    item("rl-en-clinic-4292", "en", "clinic",
+         "Amex on file [[CARD|" + (lambda c: c[:4] + " " + c[4:10] + " " + c[10:])(card("37828224631000")) + "]], CID [[CVV|4412]].")
+    item("rl-es-bank-4293", "es", "bank",
+         "El titular, [[PERSON|Hamza El Idrissi]], NIE [[NIE|" + nie("Y", 3301928, "{p} {n} {l}") + "]], DOB [[DOB|1 Jan 1990]].")
