@@ -284,7 +284,16 @@ func (p *dateParser) numeric(i int) int {
 		return e
 	}
 	if sep == ' ' {
-		return 0
+		// "03 05 1980": day, month and a four-digit year between single spaces
+		b, k, nb := p.digitsAt(j+1, 2)
+		if na > 2 || nb == 0 || nb > 2 || k >= len(t) || t[k] != ' ' {
+			return 0
+		}
+		y, e, ny := p.digitsAt(k+1, 4)
+		if ny != 4 || y < 1900 || y > 2100 || !validDay(a, b) || !p.ends(e) || e < len(t) && t[e] == ' ' && e+1 < len(t) && isDigitByte(t[e+1]) {
+			return 0
+		}
+		return e
 	}
 	b, k, nb := p.digitsAt(j+1, 2)
 	if nb == 0 || nb > 2 || k >= len(t) || t[k] != sep {

@@ -168,8 +168,8 @@ var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.
 // and no context word; see docs/REDACTION.md for why each is where it is.
 func builtins() []builtin {
 	return []builtin{
-		{name: "es_dni", first: firstDNI, starts: startDigits, maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", failVeto: dniVeto, need: minDigits(8),
-			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
+		{name: "es_dni", first: firstDNI, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", failVeto: dniVeto, need: minDigits(8),
+			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}(?:[ -]| - )?[A-Za-z]` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
 		{name: "es_nie", first: letterThenDigits("XYZxyz", " .-", 7), starts: "XYZxyz", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
 			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,

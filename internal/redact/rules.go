@@ -196,7 +196,7 @@ func nextValue(text string, from, limit, maxWords int, anyWords bool, fc *folder
 		switch {
 		case c == '\n' || c == '\r':
 			return -1
-		case strings.IndexByte(" \t:=\"'()#-.º*>|", c) >= 0:
+		case strings.IndexByte(" \t:=\"'()#-.*>|", c) >= 0: // º ª ° below, two bytes each
 			i++
 		case c == 0xC2 && i+1 < len(text) && (text[i+1] == 0xBA || text[i+1] == 0xAA || text[i+1] == 0xB0): // º ª °
 			i += 2
@@ -628,6 +628,20 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 	from, wi := h.end, h.last+1
 	for try := 0; try < 2; try++ {
 		at := nextValue(text, from, 40, 4, true, fc, ws, wi)
+		if at > 2 && isDigitByte(text[at]) && text[at-1] == ' ' && text[at-2] >= 'A' && text[at-2] <= 'Z' {
+			// the letters of "PAA 482917" were skipped as a word
+			b := at - 2
+			for b > 0 && at-1-b < 3 && text[b-1] >= 'A' && text[b-1] <= 'Z' {
+				b--
+			}
+			if b >= from && (b == 0 || !isWordByte(text[b-1])) && spacedPassportAt(text, b) > 0 {
+				at = b
+			}
+		}
+		if e := spacedPassportAt(text, at); e > 0 {
+			out = append(out, Span{Start: at, End: e, Type: TypePassport, Text: text[at:e], Score: 0.85, Source: "cue"})
+			return appendPassportList(out, text, e, ws, fc)
+		}
 		if at >= 0 {
 			end, digits, letters := tokenAt(text, at, 12)
 			n := end - at
@@ -723,4 +737,28 @@ func documentExpiry(lower []byte, i int, spans []Span) bool {
 		}
 	}
 	return true
+}
+
+// spacedPassportAt returns the end of a passport number written with a space between its
+// letters and its digits ("PAA 482917", "GB 123456789"): one to three capitals, a space, six to
+// nine digits, nothing word-like after; or 0.
+func spacedPassportAt(text string, at int) int {
+	if at < 0 {
+		return 0
+	}
+	j := at
+	for j < len(text) && j-at < 4 && text[j] >= 'A' && text[j] <= 'Z' {
+		j++
+	}
+	if j == at || j-at > 3 || j+1 >= len(text) || text[j] != ' ' {
+		return 0
+	}
+	k := j + 1
+	for k < len(text) && isDigitByte(text[k]) {
+		k++
+	}
+	if n := k - j - 1; n < 6 || n > 9 || !wordEnd(text, k) || k+1 < len(text) && (text[k] == ' ' || text[k] == '.' || text[k] == '-') && isDigitByte(text[k+1]) {
+		return 0
+	}
+	return k
 }

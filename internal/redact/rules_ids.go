@@ -197,7 +197,16 @@ func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
 		if sentenceEnd(text, i) {
 			return out
 		}
-		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '-') {
+		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) && text[i-1] != '_' || text[i-1] == '.' || text[i-1] == '-') {
+			continue
+		}
+		if i > 0 && text[i-1] == '_' {
+			// a file name: "escaneo_DNI_52118830W.pdf" (the recognizer's word boundary
+			// counts '_' as a word character, so even a valid one is this rule's)
+			if e := dniShapeAt(text, i); e > 0 {
+				out = append(out, Span{Start: i, End: e, Type: TypeDNI, Text: text[i:e], Score: 0.85, Source: "cue"})
+				i = e
+			}
 			continue
 		}
 		e := dniShapeAt(text, i)
@@ -242,10 +251,12 @@ func dniShapeAt(text string, i int) int {
 	if n != 7 && n != 8 || j >= len(text) {
 		return 0
 	}
-	if text[j] == '-' || text[j] == ' ' {
+	if strings.HasPrefix(text[j:], " - ") {
+		j += 3
+	} else if text[j] == '-' || text[j] == ' ' || text[j] == '_' {
 		j++
 	}
-	if j >= len(text) || !isASCIILetterByte(text[j]) || j+1 < len(text) && isWordByte(text[j+1]) {
+	if j >= len(text) || !isASCIILetterByte(text[j]) || j+1 < len(text) && isWordByte(text[j+1]) && text[j+1] != '_' {
 		return 0
 	}
 	return j + 1
