@@ -150,3 +150,33 @@ func TestRound4Forms(t *testing.T) {
 		}
 	}
 }
+
+// TestRound4WindowsEquivalent: the candidate windows agree with a whole-text scan on the forms
+// whose patterns or start functions this round changed (DNI with " - ", ES-prefixed NIFs, IBANs
+// grouped with dots and slashes), as FuzzWindowsEquivalent checks for its seeds.
+func TestRound4WindowsEquivalent(t *testing.T) {
+	windowed := newTestRedactor(t, DefaultConfig())
+	whole := newTestRedactor(t, DefaultConfig())
+	whole.wholeText = true
+	for _, text := range []string{
+		"D.N.I. nº 12.877.345 - J y 12 877 345 -J, 12877345 - j; 1.234.567 - L",
+		"NIF ES-48.771.092-Y, ES38.217.640-N, ES 12345678Z, es12345678z, ES-12345678Z, ES 12.345.678-Z",
+		"iban ES21.2100.4421.7918.0234.5678 o ES74 / 2080 / 0300 / 82 / 8730040055; DE89.3704.0044.0532.0130.00",
+		"ES00 0000 0000 0000 0000 0000 y GB00 BANK 0000 0000 0000 00; id 9f3c2a71-be04-4b5e-a0c1-7d3e2f9a1b22",
+		"escaneo_DNI_52118830W.pdf, matrícula AB-412-CD, car (M-HV 4418), reg SK19 XRT, TSI GAPC 4501120033",
+	} {
+		a, errA := windowed.Detect(context.Background(), text)
+		b, errB := whole.Detect(context.Background(), text)
+		if errA != nil || errB != nil {
+			t.Fatalf("errors: %v / %v", errA, errB)
+		}
+		if len(a) != len(b) {
+			t.Fatalf("windowed found %d spans, whole text %d", len(a), len(b))
+		}
+		for i := range a {
+			if a[i].Start != b[i].Start || a[i].End != b[i].End || a[i].Type != b[i].Type {
+				t.Fatalf("span %d differs: [%d,%d) %s vs [%d,%d) %s", i, a[i].Start, a[i].End, a[i].Type, b[i].Start, b[i].End, b[i].Type)
+			}
+		}
+	}
+}
