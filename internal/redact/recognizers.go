@@ -174,7 +174,7 @@ func builtins() []builtin {
 		{name: "es_nie", first: letterThenDigits("XYZxyz", " .-", 7), starts: "XYZxyz", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
 			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,
 			context: []string{"nie", "extranjer", "residencia", "tie", "foreigner", "residence"}},
-		{name: "es_cif", first: letterThenDigits("ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", " -", 7), starts: "ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
+		{name: "es_cif", first: letterThenDigits("ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", " -", 7), starts: "ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", veto: namedCompanyBefore, need: minDigits(7),
 			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
 			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
 		{name: "es_nss", first: firstNSS, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),

@@ -646,3 +646,42 @@ func cardNear(lower []byte, at int, spans []Span) bool {
 	}
 	return false
 }
+
+// legalForms end a company's name ("Banco Santander, S.A.", "Transportes Mayo SL").
+var legalForms = words(`sa sl slu sau sll scoop coop cb sc ltd limited gmbh inc llc plc sas sarl srl spa bv nv ag`)
+
+// namedCompanyBefore: a CIF whose company is named right before it, on the same line and within
+// 70 bytes — a name ending in a legal form ("…, S.L., con CIF B12345678", "Gestión SL (CIF …)")
+// — is that company's published tax id, not a person's data. A CIF with no company named (the
+// company with tax id …) is left to the policy.
+func namedCompanyBefore(text string, start, _ int) bool {
+	lo := max(0, start-70)
+	if k := strings.LastIndexByte(text[lo:start], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	seg := text[lo:start]
+	for i := 0; i < len(seg); {
+		for i < len(seg) && !isASCIILetterByte(seg[i]) {
+			i++
+		}
+		j := i
+		var buf [8]byte
+		n := 0
+		for j < len(seg) && (isASCIILetterByte(seg[j]) || seg[j] == '.' && j+1 < len(seg) && isASCIILetterByte(seg[j+1])) {
+			if seg[j] != '.' && n < len(buf) {
+				buf[n] = seg[j] | 0x20
+				n++
+			}
+			j++
+		}
+		if j > i && j-i <= 8 && seg[i] >= 'A' && seg[i] <= 'Z' && (i == 0 || !isWordByte(seg[i-1])) && (j == len(seg) || !isWordByte(seg[j])) && legalForms[string(buf[:n])] {
+			return true
+		}
+		if j == i {
+			i++
+		} else {
+			i = j
+		}
+	}
+	return false
+}
