@@ -217,3 +217,27 @@ def define(item, h):
          "Amex on file [[CARD|" + (lambda c: c[:4] + " " + c[4:10] + " " + c[10:])(card("37828224631000")) + "]], CID [[CVV|4412]].")
     item("rl-es-bank-4293", "es", "bank",
          "El titular, [[PERSON|Hamza El Idrissi]], NIE [[NIE|" + nie("Y", 3301928, "{p} {n} {l}") + "]], DOB [[DOB|1 Jan 1990]].")
+
+    # ---- batch 5 (look-alikes near this round's cues; run once before any rule for it) ------
+    item("rl-es-bank-4294", "es", "bank",
+         "el cliente [[PERSON|Rubén]] quiere asegurar su coche, un {{PRODUCT|BMW X5}} de {{DATE|2019}} con matrícula [[PLATE|6612 LMP]]")
+    item("rl-en-clinic-4295", "en", "clinic",
+         "Patient transferred by ambulance unit {{REFERENCE|AMB-2231}}; NHS number [[MRN|401 023 2137]]; bed {{REFERENCE|4B}}.")
+    item("rl-es-clinic-4296", "es", "clinic",
+         "NHC pendiente de asignar; la paciente [[PERSON|Encarna Ruiz]] nació en [[DOB|1944]] y trae informe de {{DATE|2019}}.")
+    item("rl-en-bank-4297", "en", "bank",
+         "Your passport expires on {{DATE|2031-05-01}}; please bring it with the card ending {{REFERENCE|4417}}.")
+    item("rl-es-bank-4298", "es", "bank",
+         "El recibo del seguro del coche vence el {{DATE|05/04}} y el importe es {{AMOUNT|312,40 €}}.")
+    item("rl-es-law-4299", "es", "law",
+         "Vehículo implicado: furgoneta de la empresa Transportes Lema SL, CIF {{REFERENCE|B15234567}}, y turismo del cliente [[PLATE|4410 GHT]].")
+    item("rl-en-bank-4300", "en", "bank",
+         "Car loan for [[PERSON|Nia Hughes]], born [[DOB|3 March 1988]]; loan ref {{REFERENCE|CL-449-TR}}, vehicle on order.")
+    item("rl-es-bank-4301", "es", "bank",
+         "DNI del titular [[DNI|" + dni(22143987) + "]]; en el formulario de muestra pone {{CHECKSUM|00000000A}}.")
+    item("rl-ca-clinic-4302", "ca", "clinic",
+         "La pacient [[PERSON|Aina Serra]] (CIP [[MRN|SEAI 0 760622 01 2]]) té cita el {{DATE|12 de gener de 2026}} a les 9.")
+    item("rl-en-law-4303", "en", "law",
+         "Claim {{CASE|HC-2024-000918}}: the claimant's vehicle, a {{PRODUCT|Ford S-MAX}}, was parked at bay {{REFERENCE|B-12}}.")
+    item("rl-es-clinic-4304", "es", "clinic",
+         "Cita de la paciente con historia clínica [[MRN|552183]] el {{DATE|3 de marzo de 2026}}; nacida el [[DOB|2 de julio de 1950]].")
