@@ -1012,6 +1012,16 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 	return out
 }
 
+// lastYear returns the last run of four digits in s as a number, 0 if none.
+func lastYear(s string) int {
+	for i := len(s) - 4; i >= 0; i-- {
+		if allDigits(s[i:i+4]) && (i == 0 || !isDigitByte(s[i-1])) && (i+4 == len(s) || !isDigitByte(s[i+4])) {
+			return atoi(s[i : i+4])
+		}
+	}
+	return 0
+}
+
 // dateYear returns the 4-digit year of a numeric date (first or last field), 0 if none.
 func dateYear(d string) int {
 	var fields [3]int
@@ -1079,7 +1089,7 @@ func appendDOBBefore(out []Span, text string, h cueHit, ws []word, fc *folder) [
 // cue stands before it with another date or a word of another event between ("Date of Birth:
 // 07 Aug 1988 | Account opened: 12 Jan 2024", "Fecha de nacimiento: no consta. Ingreso el
 // 03/03/2025"). It reads only the 40 bytes before the match (the default context window).
-func dobVeto(text string, start, _ int) bool {
+func dobVeto(text string, start, end int) bool {
 	lo := max(0, start-40)
 	var buf [48]byte
 	b := appendLowerSameLength(buf[:0], text[lo:start])
@@ -1093,7 +1103,9 @@ func dobVeto(text string, start, _ int) bool {
 		}
 	}
 	if at < 0 {
-		return false
+		// the context word, if any, is after the date ("… el 3 de marzo de 2026; nacida el …"):
+		// a recent year or an event word before it says it is another date
+		return lastYear(text[start:end]) > birthAnswerLastYear || notBirthGap(text[lo:start])
 	}
 	gap := text[lo+at : start]
 	digits := 0

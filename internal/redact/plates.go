@@ -43,6 +43,7 @@ func foreignPlateAt(text string, i int) int {
 	// pairs and triples: LL sep? DDD sep? LL ; DD-LL-DD and the other Portuguese orders
 	var gs [4]int
 	var kinds [4]byte
+	var glued [4]bool // group k follows group k-1 with no separator
 	ng, j := 0, i
 	for ng < 4 {
 		var n int
@@ -57,6 +58,7 @@ func foreignPlateAt(text string, i int) int {
 			break
 		}
 		gs[ng], kinds[ng] = n, k
+		glued[ng] = ng > 0 && j > i && text[j-1] != '-' && text[j-1] != ' '
 		ng++
 		j += n
 		if sep(j) && (up(j+1) || dg(j+1)) {
@@ -86,8 +88,8 @@ func foreignPlateAt(text string, i int) int {
 		is("LLD", -3, -2, -4),                    // DE
 		is("DLD", 1, 3, 3),                       // BE
 		is("LDL", 1, 4, 3), is("LDL", -2, 4, -2): // ES special, ES old provincial
-		if shape == "LLD" && text[i+gs[0]] != '-' && text[i+gs[0]] != ' ' {
-			return 0 // "HHAB 1234": the German district and letters are always apart
+		if shape == "LLD" && (glued[1] || glued[2]) {
+			return 0 // "HHAB 1234", "BMW X5": a German plate's three parts are always apart
 		}
 		return end(j)
 	}
