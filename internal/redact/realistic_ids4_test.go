@@ -20,16 +20,16 @@ var realisticIDs4Floor = map[string]struct {
 			"DOB": 1, "DNI": 1, "NIE": 1, "NSS": 1, "PASSPORT": 1, "MRN": 1, "IBAN": 1, "CCC": 1,
 			"CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1, "EMAIL": 1, "PLATE": 1, "IP": 1,
 		},
-		fullyItems:  240, // 246 of 300 at 2026-12-02 13:51 UTC; the rest are PERSON and ADDRESS
-		maxDecoyHit: 19,  // 17 (2 CHECKSUM, 3 CIF, 2 e-mail/office; the rest names' and addresses')
+		fullyItems:  240, // 246 of 300 at 2026-12-02 14:10 UTC; the rest are PERSON and ADDRESS
+		maxDecoyHit: 13,  // 11 (2 CHECKSUM and a phishing sender's mailbox; the rest names' and addresses')
 	},
 	"realistic-dev5-ids.jsonl": {
 		covered: map[string]float64{
-			"DOB": 1, "DNI": 1, "NIE": 1, "PASSPORT": 1, "MRN": 1, "IBAN": 1,
-			"CARD": 1, "CARD_EXP": 1, "PLATE": 1,
+			"DOB": 1, "DNI": 1, "NIE": 1, "NSS": 1, "PASSPORT": 1, "MRN": 1, "IBAN": 1, "CCC": 1,
+			"CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1, "EMAIL": 1, "PLATE": 1,
 		},
-		fullyItems:  63, // 64 of 65; the one left is a lower-case name
-		maxDecoyHit: 1,  // 0
+		fullyItems:  100, // 102 of 104; the two left are names
+		maxDecoyHit: 1,   // 0 of 61
 	},
 }
 
