@@ -315,6 +315,21 @@ func (p *dateParser) numeric(i int) int {
 	return 0
 }
 
+// dayMonth: D/M or D.M (one or two digits each, '/' or '.', a valid day and month) and nothing
+// date-like after it; the end, or 0.
+func (p *dateParser) dayMonth(i int) int {
+	t := p.text
+	d, j, nd := p.digitsAt(i, 2)
+	if nd == 0 || nd > 2 || j+1 >= len(t) || t[j] != '/' && t[j] != '.' {
+		return 0
+	}
+	m, e, nm := p.digitsAt(j+1, 2)
+	if nm == 0 || nm > 2 || !validDay(d, m) || !p.ends(e) || e < len(t) && t[e] == t[j] {
+		return 0
+	}
+	return e
+}
+
 // compact: eight digits as YYYYMMDD or DDMMYYYY ("19820314", "14031982"), a year from 1900 to
 // 2025, nothing word-like or another group of digits after them.
 func (p *dateParser) compact(i int) int {
@@ -660,6 +675,10 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 					return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 				}
 			}
+		}
+		if e := p.dayMonth(i); e > 0 && i-h.end <= 3 && !ageCue(ws, h, fc) {
+			// "birthday 4/3", "nacido el 12/05": a day and a month right after the cue
+			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
 		if e := p.parse(i, true); e > i {
 			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {

@@ -134,6 +134,17 @@ func TestRound4Forms(t *testing.T) {
 		{`"pan":"5247890022156737","exp":"1126"`, "1126", TypeCardExp},
 		{"el cvv q me dice es 318. pidele una nueva", "318", TypeCVV},
 		{"la tarjeta regalo q trae es 6034 1225 0078 1127 y no", "", TypeCard},
+		{"tarjeta 4111.1111.1111.1111 caduca 12/27", "4111.1111.1111.1111", TypeCard},
+		{"saldo 4111.1111.1111.1112 puntos", "", TypeCard},
+		{"birthday 4/3, party at 8", "4/3", TypeDOB},
+		{"edad 45, 3/4 de la dosis", "", TypeDOB},
+		{"NHC n° 1234567", "1234567", TypeMRN},
+		{"pasaporte español PAA 482917 expedido en 2019", "PAA 482917", TypePassport},
+		{"fecha de nacimiento 03 05 1980, peso 71 kg", "03 05 1980", TypeDOB},
+		{"D.N.I. nº 12.877.345 - J y más", "12.877.345 - J", TypeDNI},
+		{"mi coche es un BMW X5 de 2019", "", TypePlate},
+		{"Transportes Lema SL, CIF B15234567, y", "", TypeCIF},
+		{"si no puedes llama al 91 588 02 11 (centralita)", "", TypePhone},
 	} {
 		spans, err := r.Detect(context.Background(), tt.text)
 		if err != nil {
@@ -164,6 +175,7 @@ func TestRound4WindowsEquivalent(t *testing.T) {
 		"iban ES21.2100.4421.7918.0234.5678 o ES74 / 2080 / 0300 / 82 / 8730040055; DE89.3704.0044.0532.0130.00",
 		"ES00 0000 0000 0000 0000 0000 y GB00 BANK 0000 0000 0000 00; id 9f3c2a71-be04-4b5e-a0c1-7d3e2f9a1b22",
 		"escaneo_DNI_52118830W.pdf, matrícula AB-412-CD, car (M-HV 4418), reg SK19 XRT, TSI GAPC 4501120033",
+		"tarjeta 4111.1111.1111.1111 y 4111.1111.1111.1112.123, 1.234.567.890.123 €, 4111 1111.1111 1111",
 	} {
 		a, errA := windowed.Detect(context.Background(), text)
 		b, errB := whole.Detect(context.Background(), text)

@@ -184,7 +184,7 @@ func builtins() []builtin {
 			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
 		{name: "card", first: firstCard, starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, veto: cardVeto, need: minDigits(13),
-			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
+			pattern: wb + `(?:[1-9](?:[ -]?\d){12,18}|[1-9]\d{3}(?:\.\d{4}){3}(?:\.\d{1,3})?)` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit",
 				"targeta", "tarxeta", "txartel"}},
 		{name: "es_phone", first: firstSpanishPhone, starts: startPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9), refine: refineSpanishPhone, veto: phoneVeto,

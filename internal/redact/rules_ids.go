@@ -115,6 +115,9 @@ func cardVeto(text string, start, end int) bool {
 	if tokenKeyBefore(text, start) {
 		return true
 	}
+	if strings.IndexByte(text[start:end], '.') >= 0 && !validLuhn(text[start:end]) {
+		return true // grouped with dots (4111.1111.1111.1111) only when Luhn holds: dotted amounts and codes are many
+	}
 	return !validLuhn(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end) || giftCardBefore(text, start))
 }
 
