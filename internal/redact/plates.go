@@ -96,12 +96,6 @@ func foreignPlateAt(text string, i int) int {
 	return 0
 }
 
-// vehicleWords say that a vehicle is spoken of: a plate-shaped value within the same sentence
-// after one of them is read as its plate.
-var vehicleWords = words(`coche coches vehiculo vehiculos car cars auto autos furgoneta van moto motocicleta camion truck
-	turismo cotxe cotxes furgoneta voiture vehicule fahrzeug carro veicolo macchina lorry motorbike motorcycle caravana remolque
-	trailer autocaravana ibilgailua autoa`)
-
 // appendVehiclePlate: after a vehicle word, a plate in one of the shapes foreignPlateAt or
 // plateAt reads, within 48 bytes and the same sentence ("drove down in his own car (M-HV 4418)").
 func appendVehiclePlate(out []Span, text string, from int) []Span {

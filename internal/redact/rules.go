@@ -30,7 +30,8 @@ const (
 	cueDNI       // a DNI further along the sentence, also with a wrong letter (rules_ids.go)
 	cueCard      // a card number further along the sentence, also failing Luhn (rules_ids.go)
 	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
-	cueVehicle   // a vehicle word: a plate-shaped value further along the sentence (plates.go)
+	cueVehicle   // a vehicle word: a plate-shaped value further along the sentence (plates.go); not
+	// "auto", a court's order in Spanish legal text
 	cuePatient   // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
 )
 
@@ -72,7 +73,7 @@ var cuePhrases = map[cueKind][]string{
 		"matriculas", "reg", "reg no", "registration number", "registration mark", "kennzeichen", "nummernschild",
 		"immatriculation", "plaque", "targa", "matricule", "license plate", "licence plate", "plaka", "matricula n"},
 	cuePatient: {"paciente", "pcte", "pte", "patient", "pt", "pacient", "pacienta", "gaixoa", "doente", "paziente", "patiente"},
-	cueVehicle: {"coche", "vehiculo", "car", "auto", "furgoneta", "van", "moto", "camion", "truck", "turismo", "cotxe", "voiture",
+	cueVehicle: {"coche", "vehiculo", "car", "furgoneta", "van", "moto", "camion", "truck", "turismo", "cotxe", "voiture",
 		"vehicule", "fahrzeug", "carro", "veicolo", "lorry", "motorbike", "motorcycle", "caravana", "remolque", "trailer",
 		"autocaravana", "ibilgailua", "autoa", "vehicle", "coches", "vehiculos", "cars", "motocicleta"},
 	cueDOBBefore: {"jaio", "jaioa", "jaiotakoa", "jaiotako", "jaiota", "baby", "babe"},
