@@ -32,7 +32,7 @@ const (
 	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
 	cueVehicle   // a vehicle word: a plate-shaped value further along the sentence (plates.go); not
 	// "auto", a court's order in Spanish legal text
-	cuePatient   // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
+	cuePatient // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
