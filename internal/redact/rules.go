@@ -30,9 +30,8 @@ const (
 	cueDNI       // a DNI further along the sentence, also with a wrong letter (rules_ids.go)
 	cueCard      // a card number further along the sentence, also failing Luhn (rules_ids.go)
 	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
-	cueVehicle   // a vehicle word: a plate-shaped value further along the sentence (plates.go); not
-	// "auto", a court's order in Spanish legal text
-	cuePatient // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
+	cueVehicle   // a vehicle word (not "auto", a court's order in legal text): a plate further along the sentence
+	cuePatient   // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
