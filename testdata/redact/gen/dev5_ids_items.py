@@ -241,3 +241,29 @@ def define(item, h):
          "Claim {{CASE|HC-2024-000918}}: the claimant's vehicle, a {{PRODUCT|Ford S-MAX}}, was parked at bay {{REFERENCE|B-12}}.")
     item("rl-es-clinic-4304", "es", "clinic",
          "Cita de la paciente con historia clínica [[MRN|552183]] el {{DATE|3 de marzo de 2026}}; nacida el [[DOB|2 de julio de 1950]].")
+
+    # ---- batch 6 (regional cue words and public codes; run once before any rule for it) -----
+    item("rl-ca-clinic-4305", "ca", "clinic",
+         "Número d'història clínica: [[MRN|5512873]]. Pacient: [[PERSON|Quim Ferrer]], data de naixement [[DOB|3-4-1951]].")
+    item("rl-gl-clinic-4306", "gl", "clinic",
+         "Número de historia clínica [[MRN|HC 7781204]]; doente [[PERSON|Carme Novo]], nada o [[DOB|3 de abril de 1950]].")
+    item("rl-eu-clinic-4307", "eu", "clinic",
+         "Historia klinikoaren zenbakia: [[MRN|1187234]]\nGaixoa: [[PERSON|Josu Ibarra]]\nJaiotze data: [[DOB|1950-04-03]]")
+    item("rl-eu-law-4308", "eu", "law",
+         "Pasaportea: [[PASSPORT|AB1234567]]; matrikula: [[PLATE|4471 KLM]]; NAN: [[DNI|" + dni(44771203) + "]].")
+    item("rl-en-clinic-4309", "en", "clinic",
+         "Scottish patient, CHI [[MRN|0101501234]], MRN# [[MRN|12345678]], patient ID: [[MRN|P-0012345]].")
+    item("rl-en-bank-4310", "en", "bank",
+         "Vehicle finance: number plate [[PLATE|KX70 BFD]], licence plate of the second car [[PLATE|LR17 WTE]].")
+    item("rl-es-law-4311", "es", "law",
+         "Inmueble con referencia catastral {{REFERENCE|9872023VH5797S0001WX}}, CUPS {{REFERENCE|ES0021000001234567AB}}, propiedad de [[PERSON|Ángel Ribas]], DNI [[DNI|" + dni(50912334) + "]].")
+    item("rl-es-law-4312", "es", "law",
+         "NIG {{CASE|28079 1 0012345/2025}}; letrada [[PERSON|Paula Sanz]], colegiada {{REFERENCE|ICAM 98123}}.")
+    item("rl-en-bank-4313", "en", "bank",
+         "Order {{ORDER|EAN 8412345678905}} shipped; customer [[PERSON|Dev Patel]], DOB [[DOB|12/06/1990]], ISBN {{REFERENCE|978-84-376-0494-7}}.")
+    item("rl-gl-bank-4314", "gl", "bank",
+         "O cliente [[PERSON|Iago]] ten o coche con matrícula [[PLATE|0092 JWR]] e pasaporte n.º [[PASSPORT|PAD772190]].")
+    item("rl-ca-bank-4315", "ca", "bank",
+         "passaport núm. [[PASSPORT|YB9912044]] de la clienta italiana [[PERSON|Chiara Conti]], nascuda el [[DOB|7 de juliol de 1991]]")
+    item("rl-es-clinic-4316", "es", "clinic",
+         "Lote de la vacuna {{REFERENCE|L2025-11A}}, caducidad {{DATE|03/2027}}; paciente [[PERSON|Nerea Gil]], SIP [[MRN|12345678]].")
