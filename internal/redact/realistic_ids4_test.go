@@ -28,8 +28,8 @@ var realisticIDs4Floor = map[string]struct {
 			"DOB": 1, "DNI": 1, "NIE": 1, "NSS": 1, "PASSPORT": 1, "MRN": 1, "IBAN": 1, "CCC": 1,
 			"CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1, "EMAIL": 1, "PLATE": 1,
 		},
-		fullyItems:  100, // 102 of 104; the two left are names
-		maxDecoyHit: 1,   // 0 of 61
+		fullyItems:  111, // 114 of 116; the two left are names
+		maxDecoyHit: 1,   // 0 of 69
 	},
 }
 
@@ -145,6 +145,8 @@ func TestRound4Forms(t *testing.T) {
 		{"mi coche es un BMW X5 de 2019", "", TypePlate},
 		{"Transportes Lema SL, CIF B15234567, y", "", TypeCIF},
 		{"si no puedes llama al 91 588 02 11 (centralita)", "", TypePhone},
+		{"Lote de la vacuna L2025-11A, caducidad 03/2027; paciente", "", TypeCardExp},
+		{"Scottish patient, CHI 0101501234, seen", "0101501234", TypeMRN},
 	} {
 		spans, err := r.Detect(context.Background(), tt.text)
 		if err != nil {

@@ -39,7 +39,7 @@ const (
 var cuePhrases = map[cueKind][]string{
 	cueMRN: {"nhc", "n h c", "nº historia", "n historia", "no historia", "num historia", "numero de historia",
 		"numero historia", "historia clinica", "historia", "historia n", "hc", "h c", "mrn", "hospital no",
-		"hospital number", "hospital n", "nhs number", "nhs no", "nhs", "cip", "tis", "sip", "nuhsa",
+		"hospital number", "hospital n", "nhs number", "nhs no", "nhs", "cip", "tis", "sip", "nuhsa", "chi", "chi no",
 		"tarjeta sanitaria", "patient id", "id paciente", "medical record", "record number", "historial",
 		"nº de historia", "n de historia", "historia clinica n", "zenbakia", "historia klinikoa",
 		"tarxeta sanitaria", "targeta sanitaria", "tarjeta individual sanitaria", "tsi", "cipa", "cip autonomico", "hk",
@@ -296,8 +296,11 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			case cueCVV:
 				out = appendCVV(out, text, h, ws, fc)
 			case cueExpiry:
-				if genericExpiryCue(ws, h, fc) && !cardNear(fc.lower, h.start, spans) {
-					break // "el recibo vence el 05/04": a bill's or a loan's date
+				if !cardNear(fc.lower, h.start, spans) {
+					// "el recibo vence el 05/04", "caducidad 03/2027" of a vaccine's lot: with no
+					// card number or card word within 150 bytes, an expiry is a bill's, a loan's,
+					// a product's (every dev file's card expiries have one in reach)
+					break
 				}
 				if documentExpiry(fc.lower, h.start, spans) {
 					break // "pasaporte: PAA482917, caduca el 12/2029": the document's expiry

@@ -621,16 +621,6 @@ func digitsOnlyAt(text string, i int) int {
 	return k
 }
 
-// genericExpiryCue: the expiry cue is one that bills and loans use too ("vence", "vencimiento",
-// "vto"), so a card must be in reach for it to announce a card's expiry.
-func genericExpiryCue(ws []word, h cueHit, fc *folder) bool {
-	switch string(ws[h.word].fold(fc)) {
-	case "vence", "vencimiento", "venc", "vencto", "vto", "fecha":
-		return true
-	}
-	return false
-}
-
 // cardWords name a payment card.
 var cardWords = []string{"tarjeta", "card", "targeta", "tarxeta", "txartel", "visa", "mastercard", "amex", "maestro", "cvv", "cvc"}
 
