@@ -139,7 +139,8 @@ func ibanVeto(text string, start, end int) bool {
 
 // sampleWords say that what follows is a sample or a placeholder, not someone's number.
 var sampleWords = byteWords("ejemplo", "example", "sample", "muestra", "mostra", "exemple", "exemplo", "adibide", "plantilla",
-	"template", "ficticio", "ficticia", "dummy", "de prueba", "de proba", "de prova", "p. ej", "e.g.", "placeholder")
+	"template", "ficticio", "ficticia", "dummy", "de prueba", "de proba", "de prova", "p. ej", "e.g.", "placeholder",
+	"folleto", "fullet", "brochure", "leaflet", "inventad", "made-up", "made up")
 
 // sampleBefore: a sample word within the 48 bytes before i, on the same line (the signature of a
 // failVeto: end is not read).
