@@ -361,6 +361,20 @@ func (p *dateParser) endsOrBasque(e int) int {
 	return 0
 }
 
+// yearEnd returns e if a year alone ends there, or the end of the Basque "in" ending glued to it
+// ("jaio zen 1950ean"), or 0 ("1982ko urriaren …" is a whole date, not a year alone).
+func (p *dateParser) yearEnd(e int) int {
+	if p.ends(e) {
+		return e
+	}
+	for _, suf := range [...]string{"ean", "an"} {
+		if strings.HasPrefix(p.text[e:], suf) && p.ends(e+len(suf)) {
+			return e + len(suf)
+		}
+	}
+	return 0
+}
+
 // ends: no digit, letter or more date after e.
 func (p *dateParser) ends(e int) bool {
 	t := p.text
@@ -656,12 +670,14 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if !isWordByte(c) {
 			continue
 		}
-		if y, e, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(e) && !ageCue(ws, h, fc) &&
+		if y, e, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.yearEnd(e) > 0 && !ageCue(ws, h, fc) &&
 			!(e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.' && e+1 < len(text) && isDigitByte(text[e+1]))) {
-			// a year alone first: "year of birth 1939", "any de naixement: 1958", "va néixer l'any 1947"
+			// a year alone first: "year of birth 1939", "any de naixement: 1958", "va néixer l'any
+			// 1947", Basque "jaio zen 1950ean"
 			if notBirthGap(text[h.end:i]) {
 				return out
 			}
+			e = p.yearEnd(e)
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
 		if e := p.monthYear(i); e > 0 && !notBirthGap(text[h.end:i]) {
@@ -1147,3 +1163,33 @@ var dobContextByFirst = func() (m [256][][]byte) {
 	}
 	return m
 }()
+
+// appendBornAbbrev: "b." or "n." (born, nacido) in brackets or after a comma, then a year or a
+// whole date ("Harold Pennington (b. 1939)", "Mr Davies, b. 12 March 1950", "(n. 12/03/1950)").
+func appendBornAbbrev(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	if h.end+1 >= len(text) || text[h.end] != '.' || h.start == 0 {
+		return out
+	}
+	k := h.start - 1
+	if text[k] == ' ' && k > 0 {
+		k--
+	}
+	if text[k] != '(' && text[k] != ',' {
+		return out
+	}
+	p := dateParser{text: text, ws: ws, fc: fc}
+	i := p.spaces(h.end + 1)
+	if i >= len(text) || i == h.end+1 && !isDigitByte(text[i]) {
+		return out
+	}
+	e := p.parse(i, false)
+	if e == 0 {
+		if y, ye, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(ye) {
+			e = ye
+		}
+	}
+	if e <= i || dateYear(text[i:e]) > 2025 {
+		return out
+	}
+	return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+}

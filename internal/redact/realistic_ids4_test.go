@@ -147,6 +147,11 @@ func TestRound4Forms(t *testing.T) {
 		{"si no puedes llama al 91 588 02 11 (centralita)", "", TypePhone},
 		{"Lote de la vacuna L2025-11A, caducidad 03/2027; paciente", "", TypeCardExp},
 		{"Scottish patient, CHI 0101501234, seen", "0101501234", TypeMRN},
+		{"Harold Pennington (b. 1939) lives alone", "1939", TypeDOB},
+		{"Mr Davies, b. 12 March 1950, retired", "12 March 1950", TypeDOB},
+		{"Section 4(b). 2019 figures", "", TypeDOB},
+		{"jaio zen 1950ean", "1950ean", TypeDOB},
+		{"jaiotza data: 1982ko urriaren 3an", "1982ko urriaren 3an", TypeDOB},
 	} {
 		spans, err := r.Detect(context.Background(), tt.text)
 		if err != nil {

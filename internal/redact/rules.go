@@ -32,6 +32,7 @@ const (
 	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
 	cueVehicle   // a vehicle word (not "auto", a court's order in legal text): a plate further along the sentence
 	cuePatient   // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
+	cueBornAbbr  // "b." or "n." in brackets or after a comma, then the birth ("(b. 1939)", dates.go)
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
@@ -71,7 +72,8 @@ var cuePhrases = map[cueKind][]string{
 	cuePlate: {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula", "plates", "placas",
 		"matriculas", "reg", "reg no", "registration number", "registration mark", "kennzeichen", "nummernschild",
 		"immatriculation", "plaque", "targa", "matricule", "license plate", "licence plate", "plaka", "matricula n"},
-	cuePatient: {"paciente", "pcte", "pte", "patient", "pt", "pacient", "pacienta", "gaixoa", "doente", "paziente", "patiente"},
+	cueBornAbbr: {"b", "n"},
+	cuePatient:  {"paciente", "pcte", "pte", "patient", "pt", "pacient", "pacienta", "gaixoa", "doente", "paziente", "patiente"},
 	cueVehicle: {"coche", "vehiculo", "car", "furgoneta", "van", "moto", "camion", "truck", "turismo", "cotxe", "voiture",
 		"vehicule", "fahrzeug", "carro", "veicolo", "lorry", "motorbike", "motorcycle", "caravana", "remolque", "trailer",
 		"autocaravana", "ibilgailua", "autoa", "vehicle", "coches", "vehiculos", "cars", "motocicleta"},
@@ -336,6 +338,8 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				out = appendVehiclePlate(out, text, h.end)
 			case cuePatient:
 				out = appendPatientID(out, text, h.end)
+			case cueBornAbbr:
+				out = appendBornAbbrev(out, text, h, ws, fc)
 			case cueDNI:
 				if r.cfg.ChecksumFailure != ChecksumIgnore { // these rules read values whose check fails
 					out = appendSentenceDNI(out, text, h)
