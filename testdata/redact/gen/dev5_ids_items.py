@@ -267,3 +267,29 @@ def define(item, h):
          "passaport núm. [[PASSPORT|YB9912044]] de la clienta italiana [[PERSON|Chiara Conti]], nascuda el [[DOB|7 de juliol de 1991]]")
     item("rl-es-clinic-4316", "es", "clinic",
          "Lote de la vacuna {{REFERENCE|L2025-11A}}, caducidad {{DATE|03/2027}}; paciente [[PERSON|Nerea Gil]], SIP [[MRN|12345678]].")
+
+    # ---- batch 7 (core types in chats, JSON, logs and quoted mail; run once before any rule) --
+    item("rl-es-bank-4317", "es", "bank",
+         "[10:01] Cliente: hola, mi nie es el " + nie("Z", 7712034, "{p}{n}-{l}") .join(["[[NIE|", "]]"]) + "\n[10:02] Agente: gracias, ¿y su fecha de nacimiento?\n[10:02] Cliente: [[DOB|quince del ocho del setenta y siete]]")
+    item("rl-en-bank-4318", "en", "bank",
+         '{"customer":{"name":"[[PERSON|Priya Shah]]","dob":"[[DOB|1984-07-19]]","passport":"[[PASSPORT|532198774]]","iban":"[[IBAN|' + iban("GB", "NWBK60161331926819") + '"]]}}'.replace('"]]}}', ']]"}}'))
+    item("rl-es-clinic-4319", "es", "clinic",
+         "> El 2 dic 2025, a las 9:14, [[PERSON|Lucía Torres]] escribió:\n> os paso los datos de mi madre: [[PERSON|Amparo Gil]], dni [[DNI|" + dni(19877345) + "]], nacida el [[DOB|1/2/1941]], tarjeta sanitaria [[MRN|GLAM410201]]")
+    item("rl-ca-bank-4320", "ca", "bank",
+         f"titular;dni;compte\n[[PERSON|Jordi Puig]];[[DNI|{dni(40122987)}]];[[IBAN|{ES('2100', '3001', '0123456789')}]]")
+    item("rl-en-clinic-4321", "en", "clinic",
+         "2025-12-01 10:22:11 INFO triage patient=[[MRN|RJZ4410923]] dob=[[DOB|1956-02-11]] nhs=[[MRN|9434765919]] bay={{REFERENCE|A3}}")
+    item("rl-gl-bank-4322", "gl", "bank",
+         "chamou o cliente dende o [[PHONE|+351 912 345 678]], di que o seu correo é [[EMAIL|xoan.pena@sapo.pt]] e a conta [[IBAN|" + group(iban("PT", "000201231234567890154")) + "]]")
+    item("rl-eu-bank-4323", "eu", "bank",
+         f"Bezeroa: [[PERSON|Maite Etxeberria]]. NAN zenbakia: [[DNI|{dni(30678124, '{a}.{b}.{c}-{l}')}]]. Gizarte Segurantza: [[NSS|{nss(48, 10203040, '{p}/{n}/{c}')}]].")
+    item("rl-es-law-4324", "es", "law",
+         "El arrendatario abonará la renta en la cuenta [[IBAN|" + group(ES("0182", "1234", "0201234567")) + "]] titularidad de D. [[PERSON|Marcos Ruiz]], con pasaporte [[PASSPORT|XDB331209]], domiciliado en {{STREET_GENERIC|la calle de su elección}}.")
+    item("rl-en-bank-4325", "en", "bank",
+         "card no: [[CARD|" + group(card("453201511283036"), 4, "-") + "]] exp [[CARD_EXP|11/2027]] security code [[CVV|874]], cardholder [[PERSON|Tom Reed]]")
+    item("rl-es-clinic-4326", "es", "clinic",
+         "Datos: [[PERSON|Aurora Vidal]] | [[DOB|05/11/1939]] | NHC [[MRN|778123]] | tlf [[PHONE|965 12 34 56]] | ingreso {{DATE|01/12/2025}}")
+    item("rl-en-law-4327", "en", "law",
+         "Witness statement of [[PERSON|Sean Murphy]] (date of birth [[DOB|14/02/1981]]; Irish passport no. [[PASSPORT|PA1234567]]; mobile [[PHONE|+353 86 765 4321]]).")
+    item("rl-ca-clinic-4328", "ca", "clinic",
+         "nen de 3 anys, [[PERSON|Pau]], nascut el [[DOB|2 de gener del 2022]], CIP [[MRN|FEPA 1220102 00]], mare [[PERSON|Laia Ferrer]] tel. [[PHONE|677 88 99 00]]")
