@@ -28,8 +28,8 @@ var realisticIDs4Floor = map[string]struct {
 			"DOB": 1, "DNI": 1, "NIE": 1, "NSS": 1, "PASSPORT": 1, "MRN": 1, "IBAN": 1, "CCC": 1,
 			"CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1, "EMAIL": 1, "PLATE": 1,
 		},
-		fullyItems:  111, // 114 of 116; the two left are names
-		maxDecoyHit: 1,   // 0 of 69
+		fullyItems:  123, // 126 of 128; the two left are names
+		maxDecoyHit: 1,   // 0 of 72
 	},
 }
 

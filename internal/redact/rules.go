@@ -444,12 +444,12 @@ func mrnValueAt(text string, at int) int {
 	return end
 }
 
-// appendPatientID: right after a patient word (only spaces, ':', '.' or '(' between), a hospital's
+// appendPatientID: right after a patient word (only spaces, ':', '.', '(', '=' or '"' between), a hospital's
 // id — two to five capitals then at least five digits, dashes between them allowed, nothing
 // after ("Pcte. HGU0093377", "Patient: RTX0048812"). A name or a DNI there is left alone.
 func appendPatientID(out []Span, text string, from int) []Span {
 	i := from
-	for i < len(text) && i-from < 4 && strings.IndexByte(" :.(", text[i]) >= 0 {
+	for i < len(text) && i-from < 4 && strings.IndexByte(" :.(=\"", text[i]) >= 0 { // "patient=RJZ…", "patient": "RJZ…"
 		i++
 	}
 	j := i
