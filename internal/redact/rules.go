@@ -441,7 +441,17 @@ func mrnValueAt(text string, at int) int {
 	if digits < 5 || letters > 8 || !wordEnd(text, end) {
 		return 0
 	}
+	if letters == 1 && isDNIOrNIE(text[at:end]) {
+		return 0 // "NAN zenbakia: 30.678.124-B": an identity number, the recognizers' to type
+	}
 	return end
+}
+
+// isDNIOrNIE: s, without its dots, dashes and spaces, is a DNI or NIE whose letter is right.
+func isDNIOrNIE(s string) bool {
+	var buf [24]byte
+	a := alnum(buf[:0], s)
+	return len(a) == 9 && (validDNI(string(a)) || validNIE(string(a)))
 }
 
 // appendPatientID: right after a patient word (only spaces, ':', '.', '(', '=' or '"' between), a hospital's
