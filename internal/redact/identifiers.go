@@ -430,3 +430,19 @@ func ibanHeadBefore(text string, start, _ int) bool {
 }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// clockNotIPv6: an IPv6-shaped match that fails to parse and holds only decimal digits in at
+// most three groups is a time of day ("2025-11-22 03:14:09" in a log line), not a mistyped
+// address.
+func clockNotIPv6(text string, start, end int) bool {
+	groups := 1
+	for i := start; i < end; i++ {
+		switch c := text[i]; {
+		case c == ':':
+			groups++
+		case !isDigitByte(c):
+			return false
+		}
+	}
+	return groups <= 3
+}

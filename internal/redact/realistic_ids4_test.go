@@ -151,6 +151,9 @@ func TestRound4Forms(t *testing.T) {
 		{"Mr Davies, b. 12 March 1950, retired", "12 March 1950", TypeDOB},
 		{"Section 4(b). 2019 figures", "", TypeDOB},
 		{"jaio zen 1950ean", "1950ean", TypeDOB},
+		{"2025-11-22 03:14:09 WARN login.failed ip=203.0.113.201", "203.0.113.201", TypeIP},
+		{`"apellido2":"Zambrano","documento":"X5512048Y","nacimiento"`, "", TypePassport},
+		{"NAN zenbakia: 30.678.124-B.", "", TypeMRN},
 		{"jaiotza data: 1982ko urriaren 3an", "1982ko urriaren 3an", TypeDOB},
 	} {
 		spans, err := r.Detect(context.Background(), tt.text)

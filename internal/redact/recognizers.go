@@ -199,7 +199,7 @@ func builtins() []builtin {
 		{name: "ipv4", first: firstIPv4, starts: startDigits, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", veto: versionBefore, need: func(p *profile) bool { return p.dots >= 3 },
 			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
 			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
-		{name: "ipv6", first: firstIPv6, starts: startIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
+		{name: "ipv6", first: firstIPv6, starts: startIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", failVeto: clockNotIPv6, need: func(p *profile) bool { return p.colon >= 2 },
 			pattern: `(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`,
 			context: []string{"ip", "ipv6", "servidor", "router", "server", "host"}},
 		// Dates of birth in two recognizers so that each pattern starts with one kind of

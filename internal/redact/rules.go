@@ -663,6 +663,9 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 			end, digits, letters := tokenAt(text, at, 12)
 			n := end - at
 			if !(n < 6 || n > 10 || digits+letters != n || !wordEnd(text, end) || digits < 4 || digits < 6 && letters > 5) {
+				if isDNIOrNIE(text[at:end]) {
+					return out // "documento": "X5512048Y": the NIE, its recognizer's to type
+				}
 				out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
 				return appendPassportList(out, text, end, ws, fc)
 			}
