@@ -13,7 +13,9 @@ var plateFillers = words(`francesa frances french francaise alemana aleman germa
 	portuguese italiana italiano italian britanica britanico british uk gb inglesa ingles english belga belgian
 	holandesa dutch suiza swiss extranjera extranjero foreign estrangeira estranxeira estrangera espanola spanish
 	marroqui rumana andorrana irlandesa irish number no num nr nº numero d immatriculation del de la du le his her their
-	su sus car coche vehicle vehiculo plate plates placa registration mark`)
+	su sus car coche vehicle vehiculo plate plates placa registration mark francia france alemania germany alemanya
+	portugal italia italy belgica belgium holanda netherlands suiza switzerland marruecos morocco andorra inglaterra
+	england reino unido rumania romania irlanda ireland`)
 
 // foreignPlateAt returns the end of another country's plate at i, in capitals, or 0:
 // French/Italian AA-123-AA, AA 123 AA, AA 123AA, AA123AA; Portuguese 12-AB-34, AB-12-CD,
