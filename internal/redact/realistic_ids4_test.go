@@ -154,6 +154,9 @@ func TestRound4Forms(t *testing.T) {
 		{"2025-11-22 03:14:09 WARN login.failed ip=203.0.113.201", "203.0.113.201", TypeIP},
 		{`"apellido2":"Zambrano","documento":"X5512048Y","nacimiento"`, "", TypePassport},
 		{"NAN zenbakia: 30.678.124-B.", "", TypeMRN},
+		{"CIP autonòmic: GAPE 0 850312 00 1", "GAPE 0 850312 00 1", TypeMRN},
+		{"patient no. 0012345, ward 3", "0012345", TypeMRN},
+		{"con matrícula de Francia AB-123-CD aparcado", "AB-123-CD", TypePlate},
 		{"jaiotza data: 1982ko urriaren 3an", "1982ko urriaren 3an", TypeDOB},
 	} {
 		spans, err := r.Detect(context.Background(), tt.text)

@@ -46,7 +46,8 @@ var cuePhrases = map[cueKind][]string{
 		"tarxeta sanitaria", "targeta sanitaria", "tarjeta individual sanitaria", "tsi", "cipa", "cip autonomico", "hk",
 		"hk zk", "paciente id", "pacient id", "id pacient", "historia clinica numero", "health card", "chi number",
 		"hcn", "medical record number", "hospital id", "patient number", "numero de paciente", "n paciente",
-		"historial clinic", "historia clinica electronica", "osasun txartela", "osasun txartel"},
+		"historial clinic", "historia clinica electronica", "osasun txartela", "osasun txartel", "patient no", "patient nr",
+		"cip autonomic", "codi cip", "codigo cip"},
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
@@ -382,6 +383,9 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 	// only be a record's — capitals then digits, or six digits or more without a date's or an
 	// amount's separators
 	if at2 := nextValue(text, h.end, 40, 4, true, fc, ws, h.last+1); at2 > at {
+		if b := capitalsBefore(text, at2); b >= at && mrnValueAt(text, b) > 0 {
+			at2 = b // "CIP autonòmic: GAPE 0 850312 00 1": the region's letters were skipped as a word
+		}
 		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) {
 			return append(out, Span{Start: at2, End: end, Type: TypeMRN, Text: text[at2:end], Score: 0.85, Source: "cue"})
 		}
@@ -486,6 +490,22 @@ func appendPatientID(out []Span, text string, from int) []Span {
 		return out
 	}
 	return append(out, Span{Start: i, End: k, Type: TypeMRN, Text: text[i:k], Score: 0.8, Source: "cue"})
+}
+
+// capitalsBefore returns the start of a group of 2 to 4 capitals and a space right before i (a
+// centre's or a region's letters before the digits), or -1.
+func capitalsBefore(text string, i int) int {
+	if i < 3 || text[i-1] != ' ' {
+		return -1
+	}
+	b := i - 1
+	for b > 0 && i-1-b < 5 && text[b-1] >= 'A' && text[b-1] <= 'Z' {
+		b--
+	}
+	if n := i - 1 - b; n < 2 || n > 4 || b > 0 && isWordByte(text[b-1]) {
+		return -1
+	}
+	return b
 }
 
 // strongMRN: a record number read a few words after its cue: it starts with a capital and holds
