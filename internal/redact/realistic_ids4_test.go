@@ -157,6 +157,7 @@ func TestRound4Forms(t *testing.T) {
 		{"CIP autonòmic: GAPE 0 850312 00 1", "GAPE 0 850312 00 1", TypeMRN},
 		{"patient no. 0012345, ward 3", "0012345", TypeMRN},
 		{"con matrícula de Francia AB-123-CD aparcado", "AB-123-CD", TypePlate},
+		{"trae el pasaporte, y el vuelo es el IB3177 de mañana", "", TypePassport},
 		{"jaiotza data: 1982ko urriaren 3an", "1982ko urriaren 3an", TypeDOB},
 	} {
 		spans, err := r.Detect(context.Background(), tt.text)

@@ -36,7 +36,7 @@ var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref
 	"expediente", "factura", "invoice", "contrato", "contract", "poliza", "póliza", "policy", "envio", "envío", "shipment",
 	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate",
 	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario", "booking", "reserva",
-	"reservation", "localizer", "token"}
+	"reservation", "localizer", "token", "vuelo", "flight", "vol", "voo", "billete", "asiento", "seat"}
 
 // referenceBefore: one of referenceWords stands right before start, with only spaces,
 // punctuation (: . # - º) and filler words between ("número de pedido 4000 1234…", "ref. nº
