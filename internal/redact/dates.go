@@ -61,11 +61,78 @@ var numberWords = func() map[string]int {
 		"cien": 100, "ciento": 100, "doscientos": 200, "trescientos": 300, "cuatrocientos": 400, "quinientos": 500,
 		"seiscientos": 600, "setecientos": 700, "ochocientos": 800, "novecientos": 900, "mil": 1000,
 		"trenta": 30, "quaranta": 40, "cinquanta": 50, "seixanta": 60, "setanta": 70, "vuitanta": 80, "noranta": 90,
-		"noucents": 900, "corenta": 40, "cincuenta_": 50, "sesenta_": 60, "oitenta": 80, "novecentos": 900} {
+		"noucents": 900, "corenta": 40, "cincuenta_": 50, "sesenta_": 60, "oitenta": 80, "novecentos": 900,
+		"cent": 100, "cen": 100, "cento": 100, "hundred": 100, "thousand": 1000} {
 		m[strings.TrimSuffix(w, "_")] = n
+	}
+	// Galician, the rest of Catalan, English
+	add("_ unha dous tres catro cinco seis sete oito nove dez once doce trece catorce quince dezaseis dezasete dezaoito dezanove vinte", 0)
+	add("_ _ dues _ quatre cinc sis set vuit nou", 0)
+	add("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty", 0)
+	for w, n := range map[string]int{"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+		"trinta": 30, "vinteun": 21, "vinteunha": 21} {
+		m[w] = n
 	}
 	return m
 }()
+
+// dayOrdinals are the ordinals a day is written with ("primero de mayo", "the fourth of
+// October", "tercer día de marzo", "twenty-first"): read only as a day.
+var dayOrdinals = func() map[string]int {
+	m := map[string]int{}
+	for i, w := range strings.Fields(`first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+		thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth`) {
+		m[w] = i + 1
+	}
+	for i, w := range strings.Fields(`primero segundo tercero cuarto quinto sexto septimo octavo noveno decimo undecimo duodecimo
+		decimotercero decimocuarto decimoquinto decimosexto decimoseptimo decimoctavo decimonoveno vigesimo`) {
+		m[w] = i + 1
+	}
+	for i, w := range strings.Fields(`primera segunda tercera cuarta quinta sexta septima octava novena decima`) {
+		m[w] = i + 1
+	}
+	m["thirtieth"], m["trigesimo"], m["tercer"], m["primeiro"], m["primer"] = 30, 30, 3, 1, 1
+	return m
+}()
+
+// numberValue reads one folded number word, also a compound written with hyphens (Catalan
+// "vint-i-tres", "quaranta-vuit", "nou-cents"; English "fifty-eight", "twenty-first"); ordinals
+// only when ord.
+func numberValue(f string, ord bool) (int, bool) {
+	if v, ok := numberWords[f]; ok {
+		return v, true
+	}
+	if ord {
+		if v, ok := dayOrdinals[f]; ok {
+			return v, true
+		}
+	}
+	if strings.IndexByte(f, '-') < 0 {
+		return 0, false
+	}
+	v, n := 0, 0
+	for part := range strings.SplitSeq(f, "-") {
+		switch x, ok := numberWords[part]; {
+		case part == "i" && n > 0:
+			continue
+		case part == "cents" || part == "centes":
+			if v == 0 || v > 9 {
+				return 0, false
+			}
+			v *= 100
+		case ok && x < 100:
+			v += x
+		default:
+			if y, isOrd := dayOrdinals[part]; ord && isOrd && n > 0 {
+				v += y
+				break
+			}
+			return 0, false
+		}
+		n++
+	}
+	return v, n > 1
+}
 
 // dateParser reads a date at a byte offset of text; ws are text's words, fc folds them.
 type dateParser struct {
@@ -175,6 +242,22 @@ func (p *dateParser) numeric(i int) int {
 	if sep != '/' && sep != '.' && sep != '-' && sep != ' ' {
 		return 0
 	}
+	if na <= 2 && sep == ' ' && j+1 < len(t) && strings.IndexByte("IVX", t[j+1]) >= 0 {
+		// "12 IV 1983": a Roman month in capitals between spaces, then a year
+		k := j + 1
+		for k < len(t) && k-j <= 5 && strings.IndexByte("IVX", t[k]) >= 0 {
+			k++
+		}
+		m, ok := romanMonths[strings.ToLower(t[j+1:k])]
+		if !ok || k >= len(t) || t[k] != ' ' {
+			return 0
+		}
+		y, e, ny := p.digitsAt(k+1, 4)
+		if ny != 4 || y < 1900 || y > 2100 || !validDay(a, m) || !p.ends(e) {
+			return 0
+		}
+		return e
+	}
 	if na <= 2 && j+1 < len(t) && !isDigitByte(t[j+1]) && sep != ' ' {
 		// Roman month: 12-IV-1985, 22-III-2021
 		k := j + 1
@@ -201,7 +284,16 @@ func (p *dateParser) numeric(i int) int {
 		return e
 	}
 	if sep == ' ' {
-		return 0
+		// "03 05 1980": day, month and a four-digit year between single spaces
+		b, k, nb := p.digitsAt(j+1, 2)
+		if na > 2 || nb == 0 || nb > 2 || k >= len(t) || t[k] != ' ' {
+			return 0
+		}
+		y, e, ny := p.digitsAt(k+1, 4)
+		if ny != 4 || y < 1900 || y > 2100 || !validDay(a, b) || !p.ends(e) || e < len(t) && t[e] == ' ' && e+1 < len(t) && isDigitByte(t[e+1]) {
+			return 0
+		}
+		return e
 	}
 	b, k, nb := p.digitsAt(j+1, 2)
 	if nb == 0 || nb > 2 || k >= len(t) || t[k] != sep {
@@ -210,17 +302,32 @@ func (p *dateParser) numeric(i int) int {
 	c, e, nc := p.digitsAt(k+1, 4)
 	switch {
 	case na == 4 && nc <= 2 && nc > 0: // y-m-d, y/m/d
-		if !validDay(c, b) || a < 1900 || a > 2100 || !p.ends(e) {
+		if !validDay(c, b) || a < 1900 || a > 2100 {
 			return 0
 		}
-		return e
+		return p.endsOrBasque(e)
 	case na <= 2 && (nc == 4 || nc == 2):
-		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) || !p.ends(e) {
+		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) {
 			return 0
 		}
-		return e
+		return p.endsOrBasque(e)
 	}
 	return 0
+}
+
+// dayMonth: D/M or D.M (one or two digits each, '/' or '.', a valid day and month) and nothing
+// date-like after it; the end, or 0.
+func (p *dateParser) dayMonth(i int) int {
+	t := p.text
+	d, j, nd := p.digitsAt(i, 2)
+	if nd == 0 || nd > 2 || j+1 >= len(t) || t[j] != '/' && t[j] != '.' {
+		return 0
+	}
+	m, e, nm := p.digitsAt(j+1, 2)
+	if nm == 0 || nm > 2 || !validDay(d, m) || !p.ends(e) || e < len(t) && t[e] == t[j] {
+		return 0
+	}
+	return e
 }
 
 // compact: eight digits as YYYYMMDD or DDMMYYYY ("19820314", "14031982"), a year from 1900 to
@@ -236,6 +343,34 @@ func (p *dateParser) compact(i int) int {
 	}
 	if d, m, y := atoi(t[i:i+2]), atoi(t[i+2:i+4]), atoi(t[i+4:i+8]); y >= 1900 && y <= 2025 && validDay(d, m) {
 		return e
+	}
+	return 0
+}
+
+// endsOrBasque returns e if the date ends there, or the end of a Basque case ending glued to
+// it ("1980-05-03an jaio zen", "2001-03-12ko"), or 0.
+func (p *dateParser) endsOrBasque(e int) int {
+	if p.ends(e) {
+		return e
+	}
+	for _, suf := range [...]string{"ean", "an", "eko", "ko", "etik", "tik", "a"} {
+		if strings.HasPrefix(p.text[e:], suf) && p.ends(e+len(suf)) {
+			return e + len(suf)
+		}
+	}
+	return 0
+}
+
+// yearEnd returns e if a year alone ends there, or the end of the Basque "in" ending glued to it
+// ("jaio zen 1950ean"), or 0 ("1982ko urriaren …" is a whole date, not a year alone).
+func (p *dateParser) yearEnd(e int) int {
+	if p.ends(e) {
+		return e
+	}
+	for _, suf := range [...]string{"ean", "an"} {
+		if strings.HasPrefix(p.text[e:], suf) && p.ends(e+len(suf)) {
+			return e + len(suf)
+		}
 	}
 	return 0
 }
@@ -274,7 +409,7 @@ func (p *dateParser) day(i int) (int, int) {
 		}
 		return d, p.spaces(j)
 	}
-	return p.numberWords(i, 31)
+	return p.numberWordsOrd(i, 31, true)
 }
 
 func isOrdinalSuffix(s string) bool {
@@ -283,7 +418,10 @@ func isOrdinalSuffix(s string) bool {
 
 // numberWords reads a number written in words ("veintitrés", "treinta y uno", "mil novecientos
 // sesenta y uno", "sesenta y ocho") up to max.
-func (p *dateParser) numberWords(i, max int) (int, int) {
+func (p *dateParser) numberWords(i, max int) (int, int) { return p.numberWordsOrd(i, max, false) }
+
+// numberWordsOrd is numberWords, with ordinals too when ord (a day).
+func (p *dateParser) numberWordsOrd(i, max int, ord bool) (int, int) {
 	total, cur, end, n := 0, 0, 0, 0
 	j := i
 	for {
@@ -296,18 +434,22 @@ func (p *dateParser) numberWords(i, max int) (int, int) {
 				break
 			}
 			f2, e2 := p.foldAt(p.spaces(e))
-			if _, ok := numberWords[f2]; !ok || e2 < 0 {
+			if _, ok := numberValue(f2, ord); !ok || e2 < 0 {
 				break
 			}
 			j = p.spaces(e)
 			continue
 		}
-		v, ok := numberWords[f]
+		v, ok := numberValue(f, ord)
 		if !ok {
 			// "dieciséis" folds to dieciseis; "veintiún" to veintiun
 			break
 		}
 		switch {
+		case n == 1 && total == 0 && (cur == 18 || cur == 19) && v >= 10 && v <= 99:
+			cur = cur*100 + v // "nineteen fifty-eight"
+		case v == 100 && cur > 0 && cur < 10:
+			cur *= 100 // "nine hundred"
 		case v == 1000:
 			if cur == 0 {
 				cur = 1
@@ -365,17 +507,26 @@ func (p *dateParser) trimSpaces(e int) int {
 // written: DAY [de|of|del] MONTH [,] [de|del|of|,] YEAR — or without a year if yearless.
 // MONTH may also be a number after "del" ("1 del 4 del 52", "catorce del dos del dieciséis").
 func (p *dateParser) written(i int, yearless bool) int {
+	if k, ok := p.lit(i, "the"); ok && k < len(p.text) && k > i {
+		i = k // "born on the 23rd of February 1985": the article goes with the date
+	}
 	d, j := p.day(i)
 	if j == 0 || j == i {
 		return 0
 	}
+	j, _ = p.lit(j, "dia", "day") // "tercer día de marzo"
 	j, _ = p.lit(j, "de", "of", "d")
 	if j < len(p.text) && p.text[j] == '\'' { // d'abril
 		j++
 	}
 	m, mEnd := 0, 0
 	if f, e := p.foldAt(j); e > 0 {
-		if v, ok := monthNames[f]; ok {
+		v, ok := monthNames[f]
+		if !ok && (strings.HasPrefix(f, "d'") || strings.HasPrefix(f, "d’")) {
+			// "9 d'agost": the elided article is one word with the month
+			v, ok = monthNames[strings.TrimPrefix(strings.TrimPrefix(f, "d'"), "d’")]
+		}
+		if ok {
 			m, mEnd = v, e
 			if mEnd < len(p.text) && p.text[mEnd] == '.' {
 				mEnd++
@@ -445,6 +596,9 @@ func (p *dateParser) monthFirst(i int) int {
 		e++
 	}
 	j := p.spaces(e)
+	if k, ok := p.lit(j, "the"); ok {
+		j = k // "May the 3rd, 1944"
+	}
 	if j >= len(p.text) || !isDigitByte(p.text[j]) {
 		return 0
 	}
@@ -516,15 +670,30 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if !isWordByte(c) {
 			continue
 		}
-		if y, e, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(e) && !ageCue(ws, h, fc) &&
+		if y, e, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.yearEnd(e) > 0 && !ageCue(ws, h, fc) &&
 			!(e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.' && e+1 < len(text) && isDigitByte(text[e+1]))) {
-			// a year alone first: "year of birth 1939", "any de naixement: 1958", "va néixer l'any 1947"
+			// a year alone first: "year of birth 1939", "any de naixement: 1958", "va néixer l'any
+			// 1947", Basque "jaio zen 1950ean"
 			if notBirthGap(text[h.end:i]) {
 				return out
 			}
+			e = p.yearEnd(e)
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
 		if e := p.monthYear(i); e > 0 && !notBirthGap(text[h.end:i]) {
+			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
+		if !isDigitByte(c) && !ageCue(ws, h, fc) {
+			// a year in words: "born nineteen sixty-two", "nacido en mil novecientos ochenta"
+			if v, e := p.numberWords(i, 2100); e > 0 && v >= 1900 && v <= 2025 && !notBirthGap(text[h.end:i]) {
+				if _, mEnd := p.foldAt(p.spaces(e)); mEnd < 0 || !isMonthAt(&p, p.spaces(e)) {
+					e = p.trimSpaces(e)
+					return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+				}
+			}
+		}
+		if e := p.dayMonth(i); e > 0 && i-h.end <= 3 && !ageCue(ws, h, fc) {
+			// "birthday 4/3", "nacido el 12/05": a day and a month right after the cue
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
 		if e := p.parse(i, true); e > i {
@@ -535,6 +704,16 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		}
 	}
 	return appendDOBAnswer(out, text, h, &p)
+}
+
+// isMonthAt: a month name starts at i.
+func isMonthAt(p *dateParser, i int) bool {
+	f, e := p.foldAt(i)
+	if e < 0 {
+		return false
+	}
+	_, ok := monthNames[f]
+	return ok
 }
 
 // monthYear: MONTH [de|del|of] YYYY ("March 1982", "marzo de 1982") at i; the end, or 0.
@@ -731,6 +910,17 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	}
 	start := i
 	p := dateParser{text: text, ws: ws, fc: fc}
+	if cw := string(ws[h.word].fold(fc)); start > h.end && i < len(text) && isDigitByte(text[i]) && (cw == "es" || cw == "son" || cw == "era" || cw == "soy") {
+		// "es del 4 de julio de 1990", "Es del 29 de febrero de 2008, menor de edad": a whole
+		// date after "es del" is the person's birth, unless a thing is what "es del" dates
+		// ("la factura es del 3 de marzo de 2019") or the year is a recent one
+		if e := p.parse(i, false); e > i {
+			if dateYear(text[i:e]) <= birthAnswerLastYear && !thingBefore(text, h.start) {
+				return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+			}
+			return out
+		}
+	}
 	if e := p.monthYear(i); e > 0 && start > h.end {
 		return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"}) // "born in March 1982"
 	}
@@ -760,6 +950,32 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	}
 	return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
 }
+
+// thingBefore: one of the three words before i names a document, an event or a payment ("la
+// factura es del …", "the letter is from …"), or a reference word does; then "es del" dates that
+// thing, not a person.
+func thingBefore(text string, i int) bool {
+	if referenceBefore(text, i) {
+		return true
+	}
+	var pw prevWordReader
+	pw.init(text, i)
+	for k := 0; k < 3; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
+		}
+		if thingWords[string(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+var thingWords = words(`factura recibo carta cita reunion reunión contrato escritura documento correo email mail mensaje
+	extracto cargo pago transferencia pedido informe foto video vídeo ley decreto sentencia auto resolución resolucion
+	nota acta movimiento pagaré pagare préstamo prestamo hipoteca cuenta tarjeta version versión modelo coche piso
+	edificio casa libro plan noticia ingreso alta denuncia demanda poder testamento certificado`)
 
 // recordDOBAnchors are the types after which a full date on the same line is read as the
 // person's date of birth when nothing says otherwise: a record line, a table row, a name
@@ -831,6 +1047,16 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 	return out
 }
 
+// lastYear returns the last run of four digits in s as a number, 0 if none.
+func lastYear(s string) int {
+	for i := len(s) - 4; i >= 0; i-- {
+		if allDigits(s[i:i+4]) && (i == 0 || !isDigitByte(s[i-1])) && (i+4 == len(s) || !isDigitByte(s[i+4])) {
+			return atoi(s[i : i+4])
+		}
+	}
+	return 0
+}
+
 // dateYear returns the 4-digit year of a numeric date (first or last field), 0 if none.
 func dateYear(d string) int {
 	var fields [3]int
@@ -898,7 +1124,7 @@ func appendDOBBefore(out []Span, text string, h cueHit, ws []word, fc *folder) [
 // cue stands before it with another date or a word of another event between ("Date of Birth:
 // 07 Aug 1988 | Account opened: 12 Jan 2024", "Fecha de nacimiento: no consta. Ingreso el
 // 03/03/2025"). It reads only the 40 bytes before the match (the default context window).
-func dobVeto(text string, start, _ int) bool {
+func dobVeto(text string, start, end int) bool {
 	lo := max(0, start-40)
 	var buf [48]byte
 	b := appendLowerSameLength(buf[:0], text[lo:start])
@@ -912,7 +1138,9 @@ func dobVeto(text string, start, _ int) bool {
 		}
 	}
 	if at < 0 {
-		return false
+		// the context word, if any, is after the date ("… el 3 de marzo de 2026; nacida el …"):
+		// a recent year or an event word before it says it is another date
+		return lastYear(text[start:end]) > birthAnswerLastYear || notBirthGap(text[lo:start])
 	}
 	gap := text[lo+at : start]
 	digits := 0
@@ -935,3 +1163,33 @@ var dobContextByFirst = func() (m [256][][]byte) {
 	}
 	return m
 }()
+
+// appendBornAbbrev: "b." or "n." (born, nacido) in brackets or after a comma, then a year or a
+// whole date ("Harold Pennington (b. 1939)", "Mr Davies, b. 12 March 1950", "(n. 12/03/1950)").
+func appendBornAbbrev(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	if h.end+1 >= len(text) || text[h.end] != '.' || h.start == 0 {
+		return out
+	}
+	k := h.start - 1
+	if text[k] == ' ' && k > 0 {
+		k--
+	}
+	if text[k] != '(' && text[k] != ',' {
+		return out
+	}
+	p := dateParser{text: text, ws: ws, fc: fc}
+	i := p.spaces(h.end + 1)
+	if i >= len(text) || i == h.end+1 && !isDigitByte(text[i]) {
+		return out
+	}
+	e := p.parse(i, false)
+	if e == 0 {
+		if y, ye, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(ye) {
+			e = ye
+		}
+	}
+	if e <= i || dateYear(text[i:e]) > 2025 {
+		return out
+	}
+	return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+}

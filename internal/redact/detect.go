@@ -238,6 +238,9 @@ func (r *Redactor) score(rec *recognizer, text string, p *profile, start int, en
 		case ChecksumIgnore:
 			return Span{}, false
 		case ChecksumLower:
+			if rec.failVeto != nil && rec.failVeto(text, start, *end) {
+				return Span{}, false
+			}
 			score -= r.cfg.ChecksumPenalty
 		}
 	}

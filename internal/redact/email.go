@@ -161,7 +161,8 @@ var roleLocalParts = words(`info informacion información contacto contact conta
 	secretaria secretaría recepcion recepción reception citaciones citas citacions cita reclamaciones reclamacions complaints
 	payments pagos facturacion facturación billing invoices riesgos ventas sales comercial marketing rrhh hr noreply no-reply
 	donotreply notificaciones notifications avisos alertas alerts prensa press empleo jobs legal compliance privacidad privacy
-	tarjetas cards hipotecas prestamos préstamos inversiones empresas bulegoa idazkaritza informazioa bustia secretaria.juzgado registro registre hello hola team equipo`)
+	tarjetas cards hipotecas prestamos préstamos inversiones empresas bulegoa idazkaritza informazioa bustia secretaria.juzgado registro registre hello hola team equipo
+	seguridad security seguretat verificacion verificación verification fraude fraud of ofi suc sucursal branch agencia`)
 
 // freeMailDomains are the providers where a mailbox is a person's, whatever its name.
 var freeMailDomains = words(`gmail googlemail hotmail outlook live msn yahoo ymail icloud me mac aol protonmail proton gmx

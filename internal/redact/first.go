@@ -15,7 +15,7 @@ func digitLed(n int) func(*scanText, int) bool {
 	return func(t *scanText, i int) bool { return t.digitsFrom(i) >= n && !isWordRune(t.rune(i-1)) }
 }
 
-// firstDNI: wb + \d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]. A separator is never a digit, so
+// firstDNI: wb + \d{2}[. ]?\d{3}[. ]?\d{3}(?:[ -]| - )?[A-Za-z]. A separator is never a digit, so
 // each optional one is taken exactly when it is there.
 func firstDNI(t *scanText, i int) bool {
 	if t.digitsFrom(i) < 8 || isWordRune(t.rune(i-1)) || !t.digitsAt(i, 2) {
@@ -29,7 +29,13 @@ func firstDNI(t *scanText, i int) bool {
 	if !t.digitsAt(j, 3) {
 		return false
 	}
-	return isASCIILetter(t.rune(t.skip(j+3, ' ', '-')))
+	k := j + 3
+	if t.rune(k) == ' ' && t.rune(k+1) == '-' && t.rune(k+2) == ' ' { // "12.345.678 - Z"
+		k += 3
+	} else {
+		k = t.skip(k, ' ', '-')
+	}
+	return isASCIILetter(t.rune(k))
 }
 
 // firstNSS: wb + \d{2}[ /-]?\d{8}[ /-]?\d{2}.

@@ -22,12 +22,12 @@ func moreBuiltins() []builtin {
 		// A DNI written without its leading zero: 7 digits, compact or dotted, and the letter of
 		// the zero-padded number. A space before the letter only for a capital ("1234567 A",
 		// not "1 234 567 a" in an amount).
-		{name: "es_dni7", first: firstDNI7, starts: startDigits, maxLen: 11, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(7),
+		{name: "es_dni7", first: firstDNI7, starts: startDigits, maxLen: 11, lead: leadDigits, cluster: cluster{7, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", failVeto: dniVeto, need: minDigits(7),
 			pattern: wb + `\d(?:\.\d{3}\.\d{3}|\d{6})(?:-?[A-Za-z]|[ ][A-Z])` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
-		// A NIF as VAT number: ES + DNI (ES12345678Z).
+		// A NIF as VAT number: ES + DNI (ES12345678Z, ES-12.345.678-Z, ES 12345678Z).
 		{name: "es_nif_vat", first: firstNIFVAT, starts: "Ee", maxLen: 14, lead: leadDigits, cluster: cluster{8, 3, 0}, typ: TypeDNI, score: 0.7, validator: "esnif", need: minDigits(8),
-			pattern: wb + `(?:ES-?|[Ee][Ss])\d{8}-?[A-Za-z]` + we,
+			pattern: wb + `(?:ES[- ]?|[Ee][Ss])\d{2}(?:\d{6}|\.\d{3}\.\d{3})-?[A-Za-z]` + we,
 			context: []string{"nif", "vat", "iva", "dni", "fiscal"}},
 		// The old 20-digit account (entity, office, 2 control digits, account), in any grouping.
 		{name: "es_ccc", first: digitLed(20), starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{20, 1, 0}, typ: TypeCCC, score: 0.8, validator: "ccc", need: minDigits(20), veto: ibanHeadBefore,
@@ -195,13 +195,22 @@ func phoneVeto(text string, start, end int) bool {
 	if strings.HasPrefix(text[j:], "€") || j+3 <= len(text) && (text[j]|0x20) == 'e' && (text[j+1]|0x20) == 'u' && (text[j+2]|0x20) == 'r' {
 		return true
 	}
+	if j < len(text) && text[j] == '(' { // "91 588 02 11 (centralita)"
+		k := j + 1
+		for k < len(text) && k-j < 16 && isASCIILetterByte(text[k]) {
+			k++
+		}
+		if businessLineSet[strings.ToLower(text[j+1:k])] {
+			return true
+		}
+	}
 	// the words right before: "office switchboard", "centralita", "atención al cliente"
 	var pw prevWordReader
 	pw.init(text, start)
-	var fb [3][24]byte
-	var last [3][]byte // folded words, last first
+	var fb [5][24]byte
+	var last [5][]byte // folded words, last first
 	n := 0
-	for ; n < 3; n++ {
+	for ; n < 5; n++ {
 		w, ok := pw.next()
 		if !ok {
 			break
@@ -219,6 +228,13 @@ func phoneVeto(text string, start, end int) bool {
 		}
 		return false
 	}
+	// "call us back on …", "ring us at …", "llámanos al …": the writer's own line (a clinic's, an office's)
+	for k := 0; k < n; k++ {
+		if is(k, "us") && (is(k+1, "call", "ring", "phone", "contact", "text") || is(k+1, "back") && is(k+2, "call", "ring")) ||
+			is(k, "llamanos", "llamenos", "contactenos", "contactanos", "truca'ns", "truqueu-nos", "chamanos", "deitu") {
+			return true
+		}
+	}
 	return is(0, "service") && is(1, "customer") || is(0, "center", "centre") && is(1, "call") ||
 		is(0, "cliente", "client") && is(1, "al") && n >= 3 && strings.HasPrefix(string(last[2]), "atenci")
 }
@@ -226,7 +242,7 @@ func phoneVeto(text string, start, end int) bool {
 // businessLineSet: words that name a business's line, not a person's ("switchboard",
 // "centralita", "línea gratuita"); phoneVeto reads "atención al cliente", "customer service" and
 // "call center" as phrases.
-var businessLineSet = words(`switchboard centralita centraleta helpline freephone gratuita gratuito`)
+var businessLineSet = words(`switchboard centralita centraleta helpline freephone gratuita gratuito reception recepcion recepció centraleta`)
 
 // byteWords returns the words as byte slices, for bytes.Contains without a conversion per call.
 func byteWords(ws ...string) [][]byte {
@@ -260,17 +276,17 @@ func dni7Letter(t *scanText, j int) bool {
 		r == ' ' && r1 >= 'A' && r1 <= 'Z' && !isWordRune(t.rune(j+2))
 }
 
-// firstNIFVAT: wb + "ES", "ES-" or "es", then eight digits.
+// firstNIFVAT: wb + "ES", "ES-", "ES " or "es", then eight digits, compact or as 12.345.678.
 func firstNIFVAT(t *scanText, i int) bool {
 	r0, r1 := t.rune(i), t.rune(i+1)
 	if (r0 != 'E' && r0 != 'e') || (r1 != 'S' && r1 != 's') || isWordRune(t.rune(i-1)) {
 		return false
 	}
 	j := i + 2
-	if t.rune(j) == '-' {
+	if r := t.rune(j); r == '-' || r == ' ' && r0 == 'E' && r1 == 'S' {
 		j++
 	}
-	return t.digitsAt(j, 8)
+	return t.digitsAt(j, 8) || t.digitsAt(j, 2) && t.rune(j+2) == '.' && t.digitsAt(j+3, 3) && t.rune(j+6) == '.' && t.digitsAt(j+7, 3)
 }
 
 // firstPlate: wb + four digits, an optional space or dash, and a consonant of the plates.
@@ -414,3 +430,19 @@ func ibanHeadBefore(text string, start, _ int) bool {
 }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// clockNotIPv6: an IPv6-shaped match that fails to parse and holds only decimal digits in at
+// most three groups is a time of day ("2025-11-22 03:14:09" in a log line), not a mistyped
+// address.
+func clockNotIPv6(text string, start, end int) bool {
+	groups := 1
+	for i := start; i < end; i++ {
+		switch c := text[i]; {
+		case c == ':':
+			groups++
+		case !isDigitByte(c):
+			return false
+		}
+	}
+	return groups <= 3
+}

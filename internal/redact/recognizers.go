@@ -28,6 +28,9 @@ type recognizer struct {
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
 	need func(p *profile) bool
 	veto func(text string, start, end int) bool // see builtin.veto
+	// failVeto drops a match whose check digit fails when the text around it shows it is no
+	// typo of the person's (see builtin.failVeto).
+	failVeto func(text string, start, end int) bool
 	// first holds wherever the pattern can start a match (see candidates.go); anchored is
 	// the pattern tried at those positions only. Recognizers without first (custom, deny)
 	// scan the whole text.
@@ -123,6 +126,10 @@ type builtin struct {
 	// read as an IP). It sees the text and the match's offsets and is deterministic, so the
 	// exit scan applies it too.
 	veto func(text string, start, end int) bool
+	// failVeto is asked only for a match whose check fails, under the checksum policy "lower"
+	// (the default): a sample on a form, a file number after its word. Under "redact" every
+	// failing value is kept as the operator asked.
+	failVeto func(text string, start, end int) bool
 	// loose: no check digit and a shape other data can have (plates, national phone formats
 	// of other countries): left out of the strict redactor, whose hits block a request.
 	loose bool
@@ -161,23 +168,23 @@ var streetTypes = `(?:calle|c/|avda\.?|avenida|av\.|paseo|p[º°]\.?|plaza|pza\.
 // and no context word; see docs/REDACTION.md for why each is where it is.
 func builtins() []builtin {
 	return []builtin{
-		{name: "es_dni", first: firstDNI, starts: startDigits, maxLen: 14, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", need: minDigits(8),
-			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}[ -]?[A-Za-z]` + we,
+		{name: "es_dni", first: firstDNI, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{8, 1, 0}, typ: TypeDNI, score: 0.7, validator: "dni", failVeto: dniVeto, need: minDigits(8),
+			pattern: wb + `\d{2}[. ]?\d{3}[. ]?\d{3}(?:[ -]| - )?[A-Za-z]` + we,
 			context: []string{"dni", "nif", "documento", "identidad", "d.n.i", "id card", "national id", "identity"}},
 		{name: "es_nie", first: letterThenDigits("XYZxyz", " .-", 7), starts: "XYZxyz", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeNIE, score: 0.7, validator: "nie", need: minDigits(7),
 			pattern: wb + `[XYZxyz][ .-]?\d{7}[ .-]?[A-Za-z]` + we,
 			context: []string{"nie", "extranjer", "residencia", "tie", "foreigner", "residence"}},
-		{name: "es_cif", first: letterThenDigits("ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", " -", 7), starts: "ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", need: minDigits(7),
+		{name: "es_cif", first: letterThenDigits("ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", " -", 7), starts: "ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw", maxLen: 12, lead: leadDigits, cluster: cluster{7, 3, 0}, typ: TypeCIF, score: 0.7, validator: "cif", veto: namedCompanyBefore, need: minDigits(7),
 			pattern: wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we,
 			context: []string{"cif", "nif", "empresa", "sociedad", "company", "tax id", "vat"}},
 		{name: "es_nss", first: firstNSS, starts: startDigits, maxLen: 16, lead: leadDigits, cluster: cluster{12, 1, 0}, typ: TypeNSS, score: 0.65, validator: "nss", need: minDigits(12),
 			pattern: wb + `\d{2}[ /-]?(?:\d{8}|\d{4}[ /-]\d{4})[ /-]?\d{2}` + we,
 			context: []string{"seguridad social", "nss", "afiliaci", "social security", "naf"}},
-		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 3, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, need: minDigits(10),
-			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:[ -]?[A-Za-z0-9]){11,30}` + we,
+		{name: "iban", first: firstIBAN, starts: startLetters, lead: leadDigits, cluster: cluster{2, 3, 0}, maxLen: 70, typ: TypeIBAN, score: 0.9, validator: "iban", refine: refineIBAN, veto: ibanVeto, failVeto: sampleBefore, need: minDigits(10),
+			pattern: wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we,
 			context: []string{"iban", "cuenta", "transferencia", "domicilia", "account", "bank", "transfer"}},
 		{name: "card", first: firstCard, starts: startDigits, maxLen: 40, lead: leadDigits, cluster: cluster{13, 1, 0}, typ: TypeCard, score: 0.75, validator: "luhn", refine: refineCard, veto: cardVeto, need: minDigits(13),
-			pattern: wb + `[1-9](?:[ -]?\d){12,18}` + we,
+			pattern: wb + `(?:[1-9](?:[ -]?\d){12,18}|[1-9]\d{3}(?:\.\d{4}){3}(?:\.\d{1,3})?)` + we,
 			context: []string{"tarjeta", "card", "visa", "mastercard", "amex", "crédito", "credito", "débito", "debito", "credit", "debit",
 				"targeta", "tarxeta", "txartel"}},
 		{name: "es_phone", first: firstSpanishPhone, starts: startPhone, maxLen: 24, lead: leadDigits, cluster: cluster{9, 6, 0}, typ: TypePhone, score: 0.55, need: minDigits(9), refine: refineSpanishPhone, veto: phoneVeto,
@@ -192,7 +199,7 @@ func builtins() []builtin {
 		{name: "ipv4", first: firstIPv4, starts: startDigits, maxLen: 15, lead: leadDigits, cluster: cluster{4, 1, 3}, typ: TypeIP, score: 0.6, validator: "ipv4", veto: versionBefore, need: func(p *profile) bool { return p.dots >= 3 },
 			pattern: `(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`,
 			context: []string{"ip", "servidor", "router", "equipo", "server", "host", "address"}},
-		{name: "ipv6", first: firstIPv6, starts: startIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", need: func(p *profile) bool { return p.colon >= 2 },
+		{name: "ipv6", first: firstIPv6, starts: startIPv6, lead: leadColon, typ: TypeIP, score: 0.7, validator: "ipv6", failVeto: clockNotIPv6, need: func(p *profile) bool { return p.colon >= 2 },
 			pattern: `(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`,
 			context: []string{"ip", "ipv6", "servidor", "router", "server", "host"}},
 		// Dates of birth in two recognizers so that each pattern starts with one kind of
@@ -240,7 +247,7 @@ func compileRecognizers(cfg Config, strict bool) ([]*recognizer, error) {
 			words[i] = strings.ToLower(words[i])
 		}
 		rec := &recognizer{name: b.name, typ: b.typ, re: re, anchored: anchored, first: b.first, high: b.high,
-			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need, veto: b.veto,
+			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need, veto: b.veto, failVeto: b.failVeto,
 			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen}
 		for _, c := range b.starts {
 			rec.starts[c] = true
@@ -343,6 +350,15 @@ func plausibleIBAN(s string) bool {
 		}
 	}
 	if upper && lower {
+		return false
+	}
+	// check digits 00, 01 and 99 are never computed (98 - n mod 97 is 2 to 98): a form's sample
+	// ("ES00 0000 …", "GB00 BANK …"), not a mistyped account
+	if k := s[2:4]; k == "00" || k == "01" || k == "99" {
+		return false
+	}
+	// groups joined by dots or slashes are read as an IBAN only when its check holds
+	if strings.ContainsAny(s, "./") {
 		return false
 	}
 	if strings.EqualFold(s[:2], "ES") {

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"maps"
 	"slices"
 	"strings"
@@ -29,6 +30,9 @@ const (
 	cueDNI       // a DNI further along the sentence, also with a wrong letter (rules_ids.go)
 	cueCard      // a card number further along the sentence, also failing Luhn (rules_ids.go)
 	cuePlate     // a plate after its cue, in any case ("matrícula 4821 kfl")
+	cueVehicle   // a vehicle word (not "auto", a court's order in legal text): a plate further along the sentence
+	cuePatient   // a patient word right before a hospital's id in capitals and digits ("Pcte. HGU0093377")
+	cueBornAbbr  // "b." or "n." in brackets or after a comma, then the birth ("(b. 1939)", dates.go)
 )
 
 // cuePhrases are folded word sequences (lower case, no accents). The words of a phrase may be
@@ -36,9 +40,14 @@ const (
 var cuePhrases = map[cueKind][]string{
 	cueMRN: {"nhc", "n h c", "nº historia", "n historia", "no historia", "num historia", "numero de historia",
 		"numero historia", "historia clinica", "historia", "historia n", "hc", "h c", "mrn", "hospital no",
-		"hospital number", "hospital n", "nhs number", "nhs no", "nhs", "cip", "tis", "sip", "nuhsa",
+		"hospital number", "hospital n", "nhs number", "nhs no", "nhs", "cip", "tis", "sip", "nuhsa", "chi", "chi no",
 		"tarjeta sanitaria", "patient id", "id paciente", "medical record", "record number", "historial",
-		"nº de historia", "n de historia", "historia clinica n", "zenbakia", "historia klinikoa"},
+		"nº de historia", "n de historia", "historia clinica n", "zenbakia", "historia klinikoa",
+		"tarxeta sanitaria", "targeta sanitaria", "tarjeta individual sanitaria", "tsi", "cipa", "cip autonomico", "hk",
+		"hk zk", "paciente id", "pacient id", "id pacient", "historia clinica numero", "health card", "chi number",
+		"hcn", "medical record number", "hospital id", "patient number", "numero de paciente", "n paciente",
+		"historial clinic", "historia clinica electronica", "osasun txartela", "osasun txartel", "patient no", "patient nr",
+		"cip autonomic", "codi cip", "codigo cip"},
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
@@ -56,9 +65,19 @@ var cuePhrases = map[cueKind][]string{
 		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
 		"nacemento", "naceu", "nado", "nada", "neix", "naix", "va neixer", "va naixer", "jaiotze", "jaio", "jaiotzea", "jaiotze data", "geboren",
+		"jaiotza", "jaiotza data", "jaiotza urtea", "jaiotze urtea", "jaiotze eguna", "jaioteguna", "year of birth", "data naixement",
+		"data de nac", "data nac", "fecha de nac", "data de naix", "data naix", "d nac", "nacin", "naci o", "naixo", "vaig neixer",
+		"date de naissance", "geburtsdatum", "data di nascita", "data de nascimento", "birth date", "nac", "f n",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
 		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
-	cuePlate:     {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula"},
+	cuePlate: {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula", "plates", "placas",
+		"matriculas", "reg", "reg no", "registration number", "registration mark", "kennzeichen", "nummernschild",
+		"immatriculation", "plaque", "targa", "matricule", "license plate", "licence plate", "plaka", "matricula n"},
+	cueBornAbbr: {"b", "n"},
+	cuePatient:  {"paciente", "pcte", "pte", "patient", "pt", "pacient", "pacienta", "gaixoa", "doente", "paziente", "patiente"},
+	cueVehicle: {"coche", "vehiculo", "car", "furgoneta", "van", "moto", "camion", "truck", "turismo", "cotxe", "voiture",
+		"vehicule", "fahrzeug", "carro", "veicolo", "lorry", "motorbike", "motorcycle", "caravana", "remolque", "trailer",
+		"autocaravana", "ibilgailua", "autoa", "vehicle", "coches", "vehiculos", "cars", "motocicleta"},
 	cueDOBBefore: {"jaio", "jaioa", "jaiotakoa", "jaiotako", "jaiota", "baby", "babe"},
 	cueDNI: {"dni", "d n i", "nif", "documento de identidad", "documento nacional de identidad", "id card", "identity card",
 		"spanish id", "nan", "nana", "nortasun agiria", "document d identitat", "document nacional d identitat", "carne de identidade"},
@@ -166,7 +185,7 @@ type cueHit struct {
 // fillerWords may stand between a cue and its value ("NHC nº 123", "pasaporte británico número
 // 123", "nacido en Cuenca el 8-XI-1981").
 var fillerWords = words(`n nº no num numero number nr nro is es de del the my his her su sus el la le o a en at son are sao
-was were fue era on of con with tiene has hat ist am le les dia dias day un una number: code codigo`)
+was were fue era on of con with tiene has hat ist am le les dia dias day un una number: code codigo zk zenb`)
 
 // nextValue returns where a value may start after a cue that ends at from: after spaces and
 // punctuation (: = " ' ( # - º .) and at most maxWords filler words (or any lower-case or
@@ -180,7 +199,7 @@ func nextValue(text string, from, limit, maxWords int, anyWords bool, fc *folder
 		switch {
 		case c == '\n' || c == '\r':
 			return -1
-		case strings.IndexByte(" \t:=\"'()#-.º*>|", c) >= 0:
+		case strings.IndexByte(" \t:=\"'()#-.*>|", c) >= 0: // º ª ° below, two bytes each
 			i++
 		case c == 0xC2 && i+1 < len(text) && (text[i+1] == 0xBA || text[i+1] == 0xAA || text[i+1] == 0xB0): // º ª °
 			i += 2
@@ -280,8 +299,14 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			case cueCVV:
 				out = appendCVV(out, text, h, ws, fc)
 			case cueExpiry:
-				if genericExpiryCue(ws, h, fc) && !cardNear(fc.lower, h.start, spans) {
-					break // "el recibo vence el 05/04": a bill's or a loan's date
+				if !cardNear(fc.lower, h.start, spans) {
+					// "el recibo vence el 05/04", "caducidad 03/2027" of a vaccine's lot: with no
+					// card number or card word within 150 bytes, an expiry is a bill's, a loan's,
+					// a product's (every dev file's card expiries have one in reach)
+					break
+				}
+				if documentExpiry(fc.lower, h.start, spans) {
+					break // "pasaporte: PAA482917, caduca el 12/2029": the document's expiry
 				}
 				from, wi := h.end, h.last+1
 				for k := 0; k < 3 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
@@ -310,6 +335,12 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				out = appendDOBBefore(out, text, h, ws, fc)
 			case cuePlate:
 				out = appendPlate(out, text, h, ws, fc)
+			case cueVehicle:
+				out = appendVehiclePlate(out, text, h.end)
+			case cuePatient:
+				out = appendPatientID(out, text, h.end)
+			case cueBornAbbr:
+				out = appendBornAbbrev(out, text, h, ws, fc)
 			case cueDNI:
 				if r.cfg.ChecksumFailure != ChecksumIgnore { // these rules read values whose check fails
 					out = appendSentenceDNI(out, text, h)
@@ -345,18 +376,167 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 	if at < 0 {
 		return out
 	}
-	end, digits, letters := tokenAt(text, at, 24)
-	if digits == 0 && letters >= 2 && letters <= 4 && end+1 < len(text) && text[end] == ' ' && isDigitByte(text[end+1]) {
-		// a centre's letters, a space, then the number ("GV 2031-448120")
-		e, d, l := tokenAt(text, end+1, 20)
-		if d >= 5 && l == 0 {
-			end, digits = e, d
+	if end := mrnValueAt(text, at); end > 0 {
+		return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
+	// "el CIPA de la paciente es ASMR 640211 0 7": a few lower-case words on, a number that can
+	// only be a record's — capitals then digits, or six digits or more without a date's or an
+	// amount's separators
+	if at2 := nextValue(text, h.end, 40, 4, true, fc, ws, h.last+1); at2 > at {
+		if b := capitalsBefore(text, at2); b >= at && mrnValueAt(text, b) > 0 {
+			at2 = b // "CIP autonòmic: GAPE 0 850312 00 1": the region's letters were skipped as a word
+		}
+		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) {
+			return append(out, Span{Start: at2, End: end, Type: TypeMRN, Text: text[at2:end], Score: 0.85, Source: "cue"})
 		}
 	}
-	if digits < 5 || letters > 8 || !wordEnd(text, end) {
+	if strings.ContainsAny(text[h.end:at], "\n") || !questionAfter(text, h.end) {
 		return out
 	}
-	return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
+	// "em dius el CIP de la iaia?" / "[10:03] Marta: CAGR 0 401207 00 3": asked for, the number
+	// is the answer alone on one of the next three lines
+	line := h.end + strings.IndexByte(text[h.end:], '\n') + 1
+	for k := 0; k < 3 && line > h.end && line < len(text); k++ {
+		le := strings.IndexByte(text[line:], '\n')
+		if le < 0 {
+			le = len(text)
+		} else {
+			le += line
+		}
+		i := answerStart(text, line, le)
+		if e := mrnValueAt(text, i); e > 0 && strings.TrimRight(text[e:le], " .\r") == "" {
+			return append(out, Span{Start: i, End: e, Type: TypeMRN, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
+		line = le + 1
+	}
+	return out
+}
+
+// questionAfter: the line holding a cue that ends at i ends in a question mark (within 80 bytes).
+func questionAfter(text string, i int) bool {
+	le := strings.IndexByte(text[i:min(len(text), i+80)], '\n')
+	if le < 0 {
+		le = min(len(text), i+80) - i
+	}
+	return strings.Contains(text[i:i+le], "?")
+}
+
+// mrnValueAt returns the end of a record number at i, or 0: a token of at least 5 digits and at
+// most 8 letters ("HIS0087421", "2048113", "AB 1234-567890"), or one or two groups of 2 to 4
+// capitals, then a space and the digits, themselves in groups ("GV 2031-448120", "TSI GAPC
+// 4501120033", "CAGR 0 401207 00 3").
+func mrnValueAt(text string, at int) int {
+	if at >= len(text) {
+		return 0
+	}
+	end, digits, letters := tokenAt(text, at, 24)
+	for g := 0; g < 2 && digits == 0 && letters >= 2 && letters <= 4 && end+1 < len(text) && text[end] == ' '; g++ {
+		// a centre's or a region's letters, a space, then the number
+		e, d, l := tokenAt(text, end+1, 24)
+		switch {
+		case d >= 5 && l == 0:
+			end, digits = e, d
+		case g == 0 && d == 0 && l >= 2 && l <= 4 && allUpper(text[at:e]):
+			end, letters = e, l // "TSI GAPC …"
+			continue
+		}
+		break
+	}
+	if digits < 5 || letters > 8 || !wordEnd(text, end) {
+		return 0
+	}
+	if letters == 1 && isDNIOrNIE(text[at:end]) {
+		return 0 // "NAN zenbakia: 30.678.124-B": an identity number, the recognizers' to type
+	}
+	return end
+}
+
+// isDNIOrNIE: s, without its dots, dashes and spaces, is a DNI or NIE whose letter is right.
+func isDNIOrNIE(s string) bool {
+	var buf [24]byte
+	a := alnum(buf[:0], s)
+	return len(a) == 9 && (validDNI(string(a)) || validNIE(string(a)))
+}
+
+// appendPatientID: right after a patient word (only spaces, ':', '.', '(', '=' or '"' between), a hospital's
+// id — two to five capitals then at least five digits, dashes between them allowed, nothing
+// after ("Pcte. HGU0093377", "Patient: RTX0048812"). A name or a DNI there is left alone.
+func appendPatientID(out []Span, text string, from int) []Span {
+	i := from
+	for i < len(text) && i-from < 4 && strings.IndexByte(" :.(=\"", text[i]) >= 0 { // "patient=RJZ…", "patient": "RJZ…"
+		i++
+	}
+	j := i
+	for j < len(text) && text[j] >= 'A' && text[j] <= 'Z' {
+		j++
+	}
+	if j-i < 2 || j-i > 5 {
+		return out
+	}
+	if j < len(text) && text[j] == '-' {
+		j++
+	}
+	k := j
+	for k < len(text) && (isDigitByte(text[k]) || text[k] == '-' && k+1 < len(text) && isDigitByte(text[k+1])) {
+		k++
+	}
+	digits := 0
+	for q := j; q < k; q++ {
+		if isDigitByte(text[q]) {
+			digits++
+		}
+	}
+	if digits < 5 || !wordEnd(text, k) || validNIE(text[i:k]) {
+		return out
+	}
+	return append(out, Span{Start: i, End: k, Type: TypeMRN, Text: text[i:k], Score: 0.8, Source: "cue"})
+}
+
+// capitalsBefore returns the start of a group of 2 to 4 capitals and a space right before i (a
+// centre's or a region's letters before the digits), or -1.
+func capitalsBefore(text string, i int) int {
+	if i < 3 || text[i-1] != ' ' {
+		return -1
+	}
+	b := i - 1
+	for b > 0 && i-1-b < 5 && text[b-1] >= 'A' && text[b-1] <= 'Z' {
+		b--
+	}
+	if n := i - 1 - b; n < 2 || n > 4 || b > 0 && isWordByte(text[b-1]) {
+		return -1
+	}
+	return b
+}
+
+// strongMRN: a record number read a few words after its cue: it starts with a capital and holds
+// no lower-case letter, or is six digits or more grouped by spaces or dashes only.
+func strongMRN(v string) bool {
+	if strings.ContainsAny(v, "/.") {
+		return false
+	}
+	if v[0] >= 'A' && v[0] <= 'Z' {
+		return allUpper(v)
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isDigitByte(c):
+			n++
+		case c != ' ' && c != '-':
+			return false
+		}
+	}
+	return n >= 6
+}
+
+// allUpper: s holds no lower-case ASCII letter.
+func allUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // expiryFillers may stand between an expiry cue and its value, besides fillerWords.
@@ -378,12 +558,28 @@ func appendCVV(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		from = ws[wi].end
 		wi++
 	}
+	cvvAt := func(at int) int {
+		if at < 0 {
+			return 0
+		}
+		end, digits, letters := tokenAt(text, at, 5)
+		if letters > 0 || digits < 3 || digits > 4 || end-at != digits || !wordEnd(text, end) {
+			return 0
+		}
+		return end
+	}
 	for try := 0; try < 2; try++ {
 		at := nextValue(text, from, 16, 2, false, fc, ws, wi)
-		if at >= 0 {
-			end, digits, letters := tokenAt(text, at, 5)
-			if !(letters > 0 || digits < 3 || digits > 4 || end-at != digits || !wordEnd(text, end)) {
-				return append(out, Span{Start: at, End: end, Type: TypeCVV, Text: text[at:end], Score: 0.85, Source: "cue"})
+		if end := cvvAt(at); end > 0 {
+			return append(out, Span{Start: at, End: end, Type: TypeCVV, Text: text[at:end], Score: 0.85, Source: "cue"})
+		}
+		if try == 0 {
+			// "el cvv q me dice es 318": a few words in lower case, then the code
+			if at2 := nextValue(text, from, 32, 5, true, fc, ws, wi); at2 > at && !strings.ContainsAny(text[from:at2], ",;(\n") &&
+				!hasUpperASCII(text[from:at2]) {
+				if end := cvvAt(at2); end > 0 {
+					return append(out, Span{Start: at2, End: end, Type: TypeCVV, Text: text[at2:end], Score: 0.85, Source: "cue"})
+				}
 			}
 		}
 		// "el cvv lo tengo apuntado: 731": the value after a colon further along the line
@@ -448,8 +644,9 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 			end = -1
 		}
 	case d(2) && d(3) && !d(4) && strings.HasSuffix(strings.TrimRight(text[from:at], " "), `"`):
-		yy, mm := m, int(text[at+2]-'0')*10+int(text[at+3]-'0')
-		if yy >= 15 && yy <= 45 && mm >= 1 && mm <= 12 {
+		// a JSON value: YYMM as card processors store it, or MMYY as people type it ("1126")
+		a, b := m, int(text[at+2]-'0')*10+int(text[at+3]-'0')
+		if a >= 15 && a <= 45 && b >= 1 && b <= 12 || a >= 1 && a <= 12 && b >= 15 && b <= 45 {
 			end = at + 4
 		}
 	case d(2) && d(3) && !d(4):
@@ -468,10 +665,35 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 	from, wi := h.end, h.last+1
 	for try := 0; try < 2; try++ {
 		at := nextValue(text, from, 40, 4, true, fc, ws, wi)
+		if at > 2 && isDigitByte(text[at]) && text[at-1] == ' ' && text[at-2] >= 'A' && text[at-2] <= 'Z' {
+			// the letters of "PAA 482917" were skipped as a word
+			b := at - 2
+			for b > 0 && at-1-b < 3 && text[b-1] >= 'A' && text[b-1] <= 'Z' {
+				b--
+			}
+			if b >= from && (b == 0 || !isWordByte(text[b-1])) && spacedPassportAt(text, b) > 0 {
+				at = b
+			}
+		}
+		if e := spacedPassportAt(text, at); e > 0 {
+			out = append(out, Span{Start: at, End: e, Type: TypePassport, Text: text[at:e], Score: 0.85, Source: "cue"})
+			return appendPassportList(out, text, e, ws, fc)
+		}
 		if at >= 0 {
 			end, digits, letters := tokenAt(text, at, 12)
 			n := end - at
 			if !(n < 6 || n > 10 || digits+letters != n || !wordEnd(text, end) || digits < 4 || digits < 6 && letters > 5) {
+				if isDNIOrNIE(text[at:end]) {
+					return out // "documento": "X5512048Y": the NIE, its recognizer's to type
+				}
+				out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+				return appendPassportList(out, text, end, ws, fc)
+			}
+		}
+		if try == 0 {
+			// "el pasaporte de la clienta alemana es C4J8K2L7M", "passport, as shown at signing,
+			// is YA4417290": further along the sentence, a token in capitals and digits
+			if at, end := passportFurther(text, from); at > 0 {
 				out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
 				return appendPassportList(out, text, end, ws, fc)
 			}
@@ -488,4 +710,95 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 		}
 	}
 	return out
+}
+
+// passportFurther: after a passport cue ending at from, the first token within 80 bytes of the
+// same sentence that is passport-shaped and typed as one — 6 to 10 capitals and digits, at least
+// one capital and 4 digits — after nothing but words in lower case, commas and spaces. Its
+// start and end, or 0, 0.
+func passportFurther(text string, from int) (int, int) {
+	end := min(len(text), from+80)
+	for i := from; i < end; i++ {
+		c := text[i]
+		switch {
+		case sentenceEnd(text, i) || isDigitByte(c):
+			return 0, 0
+		case c >= 'A' && c <= 'Z' && (i == 0 || !isWordByte(text[i-1])):
+			e, digits, letters := tokenAt(text, i, 12)
+			if n := e - i; n >= 6 && n <= 10 && digits+letters == n && digits >= 4 && allUpper(text[i:e]) && wordEnd(text, e) {
+				if referenceBefore(text, i) || thingBefore(text, i) {
+					return 0, 0 // "passport renewal, see ticket INC1234567"
+				}
+				return i, e
+			}
+			if digits > 0 {
+				return 0, 0
+			}
+		case c == '(' || c == ':' || c == '/' || c == '$':
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+// documentWords name an identity document or a licence, whose expiry date is no card's.
+var documentWords = byteWords("pasaporte", "passport", "passaport", "passeport", "dni", "nie", "tie ", "documento",
+	"document", "permiso", "licencia", "licence", "license", "carnet", "carné", "residencia", "residence", "visado", "visa de",
+	"id card", "nan", "pasaportea", "nortasun")
+
+// documentExpiry: an expiry cue at i follows, in the same sentence and within 100 bytes, a word
+// naming an identity document with no card word or card number after it.
+func documentExpiry(lower []byte, i int, spans []Span) bool {
+	lo := max(0, i-100)
+	b := lower[lo:i]
+	if k := bytes.LastIndexAny(b, "\n"); k >= 0 {
+		b, lo = b[k+1:], lo+k+1
+	}
+	if k := bytes.LastIndex(b, []byte(". ")); k >= 0 {
+		b, lo = b[k+2:], lo+k+2
+	}
+	doc := -1
+	for _, w := range documentWords {
+		if k := bytes.LastIndex(b, w); k > doc && (k == 0 || !isWordByte(b[k-1])) {
+			doc = k
+		}
+	}
+	if doc < 0 {
+		return false
+	}
+	for _, w := range cardWords {
+		if k := bytes.LastIndex(b, []byte(w)); k > doc {
+			return false
+		}
+	}
+	for _, sp := range spans {
+		if sp.Type == TypeCard && sp.Start >= lo+doc && sp.Start < i {
+			return false
+		}
+	}
+	return true
+}
+
+// spacedPassportAt returns the end of a passport number written with a space between its
+// letters and its digits ("PAA 482917", "GB 123456789"): one to three capitals, a space, six to
+// nine digits, nothing word-like after; or 0.
+func spacedPassportAt(text string, at int) int {
+	if at < 0 {
+		return 0
+	}
+	j := at
+	for j < len(text) && j-at < 4 && text[j] >= 'A' && text[j] <= 'Z' {
+		j++
+	}
+	if j == at || j-at > 3 || j+1 >= len(text) || text[j] != ' ' {
+		return 0
+	}
+	k := j + 1
+	for k < len(text) && isDigitByte(text[k]) {
+		k++
+	}
+	if n := k - j - 1; n < 6 || n > 9 || !wordEnd(text, k) || k+1 < len(text) && (text[k] == ' ' || text[k] == '.' || text[k] == '-') && isDigitByte(text[k+1]) {
+		return 0
+	}
+	return k
 }

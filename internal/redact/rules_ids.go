@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Identifier rules of the third round of issue #13 (realistic-dev3-ids.jsonl): values that the
 // recognizers find only when their check digit is right, or only when a cue word stands right
@@ -32,7 +35,8 @@ func sentenceEnd(text string, i int) bool {
 var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref", "seguimiento", "tracking", "localizador",
 	"expediente", "factura", "invoice", "contrato", "contract", "poliza", "póliza", "policy", "envio", "envío", "shipment",
 	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate",
-	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario"}
+	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario", "booking", "reserva",
+	"reservation", "localizer", "token", "vuelo", "flight", "vol", "voo", "billete", "asiento", "seat"}
 
 // referenceBefore: one of referenceWords stands right before start, with only spaces,
 // punctuation (: . # - º) and filler words between ("número de pedido 4000 1234…", "ref. nº
@@ -104,9 +108,86 @@ func (r *prevWordReader) next() ([]byte, bool) {
 	return appendLowerSameLength(r.buf[:0], t[i:e]), true
 }
 
-// cardVeto: a number that fails Luhn right after a reference word is that reference.
+// cardVeto: a number that fails Luhn right after a reference word is that reference, and one
+// a form gives as a sample or that is a gift or loyalty card's; a number under a "token" key
+// is a tokenised stand-in (built to pass Luhn), not the card.
 func cardVeto(text string, start, end int) bool {
-	return !validLuhn(text[start:end]) && referenceBefore(text, start)
+	if tokenKeyBefore(text, start) {
+		return true
+	}
+	if strings.IndexByte(text[start:end], '.') >= 0 && !validLuhn(text[start:end]) {
+		return true // grouped with dots (4111.1111.1111.1111) only when Luhn holds: dotted amounts and codes are many
+	}
+	return !validLuhn(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end) || giftCardBefore(text, start))
+}
+
+// dniVeto: a DNI-shaped value whose letter is wrong, right after a reference word ("expediente
+// 45123987-N") or given as a form's sample ("el DNI de ejemplo era 12345678A"), is not a
+// person's.
+func dniVeto(text string, start, end int) bool {
+	return !validDNI(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end))
+}
+
+// ibanVeto: an IBAN-shaped value failing mod 97 that is a piece of a longer dashed token (a
+// UUID's "be04-4b5e-a0c1-7d3e…").
+func ibanVeto(text string, start, end int) bool {
+	if validIBAN(text[start:end]) {
+		return false
+	}
+	return start > 1 && text[start-1] == '-' && isAlnum(text[start-2]) || end < len(text) && isAlnum(text[end])
+}
+
+// sampleWords say that what follows is a sample or a placeholder, not someone's number.
+var sampleWords = byteWords("ejemplo", "example", "sample", "muestra", "mostra", "exemple", "exemplo", "adibide", "plantilla",
+	"template", "ficticio", "ficticia", "dummy", "de prueba", "de proba", "de prova", "p. ej", "e.g.", "placeholder",
+	"folleto", "fullet", "brochure", "leaflet", "inventad", "made-up", "made up")
+
+// sampleBefore: a sample word within the 48 bytes before i, on the same line (the signature of a
+// failVeto: end is not read).
+func sampleBefore(text string, i, _ int) bool {
+	lo := max(0, i-48)
+	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	var buf [48]byte
+	b := appendLowerSameLength(buf[:0], text[lo:i])
+	for _, w := range sampleWords {
+		if k := bytes.Index(b, w); k >= 0 && (k == 0 || !isWordByte(b[k-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// giftWords: a card that is not a payment card ("tarjeta regalo", "gift card", "loyalty").
+var giftWords = byteWords("regalo", "gift", "loyalty", "fidelidad", "fidelizaci", "puntos", "regal ", "agasallo", "opari")
+
+// giftCardBefore: a gift word within the 40 bytes before i, on the same line.
+func giftCardBefore(text string, i int) bool {
+	lo := max(0, i-40)
+	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	var buf [40]byte
+	b := appendLowerSameLength(buf[:0], text[lo:i])
+	for _, w := range giftWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenKeyBefore: the value is that of a "token" key ("token":"4111…", token=…).
+func tokenKeyBefore(text string, i int) bool {
+	j := i
+	for k := 0; k < 4 && j > 0 && strings.IndexByte(`"':= `, text[j-1]) >= 0; k++ {
+		j--
+	}
+	if j == i || j < 5 || !strings.EqualFold(text[j-5:j], "token") {
+		return false
+	}
+	return j == 5 || !isAlnum(text[j-6])
 }
 
 // appendSentenceDNI: after a DNI cue ("DNI", "NIF", "documento de identidad", "NAN"), the
@@ -120,7 +201,16 @@ func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
 		if sentenceEnd(text, i) {
 			return out
 		}
-		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '-') {
+		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) && text[i-1] != '_' || text[i-1] == '.' || text[i-1] == '-') {
+			continue
+		}
+		if i > 0 && text[i-1] == '_' {
+			// a file name: "escaneo_DNI_52118830W.pdf" (the recognizer's word boundary
+			// counts '_' as a word character, so even a valid one is this rule's)
+			if e := dniShapeAt(text, i); e > 0 {
+				out = append(out, Span{Start: i, End: e, Type: TypeDNI, Text: text[i:e], Score: 0.85, Source: "cue"})
+				i = e
+			}
 			continue
 		}
 		e := dniShapeAt(text, i)
@@ -138,7 +228,7 @@ func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
 			}
 			continue
 		}
-		if !validDNI(text[i:e]) && !referenceBefore(text, i) {
+		if !validDNI(text[i:e]) && !referenceBefore(text, i) && !sampleBefore(text, i, e) {
 			out = append(out, Span{Start: i, End: e, Type: TypeDNI, Text: text[i:e], Score: 0.85, Source: "cue"})
 		}
 		i = e
@@ -165,10 +255,12 @@ func dniShapeAt(text string, i int) int {
 	if n != 7 && n != 8 || j >= len(text) {
 		return 0
 	}
-	if text[j] == '-' || text[j] == ' ' {
+	if strings.HasPrefix(text[j:], " - ") {
+		j += 3
+	} else if text[j] == '-' || text[j] == ' ' || text[j] == '_' {
 		j++
 	}
-	if j >= len(text) || !isASCIILetterByte(text[j]) || j+1 < len(text) && isWordByte(text[j+1]) {
+	if j >= len(text) || !isASCIILetterByte(text[j]) || j+1 < len(text) && isWordByte(text[j+1]) && text[j+1] != '_' {
 		return 0
 	}
 	return j + 1
@@ -200,7 +292,7 @@ func appendSentenceCard(out []Span, text string, h cueHit) []Span {
 			}
 			break
 		}
-		if n >= 13 && n <= 19 && !(e < len(text) && isWordByte(text[e])) && !validLuhn(text[i:e]) && !referenceBefore(text, i) && cardGroups(text[i:e]) {
+		if n >= 13 && n <= 19 && !(e < len(text) && isWordByte(text[e])) && !validLuhn(text[i:e]) && !cardVeto(text, i, e) && cardGroups(text[i:e]) {
 			out = append(out, Span{Start: i, End: e, Type: TypeCard, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
 		i = e
@@ -257,18 +349,28 @@ func appendPassportList(out []Span, text string, end int, ws []word, fc *folder)
 		for i < len(text) && (text[i] == ' ' || text[i] == ',' || text[i] == ';') {
 			i++
 		}
+		far := false
 		if i < len(text) && isASCIILetterByte(text[i]) {
 			p := dateParser{text: text, ws: ws, fc: fc}
 			if f, e := p.foldAt(i); e > 0 && passportListWords[f] {
 				i = p.spaces(e)
+				// "… y el de su marido CF3H8L1P2": a few words in lower case, then the next
+				for k := 0; k < 5 && i < len(text) && text[i] >= 'a' && text[i] <= 'z'; k++ {
+					_, e2 := p.foldAt(i)
+					if e2 < 0 {
+						break
+					}
+					i, far = p.spaces(e2), true
+				}
 			}
 		}
-		if i == end || i >= len(text) || i-end > 8 {
+		if i == end || i >= len(text) || i-end > 8 && !far || i-end > 40 {
 			return out
 		}
 		e, digits, letters := tokenAt(text, i, 12)
 		n := e - i
-		if n < 6 || n > 10 || digits+letters != n || !wordEnd(text, e) || digits < 4 || digits < 6 && letters > 5 {
+		if n < 6 || n > 10 || digits+letters != n || !wordEnd(text, e) || digits < 4 || digits < 6 && letters > 5 ||
+			far && (letters == 0 || !allUpper(text[i:e])) {
 			return out
 		}
 		out = append(out, Span{Start: i, End: e, Type: TypePassport, Text: text[i:e], Score: 0.85, Source: "cue"})
@@ -436,12 +538,22 @@ func appendPassportBefore(out []Span, text string, h cueHit) []Span {
 // British one (AB12 CDE), and the next plates of a list on the same line ("… 9921-LMN and the UK
 // one AB12 CDE").
 func appendPlate(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
-	at := nextValue(text, h.end, 24, 3, false, fc, ws, h.last+1)
+	from, wi := h.end, h.last+1
+	for k := 0; k < 4 && wi < len(ws) && ws[wi].start-from <= 3; k++ { // "matrícula francesa", "German plates"
+		if !plateFillers[string(ws[wi].fold(fc))] || ws[wi].end < len(text) && isDigitByte(text[ws[wi].end]) {
+			break
+		}
+		from, wi = ws[wi].end, wi+1
+	}
+	at := nextValue(text, from, 24, 3, false, fc, ws, wi)
 	if at < 0 || at > 0 && isWordByte(text[at-1]) {
 		return out
 	}
 	for k := 0; k < 3; k++ {
 		e := plateAt(text, at)
+		if e == 0 {
+			e = foreignPlateAt(text, at)
+		}
 		if e == 0 {
 			return out
 		}
@@ -452,7 +564,7 @@ func appendPlate(out []Span, text string, h cueHit, ws []word, fc *folder) []Spa
 			if text[j] == ',' || text[j] == '/' {
 				joined = true
 			}
-			if j > e && text[j-1] == ' ' && joined && plateAt(text, j) > 0 {
+			if j > e && text[j-1] == ' ' && joined && (plateAt(text, j) > 0 || foreignPlateAt(text, j) > 0) && !referenceBefore(text, j) {
 				next = j
 				break
 			}
@@ -510,16 +622,6 @@ func digitsOnlyAt(text string, i int) int {
 	return k
 }
 
-// genericExpiryCue: the expiry cue is one that bills and loans use too ("vence", "vencimiento",
-// "vto"), so a card must be in reach for it to announce a card's expiry.
-func genericExpiryCue(ws []word, h cueHit, fc *folder) bool {
-	switch string(ws[h.word].fold(fc)) {
-	case "vence", "vencimiento", "venc", "vencto", "vto", "fecha":
-		return true
-	}
-	return false
-}
-
 // cardWords name a payment card.
 var cardWords = []string{"tarjeta", "card", "targeta", "tarxeta", "txartel", "visa", "mastercard", "amex", "maestro", "cvv", "cvc"}
 
@@ -534,6 +636,45 @@ func cardNear(lower []byte, at int, spans []Span) bool {
 	for _, w := range cardWords {
 		if containsWordStart(lower[lo:hi], w) {
 			return true
+		}
+	}
+	return false
+}
+
+// legalForms end a company's name ("Banco Santander, S.A.", "Transportes Mayo SL").
+var legalForms = words(`sa sl slu sau sll scoop coop cb sc ltd limited gmbh inc llc plc sas sarl srl spa bv nv ag`)
+
+// namedCompanyBefore: a CIF whose company is named right before it, on the same line and within
+// 70 bytes — a name ending in a legal form ("…, S.L., con CIF B12345678", "Gestión SL (CIF …)")
+// — is that company's published tax id, not a person's data. A CIF with no company named (the
+// company with tax id …) is left to the policy.
+func namedCompanyBefore(text string, start, _ int) bool {
+	lo := max(0, start-70)
+	if k := strings.LastIndexByte(text[lo:start], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	seg := text[lo:start]
+	for i := 0; i < len(seg); {
+		for i < len(seg) && !isASCIILetterByte(seg[i]) {
+			i++
+		}
+		j := i
+		var buf [8]byte
+		n := 0
+		for j < len(seg) && (isASCIILetterByte(seg[j]) || seg[j] == '.' && j+1 < len(seg) && isASCIILetterByte(seg[j+1])) {
+			if seg[j] != '.' && n < len(buf) {
+				buf[n] = seg[j] | 0x20
+				n++
+			}
+			j++
+		}
+		if j > i && j-i <= 8 && seg[i] >= 'A' && seg[i] <= 'Z' && (i == 0 || !isWordByte(seg[i-1])) && (j == len(seg) || !isWordByte(seg[j])) && legalForms[string(buf[:n])] {
+			return true
+		}
+		if j == i {
+			i++
+		} else {
+			i = j
 		}
 	}
 	return false

@@ -103,6 +103,7 @@ var columnExact = map[string]string{
 	"dni nie": TypeDNI, "nif nie": TypeDNI, "dninie": TypeDNI, "doc": TypeDNI, "documento": TypeDNI,
 	"phonenumber": TypePhone, "mobilephone": TypePhone, "tlf": TypePhone, "tfno": TypePhone, "telf": TypePhone,
 	"emailaddress": TypeEmail, "nhc": TypeMRN, "identifier": TypeMRN, "mrn": TypeMRN, "passportnumber": TypePassport,
+	"hospital no": TypeMRN, "hospital number": TypeMRN, "hospital n": TypeMRN, "hospital id": TypeMRN, "patient id": TypeMRN, "id paciente": TypeMRN,
 }
 
 var (
@@ -117,7 +118,7 @@ var (
 	colPhone    = words(`telefono tel phone movil mobile telf tlf tfno telefon mobil mvl celular cell whatsapp fijo`)
 	colAddress  = words(`direccion domicilio address adreca adreça helbidea enderezo calle street domicili morada residencia`)
 	colPassport = words(`pasaporte passport passaport passeport pasaportea`)
-	colMRN      = words(`nhc mrn historia nhs cip tis sip nuhsa historial`)
+	colMRN      = words(`nhc mrn historia nhs cip tis tsi sip nuhsa historial cipa`)
 	colID       = words(`dni nif nie identidad identificacion nan`)
 	colPerson   = words(`nombre nombres apellido apellidos apellido1 apellido2 name names surname surnames firstname
 		lastname nom noms cognom cognoms izena izenak abizena abizenak apelido apelidos paciente pacient patient
