@@ -242,6 +242,8 @@ var nameCues = map[string]float64{
 	"sister": 0.75, "nieto": 0.75, "nieta": 0.75, "sobrino": 0.75, "sobrina": 0.75, "pareja": 0.7,
 	"partner": 0.7, "novio": 0.75, "novia": 0.75, "vecino": 0.75, "vecina": 0.75, "fill": 0.75, "filla": 0.75,
 	"germà": 0.75, "germana": 0.75, "fillo": 0.75, "irmán": 0.75, "irmá": 0.75, "semea": 0.75,
+	"muller": 0.75, "neta": 0.7, "neto": 0.7, "nét": 0.7, "néta": 0.7, "sogra": 0.7, "sogro": 0.7,
+	"suegra": 0.7, "suegro": 0.7, "cuñada": 0.7, "cuñado": 0.7, "cunyada": 0.7, "cunyat": 0.7, "pt": 0.75, "pte": 0.75,
 	// parties to a case, a contract or an account: "la parte actora es …", "The lessee, …"
 	"actora": 0.8, "recurrente": 0.8, "apelante": 0.8, "querellante": 0.8, "denunciante": 0.8,
 	"perjudicado": 0.8, "perjudicada": 0.8, "arrendatario": 0.8, "arrendataria": 0.8, "arrendador": 0.8,
@@ -362,7 +364,10 @@ universidad universitat unibertsitatea escuela escola ies ceip farmacia botica c
 optica dental bufete gabinete asesoria gestoria parroquia iglesia catedral teatro museo museu estadio aeropuerto
 estacion biblioteca polideportivo auditorio palacio premio premios catedra hotel restaurante bar cafeteria
 colexio ospitalea ikastetxea residencial teatre estadi aeroport auditori palau pabellon pavello poliesportiu
-ikastola`)
+ikastola transportes transports talleres tallers construcciones construccions reformas limpiezas excavaciones
+promociones inmobiliaria immobiliaria distribuciones industrias hermanos hnos germans propietarios propietaris
+ferreteria carpinteria panaderia pasteleria fruteria carniceria peluqueria autoescuela bodegas viveros
+supermercados almacenes electricidad fontaneria cristaleria gestoria`)
 
 // brands are companies and shops named after a person (folded full names): a span that is one of
 // them is the brand, in any context ("cargo de Rosa Clará", "paid to John Lewis").

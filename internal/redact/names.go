@@ -243,6 +243,22 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = extendName(text, ws, i, fc) // "la calle Rosario está en obras", "Avenida Juan Carlos I": a street's name
 			continue
 		}
+		if capitalised(w.text) && lawNumberAfter(text, w.end) {
+			continue // "Lei 5/2019", "Llei 10/2008": a law's number follows
+		}
+		if w.end < len(text) && text[w.end] == ',' && (string(f) == "jo" || string(f) == "yo" || string(f) == "eu") {
+			continue // "Jo, Ferran Batlle i Serra, …": the pronoun of a declaration
+		}
+		if end, ok := initialSurname(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.75) // "R. Quintero", "> M. Dubois"
+			i = end
+			continue
+		}
+		if end, ok := addressedLower(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "dile a pérez", "ask siobhan"
+			i = end
+			continue
+		}
 		switch {
 		case isCue && wifeOfCue(f) && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
 			gap(text, ws[i+1], ws[i+2], false) && nameWord(&ws[i+2], fc):
@@ -270,10 +286,18 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := unknownSurnameAfter(text, ws, extendLower(text, ws, i+1, fc), fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
+		case isCue && i+1 < len(ws) && honorificLower(text, ws, i+1, fc):
+			// "la dra villaverde", "mrs okonjo": a title, then one lower-case word no list knows
+			end := extendLower(text, ws, i+1, fc)
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.8)
+			i = end
 		case isCue && i+2 < len(ws) && len(ws[i+1].text) == 1 && ws[i+1].end < len(text) && text[ws[i+1].end] == '.' &&
 			gap(text, w, ws[i+1], true) && gap(text, ws[i+1], ws[i+2], true) && knownName(&ws[i+2], fc):
 			// "firmado: j. martínez": an initial, then a known surname
 			end := extendLower(text, ws, i+2, fc)
+			if capitalised(ws[i+2].text) {
+				end = max(end, extendName(text, ws, i+2, fc)) // "El arrendador, D. Constantino Peral Iglesias"
+			}
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
 		case capitalised(w.text) && (wp.given(fc) || basqueGiven(wp, fc)) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
@@ -292,7 +316,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case !capitalised(w.text) && wp.given(fc) && lowerNameOK(text, ws, i, fc):
+		case !capitalised(w.text) && wp.given(fc) && (lowerNameOK(text, ws, i, fc) || lowerSpoken(text, ws, i, fc)):
 			// "habla con lucía", "el cliente es julian", "jose luis moreno"
 			end := extendLower(text, ws, i, fc)
 			if i > 0 && gap(text, ws[i-1], w, true) && ws[i-1].is(fc, lexCue) {
@@ -320,6 +344,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
+		case subjectSurname(text, ws, i, fc) && !institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc):
+			out = appendPerson(out, text, w.start, w.end, 0.7) // "Olaizola refiere …", "Nowak denies …"
 		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
 			!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc):
 			out = appendPerson(out, text, w.start, w.end, 0.4)
@@ -594,7 +620,7 @@ var lowerCues = words(`soy llamo llama llamada llamado hola holi buenas hey hi h
 	con para a de parte sra sr dona don mrs mr ms miss its is es yo atentamente saludos gracias thanks cliente clienta
 	paciente hija hijo hermano hermana marido mujer esposa esposo madre padre vecino vecina tia tio nieta nieto novia novio
 	abuela abuelo amiga amigo compañera compañero wife husband son daughter dile avisa pregunta por diu dice nombre name
-	escribe aita ama ta i'm im tal`)
+	escribe aita ama ta i'm im tal oye oiga ei eh ey hey pues muller neta neto irma home`)
 
 // lowerNameOK decides on a lower-case known given name at ws[i]: never inside an e-mail address,
 // a URL or a handle; an everyday word ("rosa") only after a cue word.
@@ -683,7 +709,8 @@ var placeOf = words(`oficina oficines oficinas sucursal sucursales barrio barri 
 	cidade municipio municipi concello provincia comarca zona distrito districte parroquia`)
 
 // institutionTails end the name of a branch, desk or team ("Costa Blanca International Branch").
-var institutionTails = words(`branch office desk team department dept services service support centre center bureau`)
+var institutionTails = words(`branch office desk team department dept services service support centre center bureau
+	airlines airways aereas aeries lineas holdings group logistics motors`)
 
 // ordinalWords after a role word are the role's number ("el firmante segundo"), not a name
 // (Segundo, Primitivo… are given names only when capitalised).
@@ -746,7 +773,7 @@ func allCaps(w string) bool {
 	return n > 0
 }
 
-// capsName reads a name in capitals at ws[i]: two to five words of capitals, single-letter
+// capsName reads a name in capitals at ws[i]: two to five words of capitals (particles not counted), single-letter
 // initials allowed inside, at least two of them known names and none sentence furniture.
 func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if t := ws[i].text; len(t) < 2 || t[0] >= 'a' && t[0] <= 'z' || t[1] >= 'a' && t[1] <= 'z' || !allCaps(t) {
@@ -755,8 +782,8 @@ func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if !allCaps(ws[i].text) || len(ws[i].text) < 2 {
 		return 0, false
 	}
-	known, end := 0, -1
-	for j := i; j < len(ws) && j-i < 5; j++ {
+	known, end, parts := 0, -1, 0
+	for j := i; j < len(ws) && j-i < 8; j++ {
 		if j > i && !gap(text, ws[j-1], ws[j], false) && text[ws[j-1].end:ws[j].start] != ". " {
 			break
 		}
@@ -765,6 +792,12 @@ func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 			break
 		}
 		f := ws[j].fold(fc)
+		if !ws[j].is(fc, lexNameParticles) {
+			if parts == 5 {
+				break // five words besides the particles ("MARÍA DEL CARMEN VARGAS OSUNA")
+			}
+			parts++
+		}
 		if ws[j].is(fc, lexNotNames|lexCompanyWords) && !(j > i && ws[j].is(fc, lexNameParticles)) {
 			break
 		}
@@ -837,7 +870,8 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		return 0, false
 	}
 	end := g
-	for k := g + 1; k < len(ws) && k-g < 5 && gap(text, ws[k-1], ws[k], false); k++ {
+	k := g + 1
+	for ; k < len(ws) && k-g < 5 && gap(text, ws[k-1], ws[k], false); k++ {
 		if capitalised(ws[k].text) && ws[k].given(fc) {
 			end = k
 			continue
@@ -846,6 +880,11 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 			continue // "ANA DE LOS ÁNGELES", "MARIA DEL MAR": kept only if a given name follows
 		}
 		break
+	}
+	if !caps && !knownSurname && k < len(ws) && k == end+1 && gap(text, ws[end], ws[k], false) && nameWord(&ws[k], fc) {
+		// "Yo, Gervasio Llamas Urquiza,", "Mujer, Ana Belén Quiroga,": a word, then a whole name
+		// whose surnames follow the given name; not "SURNAMES, Name"
+		return 0, false
 	}
 	return end, true
 }
@@ -886,7 +925,7 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 		}
 		if folded != nil && famous[string(folded)] {
 			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
-			news := false
+			news := inQuotedHeadline(text, sp)
 			for _, w := range newsWords {
 				if strings.Contains(string(lower[lo:hi]), w) {
 					news = true
@@ -1418,7 +1457,9 @@ var intros = [][]string{{"soy"}, {"me", "llamo"}, {"mi", "nombre", "es"}, {"this
 	// strong introductions (strongIntros on): a name follows, known or not
 	{"se", "llama"}, {"se", "llamaba"}, {"es", "diu"}, {"em", "dic"}, {"chámase"}, {"chamase"}, {"chámome"},
 	{"chamome"}, {"is", "called"}, {"my", "name's"}, {"her", "name", "is"}, {"his", "name", "is"}, {"su", "nombre", "es"},
-	{"nire", "izena"}}
+	{"nire", "izena"}, {"surname", "is"}, {"last", "name", "is"}, {"su", "apellido", "es"}, {"se", "apellida"},
+	{"de", "apellido"}, {"apellidos"}, {"el", "seu", "cognom", "és"}, {"es", "cognoma"}, {"o", "seu", "apelido", "é"},
+	{"apelídase"}, {"apelidase"}}
 
 // strongIntros: intros[k] for k >= strongIntros, and "me llamo", "mi nombre es", "my name is", name
 // whoever follows them, so a capitalised or lower-case name the gazetteer does not know is read
