@@ -96,13 +96,13 @@ const (
 	lexGreeting
 )
 
-// lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 64 KiB
-// in all so that it stays in cache: a slot holds the top 46 bits of the word's FNV-1a hash and
+// lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 256 KiB
+// in all (about a third full, so that a probe seldom goes past its first slot): a slot holds the top 46 bits of the word's FNV-1a hash and
 // its 24 class bits (lexClassBits); the low bits of the hash pick the slot. One probe, no key bytes
-// to compare. With about five thousand words, the chance that another word of a text shares a
+// to compare. With about seven thousand words, the chance that another word of a text shares a
 // 40-bit tag with one of them is about 5e-9 per word.
 const (
-	lexSlots     = 1 << 13
+	lexSlots     = 1 << 15
 	lexClassBits = 24
 	lexClassMask = 1<<lexClassBits - 1
 )
@@ -219,7 +219,10 @@ a o e i u y de la el en un una son said chance hunter summer dawn rob pat sue ma
 nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer lu isa pepe
 ella sole franco frances german bella buena nieve mayo sola
 lady dulce lucero nil lluna heura estel lur hodei ilargi itxaso haizea segunda digna justa modesta librada iluminada
-martirio patrocinio ventura urbano kelly mercedes nadal linda izan`)
+martirio patrocinio ventura urbano kelly mercedes nadal linda izan
+paca tomeu feliu narcis salvi rut pucho costin traian doina milena rafal beata travis tanner estelle doris linnea caio
+thais delfin zoilo placida presentacion humildad cristino fructuoso amir saima sana anas aiden matt terry jasmine
+seren tomos`)
 
 // Honorifics and role words that announce a name. The value is the score a following run of
 // capitalised words gets: an honorific is near-certain, a role word a little less.

@@ -1584,6 +1584,9 @@ func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
 	}
 	if strongIntro(k) {
 		end = unknownSurnameAfter(text, ws, end, fc) // "em dic biel ferragut, …"
+		if e2, ok := unknownIntroduced(text, ws, i+n, fc); ok && e2 > end {
+			end = e2 // "me llamo dariusz kowalczyk y …": a known given name, then a surname no list knows
+		}
 	}
 	return end, true
 }
