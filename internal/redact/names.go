@@ -278,6 +278,10 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 				continue
 			}
 			end := extendName(text, ws, i+1, fc)
+			if end > i+1 && institutionTails[string(ws[end].fold(fc))] {
+				i = end // "Defendant: Iberia Líneas Aéreas": a company
+				continue
+			}
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
 		case isCue && i+1 < len(ws) && !capitalised(ws[i+1].text) && knownName(&ws[i+1], fc) && gap(text, w, ws[i+1], true) &&
@@ -316,7 +320,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case !capitalised(w.text) && wp.given(fc) && (lowerNameOK(text, ws, i, fc) || lowerSpoken(text, ws, i, fc)):
+		case !capitalised(w.text) && !wp.given(fc) && len(w.text) >= 5 && basqueGiven(wp, fc) && basqueLowerEnding(w.text) && !inAddressToken(text, wp):
+			out = appendPerson(out, text, w.start, w.end, 0.6) // "idatzi aitorri", "ane-ri": a given name with a Basque case ending
+		case !capitalised(w.text) && wp.given(fc) && (lowerNameOK(text, ws, i, fc) || lowerSpoken(text, ws, i, fc) || lowerFullName(text, ws, i, fc)):
 			// "habla con lucía", "el cliente es julian", "jose luis moreno"
 			end := extendLower(text, ws, i, fc)
 			if i > 0 && gap(text, ws[i-1], w, true) && ws[i-1].is(fc, lexCue) {
@@ -661,6 +667,10 @@ func extendLower(text string, ws []word, i int, fc *folder) int {
 			continue
 		}
 		if ws[j].is(fc, lexNameParticles) || string(f) == "el" {
+			continue
+		}
+		if compoundTails[string(f)] && j >= 2 && ws[j-1].is(fc, lexNameParticles) && end >= i && end < j-1 {
+			end = j // "ricardo sanz de la fuente", "rocío del mar": a compound surname's tail after its article
 			continue
 		}
 		if patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
@@ -1289,6 +1299,9 @@ func institutionBefore(text string, ws []word, i int, fc *folder) bool {
 		if g := text[ws[k].end:ws[k+1].start]; g != " " && (g != ". " || len(ws[k].text) > 3) {
 			return false // the run ends at anything but a space, or the dot of an abbreviation ("Hospital Dr. Peset")
 		}
+		if elidedInstitution(&ws[k]) {
+			return true // "a l'Hospital Universitari de Girona Doctor Josep Trueta"
+		}
 		if !capitalised(ws[k].text) && !ws[k].is(fc, lexNameParticles) {
 			return false
 		}
@@ -1297,6 +1310,16 @@ func institutionBefore(text string, ws []word, i int, fc *folder) bool {
 		}
 	}
 	return false
+}
+
+// elidedInstitution: an institution's head word with an elided article glued to it ("l'Hospital",
+// "d'Hospitalet" is not one: only the words of institutionHeads count).
+func elidedInstitution(w *word) bool {
+	t := w.text
+	if len(t) < 4 || t[1] != '\'' || t[0] != 'l' && t[0] != 'L' && t[0] != 'd' && t[0] != 'D' {
+		return false
+	}
+	return institutionHeads[fold(t[2:])]
 }
 
 // unknownSurnameAfter widens a lower-case name ending at word end over one more lower-case word
@@ -1574,7 +1597,8 @@ func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
 	}
 	for j := end + 1; j < len(ws) && j-(i+n) < 5 && gap(text, ws[j-1], ws[j], false); j++ {
 		f := ws[j].fold(fc)
-		if givenNames[string(f)] || surnames[string(f)] || patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
+		if givenNames[string(f)] || surnames[string(f)] || patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) ||
+			compoundTails[string(f)] && nameParticles[string(ws[j-1].fold(fc))] {
 			end = j
 			continue
 		}

@@ -259,6 +259,12 @@ func lawNumberAfter(text string, e int) bool {
 func inQuotedHeadline(text string, sp Span) bool {
 	lo := max(0, sp.Start-200)
 	before := text[lo:sp.Start]
+	if nl := strings.LastIndexByte(before, '\n'); nl >= 0 {
+		before = before[nl+1:]
+	}
+	if strings.Count(before, "\"")%2 == 1 && strings.IndexByte(text[sp.End:min(len(text), sp.End+200)], '"') >= 0 {
+		return true // inside straight double quotes on its line
+	}
 	k := strings.LastIndex(before, "«")
 	k2 := strings.LastIndex(before, "“")
 	if k < 0 && k2 < 0 {
@@ -274,4 +280,38 @@ func inQuotedHeadline(text string, sp Span) bool {
 		c = c2
 	}
 	return c >= 0 && strings.IndexByte(after[:c], '\n') < 0
+}
+
+// compoundTails are the words that end a compound Spanish surname or given name after "de la",
+// "del", "de las", "de los" ("de la Fuente", "del Río", "de la Hoz", "María del Mar"): in lower
+// case, after a name, they are part of it.
+var compoundTails = words(`fuente fuentes torre torres hoz rio pozo valle olmo heras serna cueva cuevas calzada riva vega cruz
+	peña rosa santos reyes campo castillo moral barrio puente mora llave iglesia prada mar pilar carmen paz luz sol rocio
+	roca concepcion asuncion cal morena sierra nava orden`)
+
+// lowerFullName: a lower-case given name that is also a word ("rocio", "pilar", "rosa") followed,
+// after particles, by a known surname that is no everyday word ("rocio del mar sanchez", "pilar
+// de la torre lópez", "rosa garcía") is a whole name.
+func lowerFullName(text string, ws []word, i int, fc *folder) bool {
+	if inAddressToken(text, &ws[i]) || len(ws[i].text) < 3 || ws[i].is(fc, lexNotNames) {
+		return false
+	}
+	end := extendLower(text, ws, i, fc)
+	if end == i {
+		return false
+	}
+	last := &ws[end]
+	return !capitalised(last.text) && last.is(fc, lexSurnames) && !last.is(fc, lexLowerAmbiguous|lexNotNames|lexPlaces)
+}
+
+// basqueLowerEnding: the Basque case endings that no Spanish or Catalan word ends in so often
+// that a given name in lower case with one is still read ("aitorri", "ane-ri", "mikelek"): not
+// -ra, -en, -k, -ren ("espera", "carmen").
+func basqueLowerEnding(t string) bool {
+	for _, e := range []string{"ri", "ek", "ekin", "entzat", "engana"} {
+		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
 }
