@@ -60,6 +60,44 @@ ITEMS = [
     ("rl-en-law-4038", "Defendant: {{COMPANY|Air Europa Líneas Aéreas}}\nClaimant: [[PERSON|Declan Moriarty]]"),
     ("rl-es-bank-4039", "La noticia dice que «{{FAMOUS|Amancio Ortega}} compra un edificio en Miami». Mi cliente [[PERSON|Eusebio Cárcamo]] pregunta si afecta a su fondo."),
     ("rl-es-bank-4040", "el de {{COMPANY|Talleres Gallego}} ha pagado la factura, dile a [[PERSON|ruiz]] q la archive"),
+    # --- batch 2 (written after batch 1's rules, before batch 2's): SURNAMES, Name with an unknown given name ---
+    ("rl-es-law-4041", "Parte demandada: [[PERSON|MONTERO SALAS, Yurema]], con domicilio en la misma ciudad."),
+    ("rl-en-law-4042", "Respondent: [[PERSON|HARRISON, Kasia Lorelei]]\nSolicitor: {{COMPANY|Slaughter and May}}"),
+    ("rl-ca-law-4043", "Part actora: [[PERSON|FERRER BOSCH, Núria Eulàlia]]. Advocat: [[PERSON|Jordi Casals]]."),
+    # --- possessive 's, a copula after a role word ---
+    ("rl-en-bank-4044", "can you check [[PERSON|gareth]]'s direct debit, he says it bounced twice"),
+    ("rl-en-clinic-4045", "the patient is [[PERSON|rhiannon]], 34, booked for a scan on monday"),
+    ("rl-es-bank-4046", "el titular es [[PERSON|teodoro]] y la cotitular su mujer [[PERSON|felisa]]"),
+    # --- particle-start surnames ---
+    ("rl-en-bank-4047", "Letter to [[PERSON|Johannes van der Berg]] about his mortgage in Marbella; [[PERSON|Van der Berg]] prefers English."),
+    ("rl-es-bank-4048", "el apellido es [[PERSON|de la Calzada]], con zeta"),
+    # --- lone names after role words, lower case, two unknown words ---
+    ("rl-es-clinic-4049", "la paciente [[PERSON|yaritza mondragón]], 29 años, viene por control de embarazo"),
+    ("rl-es-bank-4050", "cliente [[PERSON|anselma quirós]] pide duplicado de la libreta"),
+    # --- chat speaker labels and CSV name columns ---
+    ("rl-es-bank-4051", "Resume el chat:\n[09:12] [[PERSON|Ximena Arroyo]]: buenas, no me llega el código\n[09:13] Agente: le reenvío el SMS\n[09:15] [[PERSON|Ximena Arroyo]]: ya está, gracias"),
+    ("rl-es-bank-4052", "nombre;apellidos;importe\n[[PERSON|Eustaquio]];[[PERSON|Barragán Poveda]];{{AMOUNT|120,00}}\n[[PERSON|Leocricia]];[[PERSON|Morán Tejedor]];{{AMOUNT|75,50}}"),
+    ("rl-en-clinic-4053", "first_name,last_name,ward\n[[PERSON|Oisin]],[[PERSON|Gallagher]],B2\n[[PERSON|Precious]],[[PERSON|Okoro]],C1"),
+    # --- kinship then a lower-case name ---
+    ("rl-es-clinic-4054", "viene con su hija [[PERSON|yamila]] que hace de intérprete"),
+    ("rl-gl-clinic-4055", "acompáñaa o seu fillo [[PERSON|brais]], que vive en Lugo"),
+    # --- three capitalised words, unknown given name ---
+    ("rl-es-bank-4056", "Autoriza la operación [[PERSON|Yoselin Cárdenas Mejía]], según el documento adjunto."),
+    ("rl-en-bank-4057", "Beneficiary: [[PERSON|Tendai Moyo Chikwanha]]"),
+    # --- decoys: public figures in news sentences, companies, laws, separators, generic streets ---
+    ("rl-es-bank-4058", "Un cliente pregunta por la noticia de que {{FAMOUS|Pedro Sánchez}} anunció ayer una rebaja del IVA. Contesta de forma neutra a [[PERSON|Rosendo Lagos]]."),
+    ("rl-en-bank-4059", "According to the BBC, {{FAMOUS|Keir Starmer}} said rates would fall. Our client [[PERSON|Harriet Pemberton]] wants to fix her mortgage."),
+    ("rl-ca-bank-4060", "Segons la premsa, {{FAMOUS|Salvador Illa}} va anunciar ajuts a l'habitatge. La clienta [[PERSON|Roser Vilamajó]] en vol informació."),
+    ("rl-es-law-4061", "Conforme al {{LAW|Real Decreto Legislativo 1/2010}} y a la {{LAW|Ley 39/2015}}, la socia [[PERSON|Ángeles Barrachina]] impugna el acuerdo."),
+    ("rl-es-bank-4062", "-----{{SEPARATOR|Mensaje original}}-----\nDe: [[PERSON|Gumersindo Peláez]]\nEnviado: lunes\nAsunto: recibo de {{COMPANY|El Corte Inglés}}"),
+    ("rl-es-bank-4063", "La oficina de {{STREET_GENERIC|calle Alcalá}} cierra en agosto; avisa a [[PERSON|remedios]] de que la cita pasa a la otra oficina."),
+    ("rl-es-clinic-4064", "Traslado al {{INSTITUTION|Hospital del Mar}} y luego a la {{INSTITUTION|Clínica Universidad de Navarra}}. Paciente [[PERSON|Isidro Calzada]]."),
+    ("rl-es-bank-4065", "Domiciliación de {{COMPANY|Mapfre Vida}} y de {{COMPANY|Seguros Bilbao}} en la cuenta de [[PERSON|Leonila Sarasola]]."),
+    ("rl-en-bank-4066", "Payment to {{COMPANY|Marks and Spencer}} and {{COMPANY|John Lewis}} disputed by [[PERSON|Imogen Frayne]]."),
+    ("rl-es-law-4067", "Nota: el {{FAMOUS|Rey Felipe VI}} presidió ayer la apertura del año judicial, según la prensa. Nuestro cliente [[PERSON|Bernabé Ulloa]] tiene vista el jueves."),
+    ("rl-es-clinic-4068", "Según ha declarado la ministra {{FAMOUS|Mónica García}}, se reducirán las listas de espera. La paciente [[PERSON|Perpetua Arcos]] pregunta por su cita."),
+    ("rl-en-law-4069", "Sent from my iPhone\n\n-----{{SEPARATOR|Original Message}}-----\nFrom: [[PERSON|Cormac Devlin]]\nTo: {{COMPANY|Garrigues}}"),
+    ("rl-es-bank-4070", "el de {{COMPANY|Muebles Ortega}} y el de {{COMPANY|Autocares Julián}} han pagado; pásale a [[PERSON|montaño]] los justificantes"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
