@@ -355,7 +355,9 @@ warren buffett|jerome powell|papa francisco|pope francis|leon xiv`, "|") {
 var newsWords = []string{"según", "segun", "dijo", "declaró", "declaro", "afirmó", "afirmo", "anunció", "anuncio", "prensa",
 	"congreso", "senado", "noticia", "periódico", "periodico", "entrevista", "foro", "coincidieron", "presidente",
 	"presidenta", "ministro", "ministra", "consejero delegado", "ceo", "boletín", "boletin", "comunicado", "titular de",
-	"news", "said", "announced", "according to", "press", "interview", "minister", "president", "parlamento", "rueda"}
+	"news", "said", "announced", "according to", "press", "interview", "minister", "president", "parlamento", "rueda",
+	"segons", "premsa", "diari", "va anunciar", "va dir", "xornal", "prensa", "prentsa", "telediario", "informativo",
+	"headline", "reported", "bbc", "titular:", "titulares", "ha declarado", "declaracions", "declaracións"}
 
 // institutionHeads are the words that open an institution's or a shop's name: a name right after
 // them, in the same run of capitalised words, is the institution's ("Hospital Álvaro Cunqueiro",
@@ -370,7 +372,10 @@ colexio ospitalea ikastetxea residencial teatre estadi aeroport auditori palau p
 ikastola transportes transports talleres tallers construcciones construccions reformas limpiezas excavaciones
 promociones inmobiliaria immobiliaria distribuciones industrias hermanos hnos germans propietarios propietaris
 ferreteria carpinteria panaderia pasteleria fruteria carniceria peluqueria autoescuela bodegas viveros
-supermercados almacenes electricidad fontaneria cristaleria gestoria`)
+supermercados almacenes electricidad fontaneria cristaleria gestoria muebles mobles autocares autobuses gruas pinturas
+maderas aluminios cerrajeria motos recambios neumaticos electrodomesticos joyeria relojeria libreria papeleria
+floristeria viajes academia imprenta lavanderia tintoreria mudanzas calzados confecciones carnicas embutidos
+conservas cafes vinos aceites`)
 
 // brands are companies and shops named after a person (folded full names): a span that is one of
 // them is the brand, in any context ("cargo de Rosa Clará", "paid to John Lewis").
@@ -419,7 +424,7 @@ var newsVerbs = []string{"anunció", "anuncio ", "anunciado", "dijo", "declaró"
 	"parlament", "senado", "parliament", "commons", "anunciar", "declarar"}
 
 // Particles that may join the parts of a name ("María de la Rosa", "Pau i Puig").
-var nameParticles = words(`de del la las los y i van von da das do dos e`)
+var nameParticles = words(`de del la las los y i van von da das do dos e der den ter`)
 
 func words(s string) map[string]bool {
 	m := map[string]bool{}

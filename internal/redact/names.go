@@ -34,6 +34,9 @@ func (w *word) given(fc *folder) bool {
 		return true
 	}
 	f := w.fold(fc)
+	if n := len(f); n > 4 && f[n-2] == '\'' && f[n-1] == 's' {
+		return lexLookup(f[:n-2])&lexGivenNames != 0 // "gareth's direct debit": a possessive
+	}
 	return strings.IndexByte(string(f), '-') > 0 && isGiven(f)
 }
 
@@ -290,6 +293,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := unknownSurnameAfter(text, ws, extendLower(text, ws, i+1, fc), fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
+		case isCue && i+1 < len(ws) && roleLowerEnd(text, ws, i, fc) > i:
+			// "la paciente yaritza mondragón, 29 años", "su hija yamila que …"
+			end := roleLowerEnd(text, ws, i, fc)
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.7)
+			i = end
 		case isCue && i+1 < len(ws) && honorificLower(text, ws, i+1, fc):
 			// "la dra villaverde", "mrs okonjo": a title, then one lower-case word no list knows
 			end := extendLower(text, ws, i+1, fc)
@@ -531,6 +539,9 @@ func shortStart(w string) bool {
 func appendPerson(out []Span, text string, start, end int, score float64) []Span {
 	if companyAfter(text, end) {
 		return out
+	}
+	if end-start > 4 && text[end-2:end] == "'s" {
+		end -= 2 // "gareth's": the possessive is not part of the name
 	}
 	if end < len(text) && text[end] == '.' && end-start >= 4 && text[end-2] == ' ' && text[end-1] >= 'A' && text[end-1] <= 'Z' {
 		end++ // "Marta R.": the initial's dot
@@ -873,8 +884,20 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		return 0, false
 	}
 	g := j + 1
-	if !capitalised(ws[g].text) || !ws[g].given(fc) {
+	if !capitalised(ws[g].text) {
 		return 0, false
+	}
+	if !ws[g].given(fc) {
+		// "MONTERO SALAS, Yurema", "HARRISON, Kasia Lorelei": surnames in capitals, one of them
+		// known, then capitalised words no list knows
+		if !caps || !knownSurname || !nameWord(&ws[g], fc) || ws[g].is(fc, lexCue|lexInstitution|lexPlaces|lexCompanyWords) {
+			return 0, false
+		}
+		end := g
+		if g+1 < len(ws) && gap(text, ws[g], ws[g+1], false) && nameWord(&ws[g+1], fc) && !ws[g+1].is(fc, lexCue|lexInstitution|lexPlaces) {
+			end = g + 1
+		}
+		return end, true
 	}
 	if !caps && !knownSurname && !lineOrItemStart(text, ws[i].start) {
 		return 0, false
@@ -932,6 +955,16 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 		}
 		if folded != nil && brands[string(folded)] {
 			continue // "cargo de Rosa Clará": a brand
+		}
+		if folded != nil && !famous[string(folded)] {
+			if h, t, ok := famousAfterConjunction(folded); ok && famous[t] && newsAround(text, lower, sp) {
+				// "Indian Wells y Ana Botín presenta…": the run took a public figure in over "y"
+				if k := strings.Index(sp.Text, " "+h+" "); k < 0 || !givenIn(sp.Text[:k]) {
+					continue
+				}
+				sp.End = sp.Start + strings.Index(sp.Text, " "+h+" ")
+				sp.Text = text[sp.Start:sp.End]
+			}
 		}
 		if folded != nil && famous[string(folded)] {
 			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
@@ -1036,7 +1069,11 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 			continue // already inside a name
 		}
 		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {
-			out = append(out, span(text, w.start, w.end, 0.7, "gazetteer"))
+			s := w.start
+			if j := particlesBefore(text, ws, k, fc); j < k && capitalised(ws[j].text) && (at == first || out[at-1].End <= ws[j].start) {
+				s = ws[j].start // "… Van der Berg prefers": the particles of a surname said again
+			}
+			out = append(out, span(text, s, w.end, 0.7, "gazetteer"))
 		}
 	}
 	return out
@@ -1481,8 +1518,8 @@ var intros = [][]string{{"soy"}, {"me", "llamo"}, {"mi", "nombre", "es"}, {"this
 	{"se", "llama"}, {"se", "llamaba"}, {"es", "diu"}, {"em", "dic"}, {"chámase"}, {"chamase"}, {"chámome"},
 	{"chamome"}, {"is", "called"}, {"my", "name's"}, {"her", "name", "is"}, {"his", "name", "is"}, {"su", "nombre", "es"},
 	{"nire", "izena"}, {"surname", "is"}, {"last", "name", "is"}, {"su", "apellido", "es"}, {"se", "apellida"},
-	{"de", "apellido"}, {"apellidos"}, {"el", "seu", "cognom", "és"}, {"es", "cognoma"}, {"o", "seu", "apelido", "é"},
-	{"apelídase"}, {"apelidase"}}
+	{"apellidos"}, {"el", "seu", "cognom", "és"}, {"es", "cognoma"}, {"o", "seu", "apelido", "é"},
+	{"apelídase"}, {"apelidase"}, {"apellido", "es"}}
 
 // strongIntros: intros[k] for k >= strongIntros, and "me llamo", "mi nombre es", "my name is", name
 // whoever follows them, so a capitalised or lower-case name the gazetteer does not know is read
@@ -1564,6 +1601,9 @@ func introAt(ws []word, i int) (int, int) {
 func unknownIntroduced(text string, ws []word, j int, fc *folder) (int, bool) {
 	if nameWord(&ws[j], fc) && !ws[j].is(fc, lexCue|lexInstitution) {
 		return extendName(text, ws, j, fc), true
+	}
+	if k := particlesAfter(text, ws, j, fc); k > j && k < len(ws) && nameWord(&ws[k], fc) && !ws[k].is(fc, lexCue|lexInstitution) {
+		return extendName(text, ws, k, fc), true // "el apellido es de la Calzada", "surname is de Vries"
 	}
 	if !lowerFree(&ws[j], fc) {
 		return 0, false

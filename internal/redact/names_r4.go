@@ -315,3 +315,132 @@ func basqueLowerEnding(t string) bool {
 	}
 	return false
 }
+
+// particlesBefore returns the index of the first of the name particles right before ws[k] ("Van
+// der" before "Berg"), or k if there are none.
+func particlesBefore(text string, ws []word, k int, fc *folder) int {
+	j := k
+	for j > 0 && k-j < 3 && gap(text, ws[j-1], ws[j], false) && ws[j-1].is(fc, lexNameParticles) && len(ws[j-1].text) > 1 {
+		j--
+	}
+	return j
+}
+
+// particlesAfter returns the index of the first word after the name particles that start at ws[j]
+// ("de la" before "Calzada"), or j if ws[j] is no particle.
+func particlesAfter(text string, ws []word, j int, fc *folder) int {
+	k := j
+	for k < len(ws) && k-j < 3 && ws[k].is(fc, lexNameParticles) && len(ws[k].text) > 1 && (k == j || gap(text, ws[k-1], ws[k], false)) {
+		k++
+	}
+	if k > j && k < len(ws) && !gap(text, ws[k-1], ws[k], false) {
+		return j
+	}
+	return k
+}
+
+// roleCues are the role words after which one or two lower-case words no list knows are a name
+// when the clause closes after them ("la paciente yaritza mondragón, 29 años"), and kinCues the
+// kinship words after which one is, before "que", "who" or a comma ("su hija yamila que…").
+var roleCues = words(`cliente clienta paciente titular client customer patient holder cotitular beneficiario beneficiaria
+	ordenante avalista pacient usuaria usuario`)
+
+var kinCues = words(`hijo hija marido mujer esposa esposo hermano hermana nieto nieta sobrino sobrina son daughter wife
+	husband brother sister fill filla fillo muller germà germana irmán irmá`)
+
+// notNameLower are the lower-case words after a role or kinship word that describe the person
+// rather than name them.
+var notNameLower = words(`mayor menor pequeña pequeño mediana mediano joven varon nuevo nueva habitual actual anterior
+	siguiente titular principal segunda segundo tercera tercero unica unico only eldest youngest older younger little
+	new old other same first second third adolescente bebe`)
+
+// adjectiveLike: a Spanish or English adjective's or participle's ending ("ingresada", "diabético",
+// "habitual", "amable", "worried").
+func adjectiveLike(f []byte) bool {
+	for _, e := range []string{"ado", "ada", "ido", "ida", "ico", "ica", "al", "ble", "oso", "osa", "ivo", "iva",
+		"ente", "ante", "ual", "ed", "ing", "ful", "ous", "mente", "ito", "ita", "isimo", "isima"} {
+		if len(f) > len(e)+1 && string(f[len(f)-len(e):]) == e {
+			return true
+		}
+	}
+	return false
+}
+
+// roleLowerEnd returns the last word of a lower-case name no list knows after the role or kinship
+// word ws[i], or i if there is none.
+func roleLowerEnd(text string, ws []word, i int, fc *folder) int {
+	c := ws[i].fold(fc)
+	role, kin := roleCues[string(c)], kinCues[string(c)]
+	if !role && !kin || !gap(text, ws[i], ws[i+1], false) {
+		return i
+	}
+	free := func(k int) bool {
+		w := &ws[k]
+		f := w.fold(fc)
+		return lowerFree(w, fc) && !notNameLower[string(f)] && !afterHonorific[string(f)] && !adjectiveLike(f) &&
+			!inAddressToken(text, w) && !(w.end < len(text) && (isDigitByte(text[w.end]) || text[w.end] == '@'))
+	}
+	if !free(i + 1) {
+		return i
+	}
+	closes := func(k int) bool {
+		e := ws[k].end
+		if e == len(text) || strings.IndexByte(",;:(.\n", text[e]) >= 0 {
+			return true
+		}
+		if kin && k+1 < len(ws) && gap(text, ws[k], ws[k+1], false) {
+			switch string(ws[k+1].fold(fc)) {
+			case "que", "q", "who", "que,", "k":
+				return true
+			}
+		}
+		return false
+	}
+	if role {
+		// two words: a given name and a surname ("yaritza mondragón,")
+		if i+2 < len(ws) && gap(text, ws[i+1], ws[i+2], false) && free(i+2) && closes(i+2) {
+			return i + 2
+		}
+		return i
+	}
+	if closes(i + 1) {
+		return i + 1
+	}
+	return i
+}
+
+// famousAfterConjunction splits a folded run at its last conjunction ("indian wells y ana botin"):
+// the conjunction and the folded words after it.
+func famousAfterConjunction(folded []byte) (string, string, bool) {
+	f := string(folded)
+	for _, c := range []string{"y", "i", "and", "e"} {
+		if k := strings.LastIndex(f, " "+c+" "); k > 0 {
+			return c, f[k+len(c)+2:], true
+		}
+	}
+	return "", "", false
+}
+
+// newsAround: the words around sp say it is news (newsWords), or it is inside a quoted headline.
+func newsAround(text string, lower []byte, sp Span) bool {
+	if inQuotedHeadline(text, sp) {
+		return true
+	}
+	lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
+	for _, w := range newsWords {
+		if strings.Contains(string(lower[lo:hi]), w) {
+			return true
+		}
+	}
+	return false
+}
+
+// givenIn: a known given name among the words of s.
+func givenIn(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if givenNames[fold(w)] {
+			return true
+		}
+	}
+	return false
+}
