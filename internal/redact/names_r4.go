@@ -188,11 +188,11 @@ func subjectSurname(text string, ws []word, i int, fc *folder) bool {
 }
 
 // surnameEndings are endings that mark a word as a surname in the languages common in Spain's
-// branches: Spanish patronymics, Basque, Galician/Portuguese, Catalan, Romanian, Ukrainian, Polish,
-// Russian, Slavic, Italian, Irish, Turkish.
+// branches and that few ES/EN/CA/GL words have (checked against those word lists; -eta, -ola,
+// -eiro, -aga and -egi are left out for that): Spanish patronymics, Basque, Romanian, Ukrainian,
+// Polish, Russian, Slavic, Turkish, Italian.
 var surnameEndings = []string{"ez", "enko", "chuk", "czuk", "yuk", "iuk", "escu", "eanu", "ski", "ska", "sky", "wicz",
-	"ovic", "ovich", "evich", "ova", "eva", "ov", "ev", "ovych", "yshyn", "etxea", "etxe", "aga", "egi", "ola", "eta",
-	"tegi", "zabal", "eiro", "eira", "oglu", "uzzi", "ucci", "etti", "elli"}
+	"ovic", "ovich", "evich", "ova", "ov", "ev", "ovych", "yshyn", "etxea", "oglu", "uzzi", "ucci"}
 
 // surnameShape: f (folded) has at least six letters and ends like a surname.
 func surnameShape(f []byte) bool {
