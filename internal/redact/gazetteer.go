@@ -246,7 +246,9 @@ var nameCues = map[string]float64{
 	"partner": 0.7, "novio": 0.75, "novia": 0.75, "vecino": 0.75, "vecina": 0.75, "fill": 0.75, "filla": 0.75,
 	"germà": 0.75, "germana": 0.75, "fillo": 0.75, "irmán": 0.75, "irmá": 0.75, "semea": 0.75,
 	"muller": 0.75, "neta": 0.7, "neto": 0.7, "nét": 0.7, "néta": 0.7, "sogra": 0.7, "sogro": 0.7,
-	"suegra": 0.7, "suegro": 0.7, "cuñada": 0.7, "cuñado": 0.7, "cunyada": 0.7, "cunyat": 0.7, "pt": 0.75, "pte": 0.75,
+	"suegra": 0.7, "suegro": 0.7, "doctor": 0.85, "doctora": 0.85, "doutor": 0.85, "doutora": 0.85,
+	"metge": 0.8, "metgessa": 0.8, "infermera": 0.75, "infermer": 0.75, "enfermera": 0.75, "enfermero": 0.75, "nurse": 0.75,
+	"matrona": 0.75, "fisioterapeuta": 0.75, "medikua": 0.8, "erizaina": 0.75, "cuñada": 0.7, "cuñado": 0.7, "cunyada": 0.7, "cunyat": 0.7, "pt": 0.75, "pte": 0.75,
 	// parties to a case, a contract or an account: "la parte actora es …", "The lessee, …"
 	"actora": 0.8, "recurrente": 0.8, "apelante": 0.8, "querellante": 0.8, "denunciante": 0.8,
 	"perjudicado": 0.8, "perjudicada": 0.8, "arrendatario": 0.8, "arrendataria": 0.8, "arrendador": 0.8,
@@ -345,7 +347,28 @@ lionel messi|cristiano ronaldo|alexia putellas|aitana bonmati|luis enrique|pedro
 antonio banderas|javier bardem|rosalia|alejandro sanz|shakira|enrique iglesias|julio iglesias|
 joe biden|donald trump|kamala harris|barack obama|emmanuel macron|olaf scholz|giorgia meloni|keir starmer|rishi sunak|
 boris johnson|vladimir putin|volodymyr zelensky|xi jinping|elon musk|jeff bezos|mark zuckerberg|bill gates|tim cook|
-warren buffett|jerome powell|papa francisco|pope francis|leon xiv`, "|") {
+warren buffett|jerome powell|papa francisco|pope francis|leon xiv|
+felipe de borbon|sofia de grecia|juan carlos de borbon|cristina de borbon|iñaki urdangarin|
+miguel angel revilla|adrian barbon|jorge azcon|fernando lopez miras|alfonso fernandez mañueco|maria guardiola|
+marga prohens|fernando clavijo|salvador illa|isabel rodriguez|oscar puente|elma saiz|pilar alegria|ernest urtasun|
+sira rego|ana redondo|diana morant|luis planas|angel victor torres|mónica garcia|monica garcia|jordi hereu|
+oscar lopez|fernando grande marlaska|cuca gamarra|ester muñoz|miguel tellado|ione belarra|alberto garzon|
+ines arrimadas|albert rivera|gabriel rufian|aitor esteban|arnaldo otegi|mertxe aizpurua|ada colau|jaume collboni|
+manuela carmena|esperanza aguirre|cristina cifuentes|francisco franco|adolfo suarez|leopoldo calvo-sotelo|
+juan roig|sandra ortega|rafael del pino|florentino perez|ana patricia botin|emilio botin|francisco gonzalez|
+isidro faine|jose maria aznar|carlos slim|christine lagarde|kristalina georgieva|
+vinicius junior|kylian mbappe|jude bellingham|lamine yamal|pedri|gavi|xavi hernandez|iker casillas|
+fernando torres|david villa|carles puyol|gerard pique|luka modric|jenni hermoso|alexia putellas|carolina marin|
+mireia belmonte|garbiñe muguruza|paula badosa|marc marquez|jorge lorenzo|dani pedrosa|pau gasol|marc gasol|
+ricky rubio|sergio scariolo|miguel indurain|alberto contador|
+antonio banderas|penelope cruz|javier bardem|pedro almodovar|alejandro amenabar|paz vega|elsa pataky|
+belen esteban|isabel pantoja|raphael|julio iglesias|enrique iglesias|alejandro sanz|david bisbal|pablo alboran|
+rosalia vila|lola flores|camilo sesto|joaquin sabina|joan manuel serrat|dani rovira|david broncano|pablo motos|
+jordi evole|ana rosa quintana|susanna griso|carlos herrera|arturo perez-reverte|javier marias|carlos ruiz zafon|
+rosa montero|almudena grandes|eduardo mendoza|dolores redondo|joe biden|donald trump|kamala harris|
+narendra modi|recep tayyip erdogan|benjamin netanyahu|pedro castillo|javier milei|gustavo petro|nicolas maduro|
+claudia sheinbaum|andres manuel lopez obrador|lula da silva|gabriel boric|dina boluarte|nayib bukele|
+king charles|prince william|princess kate|queen elizabeth|taylor swift|beyonce|lionel messi|cristiano ronaldo`, "|") {
 		m[fold(strings.TrimSpace(n))] = true
 	}
 	return m

@@ -629,7 +629,7 @@ func knownName(w *word, fc *folder) bool {
 
 // lowerNever are given names that in lower case are always a Spanish, Catalan or Galician
 // word ("el saldo de ella"): pronouns and adjectives.
-var lowerNever = words(`ella ello sola solo buena bella mayo nieve sole pena luz`)
+var lowerNever = words(`ella ello sola solo buena bella mayo nieve sole pena luz fer`)
 
 // lowerCues are the words after which a lower-case given name that is also an everyday word
 // ("rosa", "pilar") is a name.

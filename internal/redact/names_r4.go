@@ -345,14 +345,21 @@ func particlesAfter(text string, ws []word, j int, fc *folder) int {
 var roleCues = words(`cliente clienta paciente titular client customer patient holder cotitular beneficiario beneficiaria
 	ordenante avalista pacient usuaria usuario`)
 
-var kinCues = words(`hijo hija marido mujer esposa esposo hermano hermana nieto nieta sobrino sobrina son daughter wife
+var kinCues = words(`hijo hija marido mujer esposa esposo hermano hermana nieto nieta sobrino sobrina daughter wife
 	husband brother sister fill filla fillo muller germà germana irmán irmá`)
 
 // notNameLower are the lower-case words after a role or kinship word that describe the person
 // rather than name them.
 var notNameLower = words(`mayor menor pequeña pequeño mediana mediano joven varon nuevo nueva habitual actual anterior
 	siguiente titular principal segunda segundo tercera tercero unica unico only eldest youngest older younger little
-	new old other same first second third adolescente bebe`)
+	new old other same first second third adolescente bebe
+	español española espanol espanola portugues portuguesa frances francesa ingles inglesa aleman alemana italiano italiana
+	rumano rumana marroqui chino china ucraniano ucraniana colombiano colombiana venezolano venezolana peruano peruana
+	ecuatoriano ecuatoriana argentino argentina boliviano boliviana britanico britanica americano americana senegales
+	senegalesa paquistani ruso rusa polaco polaca bulgaro bulgara cubano cubana dominicano dominicana mexicano mexicana
+	chileno chilena uruguayo uruguaya paraguayo paraguaya hondureño hondureña nicaraguense brasileño brasileña
+	british english french german italian spanish romanian moroccan chinese ukrainian polish irish scottish welsh
+	american russian pakistani nigerian`)
 
 // adjectiveLike: a Spanish or English adjective's or participle's ending ("ingresada", "diabético",
 // "habitual", "amable", "worried").
