@@ -314,7 +314,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 		case capitalised(w.text) && (wp.given(fc) || basqueGiven(wp, fc)) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
-			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) || institutionBefore(text, ws, i, fc) || orgNamed(ws, i, fc) {
+			if placeAfter(text, ws, end, fc) || end == i && (acronymInProse(text, ws, i) || len(w.text) <= 2) || institutionBefore(text, ws, i, fc) || orgNamed(ws, i, fc) {
+				// a two-letter given name alone is a word ("Li adjuntem", Catalan "to him")
 				i = end
 				continue
 			}
@@ -361,7 +362,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		case subjectSurname(text, ws, i, fc) && !institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc):
 			out = appendPerson(out, text, w.start, w.end, 0.7) // "Olaizola refiere …", "Nowak denies …"
 		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
-			!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc):
+			!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			out = appendPerson(out, text, w.start, w.end, 0.4)
 		}
 	}
@@ -964,6 +965,7 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 				}
 				sp.End = sp.Start + strings.Index(sp.Text, " "+h+" ")
 				sp.Text = text[sp.Start:sp.End]
+				folded = appendAccentFolded(buf[:0], lower[sp.Start:sp.End])
 			}
 		}
 		if folded != nil && famous[string(folded)] {

@@ -162,7 +162,9 @@ var subjectVerbs = words(`refiere refieren niega colabora deambula acude relata 
 	refire nega colabora deambula acode relata presenta manifesta
 	explica demana refereix nega col·labora camina manifesta
 	denies reports complains states tolerates remains attends presents mentions refuses declines agrees
-	reported denied complained stated explained says said wants asked called`)
+	reported denied complained stated explained says said wants asked called
+	fuma bebe trabaja vive camina duerme toma usa lleva prefiere necesita habla entiende
+	smokes drinks lives works walks sleeps takes uses prefers needs speaks understands`)
 
 // notSubjects are capitalised words that open a note's sentence and are not a person.
 var notSubjects = words(`hoy ayer actualmente tampoco tambien también ademas además ahora previamente anteriormente
