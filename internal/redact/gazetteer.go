@@ -97,9 +97,9 @@ const (
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 256 KiB
-// in all (about a third full, so that a probe seldom goes past its first slot): a slot holds the top 46 bits of the word's FNV-1a hash and
-// its 24 class bits (lexClassBits); the low bits of the hash pick the slot. One probe, no key bytes
-// to compare. With about seven thousand words, the chance that another word of a text shares a
+// in all (about a fifth full, so that a probe seldom goes past its first slot): a slot holds the
+// top 40 bits of the word's FNV-1a hash and its 24 class bits (lexClassBits); the low bits of the
+// hash pick the slot. One probe, no key bytes to compare. With about seven thousand words, the chance that another word of a text shares a
 // 40-bit tag with one of them is about 5e-9 per word.
 const (
 	lexSlots     = 1 << 15
