@@ -220,6 +220,7 @@ nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer 
 ella sole franco frances german bella buena nieve mayo sola
 lady dulce lucero nil lluna heura estel lur hodei ilargi itxaso haizea segunda digna justa modesta librada iluminada
 martirio patrocinio ventura urbano kelly mercedes nadal linda izan
+bayo dele wale ayo tolu titi
 paca tomeu feliu narcis salvi rut pucho costin traian doina milena rafal beata travis tanner estelle doris linnea caio
 thais delfin zoilo placida presentacion humildad cristino fructuoso amir saima sana anas aiden matt terry jasmine
 seren tomos`)
@@ -312,7 +313,7 @@ contabilidad administración administracion recursos humanos rrhh comercial vent
 informatica calidad jurídico juridico asesoría asesoria operaciones incidencias reclamaciones care helpdesk accounts
 payments billing sales operations compliance finance admin notifications noreply newsletter alerts avisos
 notificaciones info información informacion secretaría recepción recepcion citaciones citas admisión admision gerencia
-roja caritas cáritas unicef acnur handy festnetz mobil
+roja caritas cáritas unicef acnur handy festnetz mobil según segun segons
 `)
 
 // sentenceWords open a sentence far more often than they are a surname alone ("Bueno, …",

@@ -257,6 +257,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 			continue
 		}
+		if end, ok := letKnow(text, ws, i, fc); ok {
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.75) // "I'll let Femi know"
+			i = end
+			continue
+		}
 		if end, ok := addressedLower(text, ws, i, fc); ok {
 			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "dile a pérez", "ask siobhan"
 			i = end
@@ -292,6 +297,12 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			// "mrs patterson", "sra. garcía": a cue then a known name in lower case
 			end := unknownSurnameAfter(text, ws, extendLower(text, ws, i+1, fc), fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
+			i = end
+		case isCue && kinCues[string(f)] && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
+			gap(text, ws[i+1], ws[i+2], false) && nameWord(&ws[i+2], fc) && !ws[i+2].is(fc, lexPlaces|lexInstitution|lexCue):
+			// "son a filla de Generosa", "la hija de Remedios": a parent named after the kinship word
+			end := extendName(text, ws, i+2, fc)
+			out = appendPerson(out, text, ws[i+2].start, ws[end].end, 0.75)
 			i = end
 		case isCue && i+1 < len(ws) && roleLowerEnd(text, ws, i, fc) > i:
 			// "la paciente yaritza mondragón, 29 años", "su hija yamila que …"
@@ -732,7 +743,7 @@ var placeOf = words(`oficina oficines oficinas sucursal sucursales barrio barri 
 
 // institutionTails end the name of a branch, desk or team ("Costa Blanca International Branch").
 var institutionTails = words(`branch office desk team department dept services service support centre center bureau
-	airlines airways aereas aeries lineas holdings group logistics motors`)
+	airlines airways aereas aeries lineas holdings group logistics motors press`)
 
 // ordinalWords after a role word are the role's number ("el firmante segundo"), not a name
 // (Segundo, Primitivo… are given names only when capitalised).

@@ -348,7 +348,7 @@ var roleCues = words(`cliente clienta paciente titular client customer patient h
 	ordenante avalista pacient usuaria usuario`)
 
 var kinCues = words(`hijo hija marido mujer esposa esposo hermano hermana nieto nieta sobrino sobrina daughter wife
-	husband brother sister fill filla fillo muller germà germana irmán irmá`)
+	husband brother sister fill filla fillo muller germà germana irmán irmá viuda viudo nai pai madre padre`)
 
 // notNameLower are the lower-case words after a role or kinship word that describe the person
 // rather than name them.
@@ -452,4 +452,25 @@ func givenIn(s string) bool {
 		}
 	}
 	return false
+}
+
+// letKnow reads "let X know" ("I'll let Femi know", "let mrs okafor know"): one or two words, any
+// case, between "let" and "know" are a person, unless pronouns or everyday words.
+func letKnow(text string, ws []word, i int, fc *folder) (int, bool) {
+	if string(ws[i].fold(fc)) != "let" || i+2 >= len(ws) || !gap(text, ws[i], ws[i+1], false) {
+		return 0, false
+	}
+	for end := i + 1; end <= i+2 && end+1 < len(ws); end++ {
+		if !gap(text, ws[end-1], ws[end], true) {
+			return 0, false
+		}
+		f := ws[end].fold(fc)
+		if notAddressed[string(f)] || ws[end].is(fc, lexNameStop|lexNotNames) || len(f) < 2 {
+			return 0, false
+		}
+		if string(ws[end+1].fold(fc)) == "know" && gap(text, ws[end], ws[end+1], false) {
+			return end, true
+		}
+	}
+	return 0, false
 }
