@@ -313,7 +313,7 @@ contabilidad administración administracion recursos humanos rrhh comercial vent
 informatica calidad jurídico juridico asesoría asesoria operaciones incidencias reclamaciones care helpdesk accounts
 payments billing sales operations compliance finance admin notifications noreply newsletter alerts avisos
 notificaciones info información informacion secretaría recepción recepcion citaciones citas admisión admision gerencia
-roja caritas cáritas unicef acnur handy festnetz mobil según segun segons
+roja caritas cáritas unicef acnur handy festnetz mobil según segun segons dios
 `)
 
 // sentenceWords open a sentence far more often than they are a surname alone ("Bueno, …",

@@ -104,6 +104,14 @@ func TestNames4Forms(t *testing.T) {
 		{"Demandada: ARREGUI SOLANA, Yaiza", []string{"ARREGUI SOLANA, Yaiza"}},
 		{"can you check gareth's card", []string{"gareth"}},
 		{"Leído en prensa: «Florentino Pérez anuncia obras» y nada más", nil},
+		{"habla con calma", nil},
+		{"la paciente refiere dolor, y mareo", nil},
+		{"la paciente tiene fiebre, y tos", nil},
+		{"el hijo de Dios", nil},
+		{"la hija de Remedios vino ayer", []string{"Remedios"}},
+		{"I'll let Olamide know", []string{"Olamide"}},
+		{"let me know", nil},
+		{"Tarjeta presenta un cargo duplicado.", nil},
 	}
 	for _, c := range cases {
 		var got []string

@@ -85,14 +85,13 @@ func addressedLower(text string, ws []word, i int, fc *folder) (int, bool) {
 	if addressVerbsEN[string(p)] || !lowerFree(w, fc) {
 		return 0, false
 	}
-	e := w.end
-	if e == len(text) || strings.IndexByte(",;:.!?)\n", text[e]) >= 0 {
-		return i, true
+	if string(p) == "con" || string(p) == "amb" {
+		return 0, false // "habla con calma": only a known name after "con"
 	}
 	if i+1 < len(ws) && gap(text, *w, ws[i+1], false) {
 		switch string(ws[i+1].fold(fc)) {
-		case "q", "que", "k", "si", "to", "that", "if", "about", "and", "y", "el", "lo", "la", "los", "las", "le", "les":
-			return i, true
+		case "q", "que", "k", "si":
+			return i, true // "dile a quintanar q …"
 		}
 	}
 	return 0, false
@@ -387,6 +386,7 @@ func roleLowerEnd(text string, ws []word, i int, fc *folder) int {
 		w := &ws[k]
 		f := w.fold(fc)
 		return lowerFree(w, fc) && !notNameLower[string(f)] && !afterHonorific[string(f)] && !adjectiveLike(f) &&
+			!subjectVerbs[string(f)] && !speechVerbs[string(f)] && !commonVerbs[string(f)] && !verbLike(w.text) &&
 			!inAddressToken(text, w) && !(w.end < len(text) && (isDigitByte(text[w.end]) || text[w.end] == '@'))
 	}
 	if !free(i + 1) {
@@ -394,7 +394,7 @@ func roleLowerEnd(text string, ws []word, i int, fc *folder) int {
 	}
 	closes := func(k int) bool {
 		e := ws[k].end
-		if e == len(text) || strings.IndexByte(",;:(.\n", text[e]) >= 0 {
+		if e == len(text) || strings.IndexByte(",;(\n", text[e]) >= 0 || kin && strings.IndexByte(".:", text[e]) >= 0 {
 			return true
 		}
 		if kin && k+1 < len(ws) && gap(text, ws[k], ws[k+1], false) {
@@ -473,4 +473,21 @@ func letKnow(text string, ws []word, i int, fc *folder) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// commonVerbs are verbs that follow a role word in a note ("la paciente tiene fiebre", "el cliente
+// quiere cancelar"), never a name.
+var commonVerbs = words(`tiene tenia esta estaba viene vino llega llego ingresa ingreso acude acudio lleva sufre padece
+	toma usa pide pidio quiere queria dice dijo hace hizo sabe puede debe necesita vive trabaja habla come duerme
+	sigue mejora empeora cobra paga pago firma firmo abre cierra solicita reclama presenta refiere niega
+	has had wants needs says said is was will can may must lives works takes asks calls pays`)
+
+// verbLike: a Spanish finite or past form by its ending ("llamó", "decía", "hablaba").
+func verbLike(t string) bool {
+	for _, e := range []string{"ó", "ía", "aba", "aron", "ieron", "ando", "iendo"} {
+		if strings.HasSuffix(t, e) {
+			return true
+		}
+	}
+	return false
 }
