@@ -23,7 +23,8 @@ var afterHonorific = words(`mayor joven anciana anciano mismo misma mismos ese e
 	right wrong and who which that whom also again said says presidente president director directora
 	mama papa mami papi abuela abuelo tia tio ya aqui alli dice dijo nos les los las ellos ellas usted ustedes
 	nacio vive vivia tiene tenia es esta estaba era fue viene vino llamo quiere queria dijo ha habia pide pidio firmo
-	trae paga pago debe puede necesita sigue llego acaba`)
+	trae paga pago debe puede necesita sigue llego acaba enfermo enferma muerto muerta ciego ciega sorda sordo
+	gitana gitano viuda viudo soltera soltero limpiadora cuidadora vecina vecino interna`)
 
 // honorificLower: ws[i-1] is a title and ws[i] a lower-case word that is no everyday word.
 func honorificLower(text string, ws []word, i int, fc *folder) bool {
@@ -32,7 +33,8 @@ func honorificLower(text string, ws []word, i int, fc *folder) bool {
 	}
 	w := &ws[i]
 	f := w.fold(fc)
-	if !lowerFree(w, fc) || afterHonorific[string(f)] || strings.HasSuffix(string(f), "mente") || inAddressToken(text, w) {
+	if !lowerFree(w, fc) || afterHonorific[string(f)] || strings.HasSuffix(string(f), "mente") || inAddressToken(text, w) ||
+		commonVerbs[string(f)] || speechVerbs[string(f)] || verbLike(w.text) {
 		return false
 	}
 	if w.end < len(text) && (isDigitByte(text[w.end]) || text[w.end] == '@') {
@@ -360,7 +362,11 @@ var notNameLower = words(`mayor menor pequeña pequeño mediana mediano joven va
 	senegalesa paquistani ruso rusa polaco polaca bulgaro bulgara cubano cubana dominicano dominicana mexicano mexicana
 	chileno chilena uruguayo uruguaya paraguayo paraguaya hondureño hondureña nicaraguense brasileño brasileña
 	british english french german italian spanish romanian moroccan chinese ukrainian polish irish scottish welsh
-	american russian pakistani nigerian`)
+	american russian pakistani nigerian
+	enfermo enferma muerto muerta autista sordo sorda ciego ciega mudo muda viudo viuda soltero soltera gemelo gemela
+	mellizo mellizas mellizos politico politica adoptivo adoptiva biologico biologica gitano gitana limpiadora
+	cuidadora cuidador interna interno mayorcito mayorcita pequeñito pequeñita chico chica niño niña bebé crio cria
+	tambien también ya todavia aun tampoco solo sola ex exmarido exmujer novio novia pareja`)
 
 // adjectiveLike: a Spanish or English adjective's or participle's ending ("ingresada", "diabético",
 // "habitual", "amable", "worried").
