@@ -314,6 +314,10 @@ informatica calidad jurídico juridico asesoría asesoria operaciones incidencia
 payments billing sales operations compliance finance admin notifications noreply newsletter alerts avisos
 notificaciones info información informacion secretaría recepción recepcion citaciones citas admisión admision gerencia
 roja caritas cáritas unicef acnur handy festnetz mobil según segun segons dios
+cardiologia traumatologia neurologia neumologia dermatologia oftalmologia ginecologia pediatria psiquiatria
+urologia oncologia hematologia nefrologia digestivo endocrinologia reumatologia otorrinolaringologia radiologia
+rehabilitacion fisioterapia enfermeria cirugia anestesia geriatria odontologia cardiology neurology dermatology
+oncology radiology urology paediatrics pediatrics orthopaedics gynaecology psychiatry physiotherapy
 `)
 
 // sentenceWords open a sentence far more often than they are a surname alone ("Bueno, …",

@@ -262,6 +262,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 			continue
 		}
+		if end, ok := addressedCap(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "dile a Quintero que…", "Llamó Ferrándiz"
+			i = end
+			continue
+		}
 		if end, ok := addressedLower(text, ws, i, fc); ok {
 			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "dile a pérez", "ask siobhan"
 			i = end
@@ -350,7 +355,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
 			i = end
-		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc) && !saintWord(&ws[i], fc):
+		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc) && !saintWord(&ws[i], fc) &&
+			!arrivalVerbs[string(f)] && !verbLike(w.text):
 			// Two or more capitalised words that are not sentence furniture: most often a name
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is
 			// known; alone, only a context word ("cliente", "titular") lifts it over the threshold.

@@ -112,6 +112,12 @@ func TestNames4Forms(t *testing.T) {
 		{"I'll let Olamide know", []string{"Olamide"}},
 		{"let me know", nil},
 		{"Tarjeta presenta un cargo duplicado.", nil},
+		{"dile a Santacruz que lo firme", []string{"Santacruz"}},
+		{"he hablado con Ibarrola y dice que sí", []string{"Ibarrola"}},
+		{"Llamó Ferrándiz para lo del aval", []string{"Ferrándiz"}},
+		{"Tell Kowalczyk the card is ready", []string{"Kowalczyk"}},
+		{"llama a Iberdrola y habla con Hacienda", nil},
+		{"cita con Cardiología el jueves", nil},
 	}
 	for _, c := range cases {
 		var got []string

@@ -50,6 +50,7 @@ var addressVerbs = words(`dile digale dígale dille dilles digues pregúntale pr
 	pasale pásale pasadle pásalo pasalo avisa avisale avísale avisad llama llámale llamale llamad habla hablad hable
 	escribe escríbele escribele manda mándale mandale envía envia envíale enviale digo dije comenta coméntale comentale
 	recuerda recuérdale recuerdale explícale explicale reenvía reenvia reenvíale reenviale truca trucar parla parlar
+	hablado hablé hable hablar quedado quedé quede reunido
 	pregunta-li digues-li diga-li avisa-la avisa-lo chama chamar fala falar pregúntalle preguntalle`)
 
 var addressVerbsEN = words(`ask tell remind call email text ping cc phone message contact`)
@@ -195,7 +196,7 @@ func subjectSurname(text string, ws []word, i int, fc *folder) bool {
 // -eiro, -aga and -egi are left out for that): Spanish patronymics, Basque, Romanian, Ukrainian,
 // Polish, Russian, Slavic, Turkish, Italian.
 var surnameEndings = []string{"ez", "enko", "chuk", "czuk", "yuk", "iuk", "escu", "eanu", "ski", "ska", "sky", "wicz",
-	"ovic", "ovich", "evich", "ova", "ov", "ev", "ovych", "yshyn", "etxea", "oglu", "uzzi", "ucci"}
+	"ovic", "ovich", "evich", "ova", "ov", "ev", "ovych", "yshyn", "etxea", "oglu", "uzzi", "ucci", "czyk", "czak"}
 
 // surnameShape: f (folded) has at least six letters and ends like a surname.
 func surnameShape(f []byte) bool {
@@ -496,4 +497,35 @@ func verbLike(t string) bool {
 		}
 	}
 	return false
+}
+
+// arrivalVerbs say that someone came, called or wrote: a capitalised known name right after one is
+// that person ("Llamó Ferrándiz para…", "ha venido Montoya").
+var arrivalVerbs = words(`llamó llamo vino pasó paso escribió escribio vinieron llamaron truca trucat trucà vingut
+	chamou veu escribiu deitu etorri`)
+
+var arrivalAfterHa = words(`llamado venido pasado escrito trucat vingut chamado vido escrito`)
+
+// addressedCap reads a capitalised name where addressedLower reads a lower-case one, and after a
+// verb of arrival: "dile a Quintero que…", "habla con Ibáñez", "ask Brennan", "Llamó Ferrándiz",
+// "ha venido Montoya". After "a"/"con" and an address verb any capitalised name word is taken;
+// after an English verb or a verb of arrival only a known name or one of a surname's form.
+func addressedCap(text string, ws []word, i int, fc *folder) (int, bool) {
+	w := &ws[i]
+	if i == 0 || !nameWord(w, fc) || !gap(text, ws[i-1], *w, false) || w.is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameStop) {
+		return 0, false
+	}
+	p := ws[i-1].fold(fc)
+	known := w.is(fc, lexSurnames|lexGivenNames) || surnameShape(w.fold(fc))
+	switch {
+	case (string(p) == "a" || string(p) == "con" || string(p) == "amb" || string(p) == "al") && i >= 2 &&
+		gap(text, ws[i-2], ws[i-1], false) && addressVerbs[string(ws[i-2].fold(fc))]:
+	case addressVerbsEN[string(p)] && known:
+	case arrivalVerbs[string(p)] && known:
+	case arrivalAfterHa[string(p)] && known && i >= 2 && gap(text, ws[i-2], ws[i-1], false) &&
+		(string(ws[i-2].fold(fc)) == "ha" || string(ws[i-2].fold(fc)) == "han"):
+	default:
+		return 0, false
+	}
+	return extendName(text, ws, i, fc), true
 }
