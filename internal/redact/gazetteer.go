@@ -247,7 +247,7 @@ var nameCues = map[string]float64{
 	"partner": 0.7, "novio": 0.75, "novia": 0.75, "vecino": 0.75, "vecina": 0.75, "fill": 0.75, "filla": 0.75,
 	"germà": 0.75, "germana": 0.75, "fillo": 0.75, "irmán": 0.75, "irmá": 0.75, "semea": 0.75,
 	"muller": 0.75, "neta": 0.7, "neto": 0.7, "nét": 0.7, "néta": 0.7, "sogra": 0.7, "sogro": 0.7,
-	"suegra": 0.7, "suegro": 0.7, "doctor": 0.85, "doctora": 0.85, "doutor": 0.85, "doutora": 0.85,
+	"suegra": 0.7, "suegro": 0.7, "familia": 0.7, "family": 0.7, "doctor": 0.85, "doctora": 0.85, "doutor": 0.85, "doutora": 0.85,
 	"metge": 0.8, "metgessa": 0.8, "infermera": 0.75, "infermer": 0.75, "enfermera": 0.75, "enfermero": 0.75, "nurse": 0.75,
 	"matrona": 0.75, "fisioterapeuta": 0.75, "medikua": 0.8, "erizaina": 0.75, "cuñada": 0.7, "cuñado": 0.7, "cunyada": 0.7, "cunyat": 0.7, "pt": 0.75, "pte": 0.75,
 	// parties to a case, a contract or an account: "la parte actora es …", "The lessee, …"

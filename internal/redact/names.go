@@ -345,6 +345,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
+		case !capitalised(w.text) && unknownSpoken(text, ws, i, fc):
+			out = appendPerson(out, text, w.start, w.end, 0.7) // "eustasio ha llamado, q…"
 		case !capitalised(w.text) && !wp.given(fc) && len(w.text) >= 5 && basqueGiven(wp, fc) && basqueLowerEnding(w.text) && !inAddressToken(text, wp):
 			out = appendPerson(out, text, w.start, w.end, 0.6) // "idatzi aitorri", "ane-ri": a given name with a Basque case ending
 		case !capitalised(w.text) && wp.given(fc) && (lowerNameOK(text, ws, i, fc) || lowerSpoken(text, ws, i, fc) || lowerFullName(text, ws, i, fc)):

@@ -156,6 +156,31 @@ func lowerSpoken(text string, ws []word, i int, fc *folder) bool {
 	return clauseStart(text, ws, i) && speechAfter(text, ws, i, fc)
 }
 
+// unknownSpoken: a lower-case word no list knows, at the start of a line or sentence, before "ha
+// llamado", "ha venido", "ha dicho" ("eustasio ha llamado, q…"): the person who called.
+func unknownSpoken(text string, ws []word, i int, fc *folder) bool {
+	w := &ws[i]
+	if capitalised(w.text) || w.is(fc, lexGivenNames) || !lowerFree(w, fc) || notAddressed[string(w.fold(fc))] ||
+		notNameLower[string(w.fold(fc))] || inAddressToken(text, w) || i+2 >= len(ws) {
+		return false
+	}
+	k := w.start
+	for k > 0 && text[k-1] == ' ' {
+		k--
+	}
+	if k > 0 && strings.IndexByte("\n.!?", text[k-1]) < 0 {
+		return false
+	}
+	if string(ws[i+1].fold(fc)) != "ha" || !gap(text, *w, ws[i+1], false) || !gap(text, ws[i+1], ws[i+2], false) {
+		return false
+	}
+	switch string(ws[i+2].fold(fc)) {
+	case "llamado", "venido", "dicho", "escrito", "trucat", "vingut", "dit", "chamado":
+		return true
+	}
+	return false
+}
+
 // subjectVerbs are the verbs whose subject, in a note, is a person: a surname alone before one at a
 // sentence's start is the patient or the client ("Olaizola refiere…", "Nowak denies…",
 // "Figueiras refire…", "Castañeda colabora").
@@ -350,7 +375,8 @@ var roleCues = words(`cliente clienta paciente titular client customer patient h
 	ordenante avalista pacient usuaria usuario`)
 
 var kinCues = words(`hijo hija marido mujer esposa esposo hermano hermana nieto nieta sobrino sobrina daughter wife
-	husband brother sister fill filla fillo muller germà germana irmán irmá viuda viudo nai pai madre padre`)
+	husband brother sister fill filla fillo muller germà germana irmán irmá viuda viudo nai pai madre padre
+	familia family familiares`)
 
 // notNameLower are the lower-case words after a role or kinship word that describe the person
 // rather than name them.
@@ -416,6 +442,10 @@ func roleLowerEnd(text string, ws []word, i int, fc *folder) int {
 		// two words: a given name and a surname ("yaritza mondragón,")
 		if i+2 < len(ws) && gap(text, ws[i+1], ws[i+2], false) && free(i+2) && closes(i+2) {
 			return i + 2
+		}
+		// one word before a comma ("la clienta mabel, la dominicana")
+		if e := ws[i+1].end; e < len(text) && text[e] == ',' {
+			return i + 1
 		}
 		return i
 	}
