@@ -191,6 +191,27 @@ ITEMS = [
     ("rl-en-clinic-4158", "Pt [[PERSON|Wojciech Zielonka]] (Polish, limited English), interpreter requested."),
     ("rl-es-bank-4159", "-----{{SEPARATOR|Original Message}}-----\nFrom: noreply@bancoejemplo.es\nHola [[PERSON|Dorotea]], tu transferencia ha sido rechazada."),
     ("rl-es-law-4160", "Escrito de [[PERSON|Rigoberta Menchaca]] contra {{COMPANY|Construcciones Aranda}} por vicios ocultos."),
+    # --- batch 6 (a fourth mixed check, written before running it: English and clinical/legal prose) ---
+    ("rl-en-clinic-4161", "79M, [[PERSON|Desmond Achterberg]], admitted with CAP. Wife [[PERSON|Greta]] is NOK. [[PERSON|Desmond]] is DNR."),
+    ("rl-en-bank-4162", "pls draft reply to [[PERSON|jacinta o'rourke]] re her complaint, she's furious about the fee"),
+    ("rl-en-law-4163", "The deceased, [[PERSON|Harold Pilkington]], left his estate to his niece, [[PERSON|Imelda Frost]]."),
+    ("rl-en-bank-4164", "Customer: Mr. [[PERSON|Adebayo Okonkwo]]\nAccount type: Current\nNotes: wants paper statements"),
+    ("rl-en-clinic-4165", "Bloods taken by Nurse [[PERSON|Odhiambo]] at 07:40. Results to Dr [[PERSON|Feeney]]."),
+    ("rl-en-bank-4166", "Spoke with [[PERSON|Bartholomew]] today; he'll come in Friday with his partner [[PERSON|Lucian Voss]]."),
+    ("rl-en-law-4167", "IN THE MATTER OF the estate of [[PERSON|MARGARET ANNE CALLOWAY]], deceased."),
+    ("rl-en-bank-4168", "Thanks,\n[[PERSON|Priyanka]]\nBranch 0311 | {{COMPANY|Sucursal Bank}}"),
+    ("rl-en-clinic-4169", "hi its [[PERSON|tamara]] from ward 6, can u check if mr [[PERSON|greaves]] had his insulin"),
+    ("rl-en-bank-4170", "According to {{COMPANY|Reuters}}, {{FAMOUS|Christine Lagarde}} said rates stay put. Client [[PERSON|Ottilie Marsh]] asks if she should fix."),
+    ("rl-es-clinic-4171", "Varón de 58 años remitido por su MAP (Dra. [[PERSON|Echegaray]]). Vive con su mujer, [[PERSON|Felicitas]]. [[PERSON|Echevarne]] niega hábitos tóxicos."),
+    ("rl-es-law-4172", "PRIMERO.- Que D. [[PERSON|Secundino Arbeloa Pérez]] es propietario de la finca. SEGUNDO.- Que la {{COMPANY|Comunidad de Propietarios Río Segura 7}} reclama."),
+    ("rl-es-bank-4173", "Buenas tardes, le escribe [[PERSON|Almudena]] de la oficina de Ronda. Le adjunto el contrato."),
+    ("rl-ca-clinic-4174", "La pacient [[PERSON|Agnès Vilaró]], de 71 anys, viu amb el seu fill [[PERSON|Pere]]. [[PERSON|Vilaró]] refereix dispnea."),
+    ("rl-gl-bank-4175", "Asunto: baixa da conta de [[PERSON|Xoana Carballeira]]\nBo día, son o seu fillo, [[PERSON|Brais]]."),
+    ("rl-eu-law-4176", "[[PERSON|Iñaki Goikoetxea Zabala]] jaunak eta [[PERSON|Maialen Urkiola]] andreak kontratua sinatu dute."),
+    ("rl-es-bank-4177", "oye, lo de la tarjeta de [[PERSON|pepa]]? que dice [[PERSON|ramón]] que no le ha llegado"),
+    ("rl-en-law-4178", "Re: [[PERSON|Kowalewski]] v {{COMPANY|Ryanair DAC}} — hearing listed for 14 Jan."),
+    ("rl-es-clinic-4179", "Cama 12: Sra. [[PERSON|Inmaculada Pedrosa]]. Cama 14: Sr. [[PERSON|Anselmo Vidaurre]]."),
+    ("rl-en-bank-4180", "Sorry [[PERSON|Wiktoria]], the system was down. I'll ping [[PERSON|Callum]] about your card."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
