@@ -249,6 +249,14 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		if capitalised(w.text) && lawNumberAfter(text, w.end) {
 			continue // "Lei 5/2019", "Llei 10/2008": a law's number follows
 		}
+		if monthAfterDay(text, ws, i, fc) {
+			continue // "14 Jan.", "3 Mar": a month after a day
+		}
+		if end, ok := caseCaption(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "Re: Kowalewski v Ryanair DAC"
+			i = end
+			continue
+		}
 		if w.end < len(text) && text[w.end] == ',' && (string(f) == "jo" || string(f) == "yo" || string(f) == "eu") {
 			continue // "Jo, Ferran Batlle i Serra, …": the pronoun of a declaration
 		}
@@ -469,8 +477,8 @@ func headerOrSignature(text string, ws []word, i int, fc *folder) (int, int, boo
 		return 0, 0, false
 	}
 	end := extendName(text, ws, first, fc)
-	if end == first || institutionTails[string(ws[end].fold(fc))] || institutionBefore(text, ws, end, fc) || companyAfter(text, ws[end].end) {
-		return 0, 0, false
+	if end == first && first != i || institutionTails[string(ws[end].fold(fc))] || institutionBefore(text, ws, end, fc) || companyAfter(text, ws[end].end) {
+		return 0, 0, false // a header takes two or more words; a signature may be one ("Thanks,\nPriyanka")
 	}
 	if first == i {
 		// a signature is alone on its line
@@ -484,7 +492,7 @@ func headerOrSignature(text string, ws []word, i int, fc *folder) (int, int, boo
 // greetings open a message to someone ("Hola Yurena,", "Dear Tadhg,", "Bon dia Quirze,", "Kaixo
 // Oihane,"): one or two words, folded.
 var greetings = words(`hola buenas dear hi hello hey ola kaixo querido querida estimado estimada benvolgut benvolguda
-	apreciado apreciada`)
+	apreciado apreciada sorry perdona perdone disculpa disculpe thanks cheers gracias grazas gràcies gracies merci`)
 
 var greetings2 = words(`buenos|dias buenas|tardes buenas|noches bon|dia bona|tarda bos|dias boas|tardes egun|on arratsalde|on
 	good|morning good|afternoon`)
@@ -704,8 +712,8 @@ func extendLower(text string, ws []word, i int, fc *folder) int {
 			end = j // "ricardo sanz de la fuente", "rocío del mar": a compound surname's tail after its article
 			continue
 		}
-		if patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
-			end = j // "maría del pilar gonzálvez": an unknown surname of the -ez form
+		if (patronymic(f) || irishSurname(f)) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
+			end = j // "maría del pilar gonzálvez", "jacinta o'rourke": an unknown surname of the -ez, O' or Mc form
 			continue
 		}
 		break

@@ -18,7 +18,7 @@ var realisticNames4Floor = map[string]struct {
 	maxNameDecoys int
 }{
 	"realistic-dev4.jsonl":       {person: 0.975, fullyItems: 243, maxDecoyHit: 19, maxNameDecoys: 1},
-	"realistic-dev5-names.jsonl": {person: 0.96, fullyItems: 153, maxDecoyHit: 0, maxNameDecoys: 0},
+	"realistic-dev5-names.jsonl": {person: 0.95, fullyItems: 170, maxDecoyHit: 0, maxNameDecoys: 0},
 }
 
 func TestRealisticNames4(t *testing.T) {
@@ -41,8 +41,8 @@ func TestRealisticNames4(t *testing.T) {
 // redaction, whole and streamed in 3-byte chunks.
 func TestRealisticNames4Items(t *testing.T) {
 	items := loadItems(t, "realistic-dev5-names.jsonl")
-	if len(items) < 160 {
-		t.Fatalf("%d items, want at least 160", len(items))
+	if len(items) < 180 {
+		t.Fatalf("%d items, want at least 180", len(items))
 	}
 	r := newTestRedactor(t, DefaultConfig())
 	for _, it := range items {
@@ -122,6 +122,12 @@ func TestNames4Forms(t *testing.T) {
 		{"alguien ha llamado, que le llames", nil},
 		{"la clienta yubelkis, la de Vigo", []string{"yubelkis"}},
 		{"la clienta habitual, la de Vigo", nil},
+		{"Thanks,\nOlamide\nBranch 0412", []string{"Olamide"}},
+		{"Regards,\nAccounts\nBranch 0412", nil},
+		{"Sorry Wiktoria, the system was down", []string{"Wiktoria"}},
+		{"Re: Brzezinski v Vueling Airlines", []string{"Brzezinski"}},
+		{"listed for 14 Jan. at 10:00", nil},
+		{"reply to jacinta o'sullivan re her fee", []string{"jacinta o'sullivan"}},
 	}
 	for _, c := range cases {
 		var got []string

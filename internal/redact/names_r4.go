@@ -551,6 +551,8 @@ func addressedCap(text string, ws []word, i int, fc *folder) (int, bool) {
 	case (string(p) == "a" || string(p) == "con" || string(p) == "amb" || string(p) == "al") && i >= 2 &&
 		gap(text, ws[i-2], ws[i-1], false) && addressVerbs[string(ws[i-2].fold(fc))]:
 	case addressVerbsEN[string(p)] && known:
+	case (string(p) == "with" || string(p) == "to") && known && i >= 2 && gap(text, ws[i-2], ws[i-1], false) &&
+		spokeVerbsEN[string(ws[i-2].fold(fc))]:
 	case arrivalVerbs[string(p)] && known:
 	case arrivalAfterHa[string(p)] && known && i >= 2 && gap(text, ws[i-2], ws[i-1], false) &&
 		(string(ws[i-2].fold(fc)) == "ha" || string(ws[i-2].fold(fc)) == "han"):
@@ -558,4 +560,47 @@ func addressedCap(text string, ws []word, i int, fc *folder) (int, bool) {
 		return 0, false
 	}
 	return extendName(text, ws, i, fc), true
+}
+
+// spokeVerbsEN before "with"/"to" and a name: "spoke with X", "talked to X", "met with X".
+var spokeVerbsEN = words(`spoke speak speaking talked talk talking met meeting chatted chat`)
+
+// irishSurname: an O' or Mc surname ("o'rourke", "mcgillicuddy"), folded, at least five letters.
+func irishSurname(f []byte) bool {
+	if len(f) < 5 {
+		return false
+	}
+	return f[0] == 'o' && f[1] == '\'' || f[0] == 'm' && f[1] == 'c' && strings.IndexByte("aeiou", f[2]) < 0
+}
+
+// monthAbbrevs are month abbreviations that are given names too ("Jan", "Mar", "Abril"…).
+var monthAbbrevs = words(`jan feb mar apr jun jul aug sep sept oct nov dec ene abr ago dic`)
+
+// monthAfterDay: ws[i] is a month's abbreviation right after a day's number ("14 Jan.", "3 Mar").
+func monthAfterDay(text string, ws []word, i int, fc *folder) bool {
+	s := ws[i].start
+	if s < 2 || text[s-1] != ' ' || !isDigitByte(text[s-2]) || !monthAbbrevs[string(ws[i].fold(fc))] {
+		return false
+	}
+	return s < 4 || !isDigitByte(text[s-4]) || !isDigitByte(text[s-3])
+}
+
+// caseCaption reads the first party of a case caption, "X v Y", "X v. Y", "X vs Y", when X is a
+// known name or has a surname's form ("Re: Kowalewski v Ryanair DAC").
+func caseCaption(text string, ws []word, i int, fc *folder) (int, bool) {
+	w := &ws[i]
+	if !nameWord(w, fc) || w.is(fc, lexInstitution|lexCompanyWords|lexPlaces|lexCue) {
+		return 0, false
+	}
+	end := extendName(text, ws, i, fc)
+	r := text[ws[end].end:]
+	if !(strings.HasPrefix(r, " v ") || strings.HasPrefix(r, " v. ") || strings.HasPrefix(r, " vs ") || strings.HasPrefix(r, " vs. ")) {
+		return 0, false
+	}
+	for k := i; k <= end; k++ {
+		if ws[k].is(fc, lexSurnames|lexGivenNames) || surnameShape(ws[k].fold(fc)) {
+			return end, true
+		}
+	}
+	return 0, false
 }
