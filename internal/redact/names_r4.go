@@ -31,6 +31,9 @@ func honorificLower(text string, ws []word, i int, fc *folder) bool {
 	if i == 0 || !gap(text, ws[i-1], ws[i], true) || !honorifics[string(ws[i-1].fold(fc))] {
 		return false
 	}
+	if t := ws[i-1]; t.text == "ms" || t.start >= 2 && isDigitByte(text[t.start-2]) || t.start >= 1 && isDigitByte(text[t.start-1]) {
+		return false // "10 ms per token": a unit, not a title
+	}
 	w := &ws[i]
 	f := w.fold(fc)
 	if !lowerFree(w, fc) || afterHonorific[string(f)] || strings.HasSuffix(string(f), "mente") || inAddressToken(text, w) ||
@@ -374,6 +377,8 @@ func particlesAfter(text string, ws []word, j int, fc *folder) int {
 var roleCues = words(`cliente clienta paciente titular client customer patient holder cotitular beneficiario beneficiaria
 	ordenante avalista pacient usuaria usuario`)
 
+var roleCuesES = words(`cliente clienta paciente titular cotitular pacient usuaria usuario`)
+
 var kinCues = words(`hijo hija marido mujer esposa esposo hermano hermana nieto nieta sobrino sobrina daughter wife
 	husband brother sister fill filla fillo muller germà germana irmán irmá viuda viudo nai pai madre padre
 	familia family familiares`)
@@ -443,8 +448,9 @@ func roleLowerEnd(text string, ws []word, i int, fc *folder) int {
 		if i+2 < len(ws) && gap(text, ws[i+1], ws[i+2], false) && free(i+2) && closes(i+2) {
 			return i + 2
 		}
-		// one word before a comma ("la clienta mabel, la dominicana")
-		if e := ws[i+1].end; e < len(text) && text[e] == ',' {
+		// one word before a comma, after a Spanish, Catalan or Galician role ("la clienta mabel, la
+		// dominicana"; not "a client traceparent,")
+		if e := ws[i+1].end; e < len(text) && text[e] == ',' && roleCuesES[string(c)] {
 			return i + 1
 		}
 		return i
