@@ -219,7 +219,7 @@ a o e i u y de la el en un una son said chance hunter summer dawn rob pat sue ma
 nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer lu isa pepe
 ella sole franco frances german bella buena nieve mayo sola
 lady dulce lucero nil lluna heura estel lur hodei ilargi itxaso haizea segunda digna justa modesta librada iluminada
-martirio patrocinio ventura urbano kelly mercedes nadal linda izan
+martirio patrocinio ventura urbano kelly mercedes nadal linda izan intza amets lorea galder
 bayo dele wale ayo tolu titi
 paca tomeu feliu narcis salvi rut pucho costin traian doina milena rafal beata travis tanner estelle doris linnea caio
 thais delfin zoilo placida presentacion humildad cristino fructuoso amir saima sana anas aiden matt terry jasmine
