@@ -94,6 +94,7 @@ const (
 	lexPublicRole
 	lexZhSurname
 	lexGreeting
+	lexAddressCue // a verb right before a name in addressedLower/addressedCap (ask, llamó, venido…)
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 256 KiB
@@ -144,7 +145,7 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 || lexGreeting >= 1<<lexClassBits {
+		if len(lexicon) > lexSlots*3/4 || lexAddressCue >= 1<<lexClassBits {
 			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
@@ -180,6 +181,11 @@ func buildLexicon() {
 	} {
 		for w := range s.set {
 			lexicon[w] |= s.flag
+		}
+	}
+	for _, set := range []map[string]bool{addressVerbsEN, arrivalVerbs, arrivalAfterHa} {
+		for w := range set {
+			lexicon[fold(w)] |= lexAddressCue
 		}
 	}
 	for w := range greetings2 {

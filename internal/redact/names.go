@@ -265,10 +265,12 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 			continue
 		}
-		if end, ok := letKnow(text, ws, i, fc); ok {
-			out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.75) // "I'll let Femi know"
-			i = end
-			continue
+		if c0 == 'l' || c0 == 'L' {
+			if end, ok := letKnow(text, ws, i, fc); ok {
+				out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.75) // "I'll let Femi know"
+				i = end
+				continue
+			}
 		}
 		if end, ok := addressedCap(text, ws, i, fc); ok {
 			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "dile a Quintero que…", "Llamó Ferrándiz"
@@ -353,9 +355,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case !capitalised(w.text) && unknownSpoken(text, ws, i, fc):
+		case i+2 < len(ws) && (ws[i+1].text == "ha" || ws[i+1].text == "Ha") && !capitalised(w.text) && unknownSpoken(text, ws, i, fc):
 			out = appendPerson(out, text, w.start, w.end, 0.7) // "eustasio ha llamado, q…"
-		case !capitalised(w.text) && !wp.given(fc) && len(w.text) >= 5 && basqueGiven(wp, fc) && basqueLowerEnding(w.text) && !inAddressToken(text, wp):
+		case len(w.text) >= 5 && basqueLowerEnding(w.text) && !capitalised(w.text) && !wp.given(fc) && basqueGiven(wp, fc) && !inAddressToken(text, wp):
 			out = appendPerson(out, text, w.start, w.end, 0.6) // "idatzi aitorri", "ane-ri": a given name with a Basque case ending
 		case !capitalised(w.text) && wp.given(fc) && (lowerNameOK(text, ws, i, fc) || lowerSpoken(text, ws, i, fc) || lowerFullName(text, ws, i, fc)):
 			// "habla con lucía", "el cliente es julian", "jose luis moreno"

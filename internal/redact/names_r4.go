@@ -69,7 +69,7 @@ var notAddressed = words(`mama papa mami papi abuela abuelo tia tio jefa jefe je
 // everyday-word one too), an -ez surname, or, when "que"/"si"/"to"/a comma or the end closes the
 // clause, one word no list knows. It returns the last word of the name.
 func addressedLower(text string, ws []word, i int, fc *folder) (int, bool) {
-	if i == 0 || capitalised(ws[i].text) || !gap(text, ws[i-1], ws[i], false) {
+	if i == 0 || !shortAddressWord(ws[i-1].text) && !ws[i-1].is(fc, lexAddressCue) || capitalised(ws[i].text) || !gap(text, ws[i-1], ws[i], false) {
 		return 0, false
 	}
 	p := ws[i-1].fold(fc)
@@ -548,7 +548,10 @@ var arrivalAfterHa = words(`llamado venido pasado escrito trucat vingut chamado 
 // after an English verb or a verb of arrival only a known name or one of a surname's form.
 func addressedCap(text string, ws []word, i int, fc *folder) (int, bool) {
 	w := &ws[i]
-	if i == 0 || !nameWord(w, fc) || !gap(text, ws[i-1], *w, false) || w.is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameStop) {
+	if i == 0 || !shortAddressWord(ws[i-1].text) && !ws[i-1].is(fc, lexAddressCue) {
+		return 0, false
+	}
+	if !nameWord(w, fc) || !gap(text, ws[i-1], *w, false) || w.is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameStop) {
 		return 0, false
 	}
 	p := ws[i-1].fold(fc)
@@ -595,6 +598,9 @@ func monthAfterDay(text string, ws []word, i int, fc *folder) bool {
 // known name or has a surname's form ("Re: Kowalewski v Ryanair DAC").
 func caseCaption(text string, ws []word, i int, fc *folder) (int, bool) {
 	w := &ws[i]
+	if c := w.text[0]; c < 'A' || c > 'Z' || !strings.Contains(text[w.end:min(len(text), w.end+80)], " v") {
+		return 0, false // no " v " / " vs " near: no caption (the cheap test first)
+	}
 	if !nameWord(w, fc) || w.is(fc, lexInstitution|lexCompanyWords|lexPlaces|lexCue) {
 		return 0, false
 	}
@@ -609,4 +615,14 @@ func caseCaption(text string, ws []word, i int, fc *folder) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// shortAddressWord: the prepositions after which addressedLower and addressedCap read a name
+// ("dile a …", "habla con …", "spoke with …", "talked to …").
+func shortAddressWord(t string) bool {
+	switch t {
+	case "a", "con", "al", "amb", "with", "to", "A", "Con", "Al", "Amb", "With", "To":
+		return true
+	}
+	return false
 }
