@@ -257,7 +257,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = end
 			continue
 		}
-		if w.end < len(text) && text[w.end] == ',' && (string(f) == "jo" || string(f) == "yo" || string(f) == "eu") {
+		if len(w.text) == 2 && w.end < len(text) && text[w.end] == ',' && (string(f) == "jo" || string(f) == "yo" || string(f) == "eu") {
 			continue // "Jo, Ferran Batlle i Serra, …": the pronoun of a declaration
 		}
 		if end, ok := initialSurname(text, ws, i, fc); ok {

@@ -206,7 +206,8 @@ var notSubjects = words(`hoy ayer actualmente tampoco tambien también ademas ad
 // surname by the lists or by its form; ws[i]'s lone-surname score is lifted from 0.4 to 0.7.
 func subjectSurname(text string, ws []word, i int, fc *folder) bool {
 	w := &ws[i]
-	if !nameWord(w, fc) || i+1 >= len(ws) || !gap(text, *w, ws[i+1], false) || !subjectVerbs[string(ws[i+1].fold(fc))] {
+	if i+1 >= len(ws) || len(ws[i+1].text) < 2 || ws[i+1].text[0] < 'a' || ws[i+1].text[0] > 'z' || !nameWord(w, fc) ||
+		!gap(text, *w, ws[i+1], false) || !subjectVerbs[string(ws[i+1].fold(fc))] {
 		return false
 	}
 	f := w.fold(fc)
@@ -588,7 +589,7 @@ var monthAbbrevs = words(`jan feb mar apr jun jul aug sep sept oct nov dec ene a
 // monthAfterDay: ws[i] is a month's abbreviation right after a day's number ("14 Jan.", "3 Mar").
 func monthAfterDay(text string, ws []word, i int, fc *folder) bool {
 	s := ws[i].start
-	if s < 2 || text[s-1] != ' ' || !isDigitByte(text[s-2]) || !monthAbbrevs[string(ws[i].fold(fc))] {
+	if n := len(ws[i].text); n < 3 || n > 4 || s < 2 || text[s-1] != ' ' || !isDigitByte(text[s-2]) || !monthAbbrevs[string(ws[i].fold(fc))] {
 		return false
 	}
 	return s < 4 || !isDigitByte(text[s-4]) || !isDigitByte(text[s-3])
@@ -598,8 +599,15 @@ func monthAfterDay(text string, ws []word, i int, fc *folder) bool {
 // known name or has a surname's form ("Re: Kowalewski v Ryanair DAC").
 func caseCaption(text string, ws []word, i int, fc *folder) (int, bool) {
 	w := &ws[i]
-	if c := w.text[0]; c < 'A' || c > 'Z' || !strings.Contains(text[w.end:min(len(text), w.end+80)], " v") {
-		return 0, false // no " v " / " vs " near: no caption (the cheap test first)
+	if c := w.text[0]; c < 'A' || c > 'Z' {
+		return 0, false
+	}
+	near := false
+	for j := i + 1; j < len(ws) && j <= i+6 && !near; j++ {
+		near = ws[j].text == "v" || ws[j].text == "vs"
+	}
+	if !near {
+		return 0, false // no "v"/"vs" among the next words: no caption (the cheap test first)
 	}
 	if !nameWord(w, fc) || w.is(fc, lexInstitution|lexCompanyWords|lexPlaces|lexCue) {
 		return 0, false
