@@ -97,13 +97,13 @@ const (
 	lexAddressCue // a verb right before a name in addressedLower/addressedCap (ask, llamó, venido…)
 )
 
-// lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 256 KiB
-// in all (about a fifth full, so that a probe seldom goes past its first slot): a slot holds the
+// lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 128 KiB
+// in all (about two fifths full, small enough to stay in cache): a slot holds the
 // top 40 bits of the word's FNV-1a hash and its 24 class bits (lexClassBits); the low bits of the
 // hash pick the slot. One probe, no key bytes to compare. With about seven thousand words, the chance that another word of a text shares a
 // 40-bit tag with one of them is about 5e-9 per word.
 const (
-	lexSlots     = 1 << 15
+	lexSlots     = 1 << 14
 	lexClassBits = 24
 	lexClassMask = 1<<lexClassBits - 1
 )

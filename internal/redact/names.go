@@ -174,6 +174,9 @@ func findNames(text string) []Span {
 // appendLowerSameLength(text).
 func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	first := len(out)
+	// what the text holds at all, once, so that rules whose cue is absent cost nothing per word
+	hasCaption := strings.Contains(text, " v ") || strings.Contains(text, " v. ") || strings.Contains(text, " vs")
+	hasDigits := strings.IndexAny(text, "0123456789") >= 0
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		c0 := w.text[0]
@@ -249,10 +252,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		if capitalised(w.text) && lawNumberAfter(text, w.end) {
 			continue // "Lei 5/2019", "Llei 10/2008": a law's number follows
 		}
-		if monthAfterDay(text, ws, i, fc) {
+		if hasDigits && monthAfterDay(text, ws, i, fc) {
 			continue // "14 Jan.", "3 Mar": a month after a day
 		}
-		if end, ok := caseCaption(text, ws, i, fc); ok {
+		if !hasCaption {
+		} else if end, ok := caseCaption(text, ws, i, fc); ok {
 			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "Re: Kowalewski v Ryanair DAC"
 			i = end
 			continue
@@ -388,11 +392,17 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case subjectSurname(text, ws, i, fc) && !institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc):
-			out = appendPerson(out, text, w.start, w.end, 0.7) // "Olaizola refiere …", "Nowak denies …"
-		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
-			!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
-			out = appendPerson(out, text, w.start, w.end, 0.4)
+		case c0 >= 'A' && c0 <= 'Z' || c0 >= 0xC3 && capitalised(w.text):
+			// a capitalised word alone: a surname before a person's verb, or a known surname (0.4,
+			// which only a context word lifts)
+			if subjectSurname(text, ws, i, fc) && !institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc) {
+				out = appendPerson(out, text, w.start, w.end, 0.7) // "Olaizola refiere …", "Nowak denies …"
+				break
+			}
+			if wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
+				!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc) {
+				out = appendPerson(out, text, w.start, w.end, 0.4)
+			}
 		}
 	}
 	liftListedNames(out[first:], text)

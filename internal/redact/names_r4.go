@@ -341,10 +341,17 @@ func lowerFullName(text string, ws []word, i int, fc *folder) bool {
 // that a given name in lower case with one is still read ("aitorri", "ane-ri", "mikelek"): not
 // -ra, -en, -k, -ren ("espera", "carmen").
 func basqueLowerEnding(t string) bool {
-	for _, e := range []string{"ri", "ek", "ekin", "entzat", "engana"} {
-		if strings.HasSuffix(t, e) {
-			return true
-		}
+	switch t[len(t)-1] {
+	case 'i':
+		return strings.HasSuffix(t, "ri")
+	case 'k':
+		return strings.HasSuffix(t, "ek")
+	case 'n':
+		return strings.HasSuffix(t, "ekin")
+	case 't':
+		return strings.HasSuffix(t, "entzat")
+	case 'a':
+		return strings.HasSuffix(t, "engana")
 	}
 	return false
 }
