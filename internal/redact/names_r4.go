@@ -326,8 +326,9 @@ var compoundTails = words(`fuente fuentes torre torres hoz rio pozo valle olmo h
 // after particles, by a known surname that is no everyday word ("rocio del mar sanchez", "pilar
 // de la torre lópez", "rosa garcía") is a whole name.
 func lowerFullName(text string, ws []word, i int, fc *folder) bool {
-	if inAddressToken(text, &ws[i]) || len(ws[i].text) < 3 || ws[i].is(fc, lexNotNames) {
-		return false
+	if i+1 >= len(ws) || !ws[i].is(fc, lexLowerAmbiguous) || !ws[i+1].is(fc, lexNameParticles|lexSurnames|lexGivenNames) ||
+		inAddressToken(text, &ws[i]) || len(ws[i].text) < 3 || ws[i].is(fc, lexNotNames) {
+		return false // the cheap tests first: an everyday-word given name, then a particle or a name
 	}
 	end := extendLower(text, ws, i, fc)
 	if end == i {
