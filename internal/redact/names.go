@@ -997,7 +997,7 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 			continue // "cargo de Rosa Clará": a brand
 		}
 		if folded != nil && !famous[string(folded)] {
-			if h, t, ok := famousAfterConjunction(folded); ok && famous[t] && newsAround(text, lower, sp) {
+			if h, t, ok := famousAfterConjunction(folded); ok && famous[string(t)] && newsAround(text, lower, sp) {
 				// "Indian Wells y Ana Botín presenta…": the run took a public figure in over "y"
 				if k := strings.Index(sp.Text, " "+h+" "); k < 0 || !givenIn(sp.Text[:k]) {
 					continue

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -471,16 +472,20 @@ func roleLowerEnd(text string, ws []word, i int, fc *folder) int {
 }
 
 // famousAfterConjunction splits a folded run at its last conjunction ("indian wells y ana botin"):
-// the conjunction and the folded words after it.
-func famousAfterConjunction(folded []byte) (string, string, bool) {
-	f := string(folded)
-	for _, c := range []string{"y", "i", "and", "e"} {
-		if k := strings.LastIndex(f, " "+c+" "); k > 0 {
-			return c, f[k+len(c)+2:], true
+// the conjunction and the folded words after it (a slice of folded: no allocation).
+func famousAfterConjunction(folded []byte) (string, []byte, bool) {
+	for k, c := range conjunctions {
+		if j := bytes.LastIndex(folded, c); j > 0 {
+			return conjunctionWords[k], folded[j+len(c):], true
 		}
 	}
-	return "", "", false
+	return "", nil, false
 }
+
+var (
+	conjunctionWords = []string{"y", "i", "and", "e"}
+	conjunctions     = [][]byte{[]byte(" y "), []byte(" i "), []byte(" and "), []byte(" e ")}
+)
 
 // newsAround: the words around sp say it is news (newsWords), or it is inside a quoted headline.
 func newsAround(text string, lower []byte, sp Span) bool {
