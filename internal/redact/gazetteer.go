@@ -94,15 +94,16 @@ const (
 	lexPublicRole
 	lexZhSurname
 	lexGreeting
+	lexAddressCue // a verb right before a name in addressedLower/addressedCap (ask, llamó, venido…)
 )
 
-// lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 64 KiB
-// in all so that it stays in cache: a slot holds the top 46 bits of the word's FNV-1a hash and
-// its 24 class bits (lexClassBits); the low bits of the hash pick the slot. One probe, no key bytes
-// to compare. With about five thousand words, the chance that another word of a text shares a
+// lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 128 KiB
+// in all (about two fifths full, small enough to stay in cache): a slot holds the
+// top 40 bits of the word's FNV-1a hash and its 24 class bits (lexClassBits); the low bits of the
+// hash pick the slot. One probe, no key bytes to compare. With about seven thousand words, the chance that another word of a text shares a
 // 40-bit tag with one of them is about 5e-9 per word.
 const (
-	lexSlots     = 1 << 13
+	lexSlots     = 1 << 14
 	lexClassBits = 24
 	lexClassMask = 1<<lexClassBits - 1
 )
@@ -144,7 +145,7 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 || lexGreeting >= 1<<lexClassBits {
+		if len(lexicon) > lexSlots*3/4 || lexAddressCue >= 1<<lexClassBits {
 			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
@@ -180,6 +181,11 @@ func buildLexicon() {
 	} {
 		for w := range s.set {
 			lexicon[w] |= s.flag
+		}
+	}
+	for _, set := range []map[string]bool{addressVerbsEN, arrivalVerbs, arrivalAfterHa} {
+		for w := range set {
+			lexicon[fold(w)] |= lexAddressCue
 		}
 	}
 	for w := range greetings2 {
@@ -219,7 +225,11 @@ a o e i u y de la el en un una son said chance hunter summer dawn rob pat sue ma
 nacho pili loli mili mimi lili lali cuca fede gabi manu miki nene nico tito fer lu isa pepe
 ella sole franco frances german bella buena nieve mayo sola
 lady dulce lucero nil lluna heura estel lur hodei ilargi itxaso haizea segunda digna justa modesta librada iluminada
-martirio patrocinio ventura urbano kelly mercedes nadal linda izan`)
+martirio patrocinio ventura urbano kelly mercedes nadal linda izan intza amets lorea galder
+bayo dele wale ayo tolu titi
+paca tomeu feliu narcis salvi rut pucho costin traian doina milena rafal beata travis tanner estelle doris linnea caio
+thais delfin zoilo placida presentacion humildad cristino fructuoso amir saima sana anas aiden matt terry jasmine
+seren tomos`)
 
 // Honorifics and role words that announce a name. The value is the score a following run of
 // capitalised words gets: an honorific is near-certain, a role word a little less.
@@ -242,6 +252,10 @@ var nameCues = map[string]float64{
 	"sister": 0.75, "nieto": 0.75, "nieta": 0.75, "sobrino": 0.75, "sobrina": 0.75, "pareja": 0.7,
 	"partner": 0.7, "novio": 0.75, "novia": 0.75, "vecino": 0.75, "vecina": 0.75, "fill": 0.75, "filla": 0.75,
 	"germà": 0.75, "germana": 0.75, "fillo": 0.75, "irmán": 0.75, "irmá": 0.75, "semea": 0.75,
+	"muller": 0.75, "neta": 0.7, "neto": 0.7, "nét": 0.7, "néta": 0.7, "sogra": 0.7, "sogro": 0.7,
+	"suegra": 0.7, "suegro": 0.7, "familia": 0.7, "family": 0.7, "doctor": 0.85, "doctora": 0.85, "doutor": 0.85, "doutora": 0.85,
+	"metge": 0.8, "metgessa": 0.8, "infermera": 0.75, "infermer": 0.75, "enfermera": 0.75, "enfermero": 0.75, "nurse": 0.75,
+	"matrona": 0.75, "fisioterapeuta": 0.75, "medikua": 0.8, "erizaina": 0.75, "cuñada": 0.7, "cuñado": 0.7, "cunyada": 0.7, "cunyat": 0.7, "pt": 0.75, "pte": 0.75,
 	// parties to a case, a contract or an account: "la parte actora es …", "The lessee, …"
 	"actora": 0.8, "recurrente": 0.8, "apelante": 0.8, "querellante": 0.8, "denunciante": 0.8,
 	"perjudicado": 0.8, "perjudicada": 0.8, "arrendatario": 0.8, "arrendataria": 0.8, "arrendador": 0.8,
@@ -305,7 +319,11 @@ contabilidad administración administracion recursos humanos rrhh comercial vent
 informatica calidad jurídico juridico asesoría asesoria operaciones incidencias reclamaciones care helpdesk accounts
 payments billing sales operations compliance finance admin notifications noreply newsletter alerts avisos
 notificaciones info información informacion secretaría recepción recepcion citaciones citas admisión admision gerencia
-roja caritas cáritas unicef acnur handy festnetz mobil
+roja caritas cáritas unicef acnur handy festnetz mobil según segun segons dios
+cardiologia traumatologia neurologia neumologia dermatologia oftalmologia ginecologia pediatria psiquiatria
+urologia oncologia hematologia nefrologia digestivo endocrinologia reumatologia otorrinolaringologia radiologia
+rehabilitacion fisioterapia enfermeria cirugia anestesia geriatria odontologia cardiology neurology dermatology
+oncology radiology urology paediatrics pediatrics orthopaedics gynaecology psychiatry physiotherapy
 `)
 
 // sentenceWords open a sentence far more often than they are a surname alone ("Bueno, …",
@@ -340,7 +358,28 @@ lionel messi|cristiano ronaldo|alexia putellas|aitana bonmati|luis enrique|pedro
 antonio banderas|javier bardem|rosalia|alejandro sanz|shakira|enrique iglesias|julio iglesias|
 joe biden|donald trump|kamala harris|barack obama|emmanuel macron|olaf scholz|giorgia meloni|keir starmer|rishi sunak|
 boris johnson|vladimir putin|volodymyr zelensky|xi jinping|elon musk|jeff bezos|mark zuckerberg|bill gates|tim cook|
-warren buffett|jerome powell|papa francisco|pope francis|leon xiv`, "|") {
+warren buffett|jerome powell|papa francisco|pope francis|leon xiv|
+felipe de borbon|sofia de grecia|juan carlos de borbon|cristina de borbon|iñaki urdangarin|
+miguel angel revilla|adrian barbon|jorge azcon|fernando lopez miras|alfonso fernandez mañueco|maria guardiola|
+marga prohens|fernando clavijo|salvador illa|isabel rodriguez|oscar puente|elma saiz|pilar alegria|ernest urtasun|
+sira rego|ana redondo|diana morant|luis planas|angel victor torres|mónica garcia|monica garcia|jordi hereu|
+oscar lopez|fernando grande marlaska|cuca gamarra|ester muñoz|miguel tellado|ione belarra|alberto garzon|
+ines arrimadas|albert rivera|gabriel rufian|aitor esteban|arnaldo otegi|mertxe aizpurua|ada colau|jaume collboni|
+manuela carmena|esperanza aguirre|cristina cifuentes|francisco franco|adolfo suarez|leopoldo calvo-sotelo|
+juan roig|sandra ortega|rafael del pino|florentino perez|ana patricia botin|emilio botin|francisco gonzalez|
+isidro faine|jose maria aznar|carlos slim|christine lagarde|kristalina georgieva|
+vinicius junior|kylian mbappe|jude bellingham|lamine yamal|pedri|gavi|xavi hernandez|iker casillas|
+fernando torres|david villa|carles puyol|gerard pique|luka modric|jenni hermoso|alexia putellas|carolina marin|
+mireia belmonte|garbiñe muguruza|paula badosa|marc marquez|jorge lorenzo|dani pedrosa|pau gasol|marc gasol|
+ricky rubio|sergio scariolo|miguel indurain|alberto contador|
+antonio banderas|penelope cruz|javier bardem|pedro almodovar|alejandro amenabar|paz vega|elsa pataky|
+belen esteban|isabel pantoja|raphael|julio iglesias|enrique iglesias|alejandro sanz|david bisbal|pablo alboran|
+rosalia vila|lola flores|camilo sesto|joaquin sabina|joan manuel serrat|dani rovira|david broncano|pablo motos|
+jordi evole|ana rosa quintana|susanna griso|carlos herrera|arturo perez-reverte|javier marias|carlos ruiz zafon|
+rosa montero|almudena grandes|eduardo mendoza|dolores redondo|joe biden|donald trump|kamala harris|
+narendra modi|recep tayyip erdogan|benjamin netanyahu|pedro castillo|javier milei|gustavo petro|nicolas maduro|
+claudia sheinbaum|andres manuel lopez obrador|lula da silva|gabriel boric|dina boluarte|nayib bukele|
+king charles|prince william|princess kate|queen elizabeth|taylor swift|beyonce|lionel messi|cristiano ronaldo`, "|") {
 		m[fold(strings.TrimSpace(n))] = true
 	}
 	return m
@@ -350,7 +389,9 @@ warren buffett|jerome powell|papa francisco|pope francis|leon xiv`, "|") {
 var newsWords = []string{"según", "segun", "dijo", "declaró", "declaro", "afirmó", "afirmo", "anunció", "anuncio", "prensa",
 	"congreso", "senado", "noticia", "periódico", "periodico", "entrevista", "foro", "coincidieron", "presidente",
 	"presidenta", "ministro", "ministra", "consejero delegado", "ceo", "boletín", "boletin", "comunicado", "titular de",
-	"news", "said", "announced", "according to", "press", "interview", "minister", "president", "parlamento", "rueda"}
+	"news", "said", "announced", "according to", "press", "interview", "minister", "president", "parlamento", "rueda",
+	"segons", "premsa", "diari", "va anunciar", "va dir", "xornal", "prensa", "prentsa", "telediario", "informativo",
+	"headline", "reported", "bbc", "titular:", "titulares", "ha declarado", "declaracions", "declaracións"}
 
 // institutionHeads are the words that open an institution's or a shop's name: a name right after
 // them, in the same run of capitalised words, is the institution's ("Hospital Álvaro Cunqueiro",
@@ -362,7 +403,13 @@ universidad universitat unibertsitatea escuela escola ies ceip farmacia botica c
 optica dental bufete gabinete asesoria gestoria parroquia iglesia catedral teatro museo museu estadio aeropuerto
 estacion biblioteca polideportivo auditorio palacio premio premios catedra hotel restaurante bar cafeteria
 colexio ospitalea ikastetxea residencial teatre estadi aeroport auditori palau pabellon pavello poliesportiu
-ikastola`)
+ikastola transportes transports talleres tallers construcciones construccions reformas limpiezas excavaciones
+promociones inmobiliaria immobiliaria distribuciones industrias hermanos hnos germans propietarios propietaris
+ferreteria carpinteria panaderia pasteleria fruteria carniceria peluqueria autoescuela bodegas viveros
+supermercados almacenes electricidad fontaneria cristaleria gestoria muebles mobles autocares autobuses gruas pinturas
+maderas aluminios cerrajeria motos recambios neumaticos electrodomesticos joyeria relojeria libreria papeleria
+floristeria viajes academia imprenta lavanderia tintoreria mudanzas calzados confecciones carnicas embutidos
+conservas cafes vinos aceites`)
 
 // brands are companies and shops named after a person (folded full names): a span that is one of
 // them is the brand, in any context ("cargo de Rosa Clará", "paid to John Lewis").
@@ -411,7 +458,7 @@ var newsVerbs = []string{"anunció", "anuncio ", "anunciado", "dijo", "declaró"
 	"parlament", "senado", "parliament", "commons", "anunciar", "declarar"}
 
 // Particles that may join the parts of a name ("María de la Rosa", "Pau i Puig").
-var nameParticles = words(`de del la las los y i van von da das do dos e`)
+var nameParticles = words(`de del la las los y i van von da das do dos e der den ter`)
 
 func words(s string) map[string]bool {
 	m := map[string]bool{}

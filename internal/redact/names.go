@@ -34,6 +34,9 @@ func (w *word) given(fc *folder) bool {
 		return true
 	}
 	f := w.fold(fc)
+	if n := len(f); n > 4 && f[n-2] == '\'' && f[n-1] == 's' {
+		return lexLookup(f[:n-2])&lexGivenNames != 0 // "gareth's direct debit": a possessive
+	}
 	return strings.IndexByte(string(f), '-') > 0 && isGiven(f)
 }
 
@@ -171,6 +174,9 @@ func findNames(text string) []Span {
 // appendLowerSameLength(text).
 func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	first := len(out)
+	// what the text holds at all, once, so that rules whose cue is absent cost nothing per word
+	hasCaption := strings.Contains(text, " v ") || strings.Contains(text, " v. ") || strings.Contains(text, " vs")
+	hasDigits := strings.IndexAny(text, "0123456789") >= 0
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		c0 := w.text[0]
@@ -243,6 +249,43 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			i = extendName(text, ws, i, fc) // "la calle Rosario está en obras", "Avenida Juan Carlos I": a street's name
 			continue
 		}
+		if capitalised(w.text) && lawNumberAfter(text, w.end) {
+			continue // "Lei 5/2019", "Llei 10/2008": a law's number follows
+		}
+		if hasDigits && monthAfterDay(text, ws, i, fc) {
+			continue // "14 Jan.", "3 Mar": a month after a day
+		}
+		if !hasCaption {
+		} else if end, ok := caseCaption(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "Re: Kowalewski v Ryanair DAC"
+			i = end
+			continue
+		}
+		if len(w.text) == 2 && w.end < len(text) && text[w.end] == ',' && (string(f) == "jo" || string(f) == "yo" || string(f) == "eu") {
+			continue // "Jo, Ferran Batlle i Serra, …": the pronoun of a declaration
+		}
+		if end, ok := initialSurname(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.75) // "R. Quintero", "> M. Dubois"
+			i = end
+			continue
+		}
+		if c0 == 'l' || c0 == 'L' {
+			if end, ok := letKnow(text, ws, i, fc); ok {
+				out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.75) // "I'll let Femi know"
+				i = end
+				continue
+			}
+		}
+		if end, ok := addressedCap(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "dile a Quintero que…", "Llamó Ferrándiz"
+			i = end
+			continue
+		}
+		if end, ok := addressedLower(text, ws, i, fc); ok {
+			out = appendPerson(out, text, w.start, ws[end].end, 0.7) // "dile a pérez", "ask siobhan"
+			i = end
+			continue
+		}
 		switch {
 		case isCue && wifeOfCue(f) && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
 			gap(text, ws[i+1], ws[i+2], false) && nameWord(&ws[i+2], fc):
@@ -262,6 +305,10 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 				continue
 			}
 			end := extendName(text, ws, i+1, fc)
+			if end > i+1 && institutionTails[string(ws[end].fold(fc))] {
+				i = end // "Defendant: Iberia Líneas Aéreas": a company
+				continue
+			}
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
 		case isCue && i+1 < len(ws) && !capitalised(ws[i+1].text) && knownName(&ws[i+1], fc) && gap(text, w, ws[i+1], true) &&
@@ -270,15 +317,35 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := unknownSurnameAfter(text, ws, extendLower(text, ws, i+1, fc), fc)
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
+		case isCue && kinCues[string(f)] && i+2 < len(ws) && string(ws[i+1].fold(fc)) == "de" && gap(text, w, ws[i+1], false) &&
+			gap(text, ws[i+1], ws[i+2], false) && nameWord(&ws[i+2], fc) && !ws[i+2].is(fc, lexPlaces|lexInstitution|lexCue):
+			// "son a filla de Generosa", "la hija de Remedios": a parent named after the kinship word
+			end := extendName(text, ws, i+2, fc)
+			out = appendPerson(out, text, ws[i+2].start, ws[end].end, 0.75)
+			i = end
+		case isCue && i+1 < len(ws) && roleLowerEnd(text, ws, i, fc) > i:
+			// "la paciente yaritza mondragón, 29 años", "su hija yamila que …"
+			end := roleLowerEnd(text, ws, i, fc)
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.7)
+			i = end
+		case isCue && i+1 < len(ws) && honorificLower(text, ws, i+1, fc):
+			// "la dra villaverde", "mrs okonjo": a title, then one lower-case word no list knows
+			end := extendLower(text, ws, i+1, fc)
+			out = appendPerson(out, text, ws[i+1].start, ws[end].end, 0.8)
+			i = end
 		case isCue && i+2 < len(ws) && len(ws[i+1].text) == 1 && ws[i+1].end < len(text) && text[ws[i+1].end] == '.' &&
 			gap(text, w, ws[i+1], true) && gap(text, ws[i+1], ws[i+2], true) && knownName(&ws[i+2], fc):
 			// "firmado: j. martínez": an initial, then a known surname
 			end := extendLower(text, ws, i+2, fc)
+			if capitalised(ws[i+2].text) {
+				end = max(end, extendName(text, ws, i+2, fc)) // "El arrendador, D. Constantino Peral Iglesias"
+			}
 			out = appendPerson(out, text, ws[i+1].start, ws[end].end, cueScore)
 			i = end
 		case capitalised(w.text) && (wp.given(fc) || basqueGiven(wp, fc)) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc):
 			end := extendName(text, ws, i, fc)
-			if placeAfter(text, ws, end, fc) || end == i && acronymInProse(text, ws, i) || institutionBefore(text, ws, i, fc) || orgNamed(ws, i, fc) {
+			if placeAfter(text, ws, end, fc) || end == i && (acronymInProse(text, ws, i) || len(w.text) <= 2) || institutionBefore(text, ws, i, fc) || orgNamed(ws, i, fc) {
+				// a two-letter given name alone is a word ("Li adjuntem", Catalan "to him")
 				i = end
 				continue
 			}
@@ -292,7 +359,11 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case !capitalised(w.text) && wp.given(fc) && lowerNameOK(text, ws, i, fc):
+		case i+2 < len(ws) && (ws[i+1].text == "ha" || ws[i+1].text == "Ha") && !capitalised(w.text) && unknownSpoken(text, ws, i, fc):
+			out = appendPerson(out, text, w.start, w.end, 0.7) // "eustasio ha llamado, q…"
+		case len(w.text) >= 5 && basqueLowerEnding(w.text) && !capitalised(w.text) && !wp.given(fc) && basqueGiven(wp, fc) && !inAddressToken(text, wp):
+			out = appendPerson(out, text, w.start, w.end, 0.6) // "idatzi aitorri", "ane-ri": a given name with a Basque case ending
+		case !capitalised(w.text) && wp.given(fc) && (lowerNameOK(text, ws, i, fc) || lowerSpoken(text, ws, i, fc) || lowerFullName(text, ws, i, fc)):
 			// "habla con lucía", "el cliente es julian", "jose luis moreno"
 			end := extendLower(text, ws, i, fc)
 			if i > 0 && gap(text, ws[i-1], w, true) && ws[i-1].is(fc, lexCue) {
@@ -300,7 +371,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
 			i = end
-		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc) && !saintWord(&ws[i], fc):
+		case nameWord(&ws[i], fc) && i+1 < len(ws) && gap(text, w, ws[i+1], false) && nameWord(&ws[i+1], fc) && !saintWord(&ws[i], fc) &&
+			!arrivalVerbs[string(f)] && !verbLike(w.text):
 			// Two or more capitalised words that are not sentence furniture: most often a name
 			// the gazetteer does not know ("Leocadia Albarracín"). Worth more if a part is
 			// known; alone, only a context word ("cliente", "titular") lifts it over the threshold.
@@ -320,9 +392,17 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, score)
 			i = end
-		case capitalised(w.text) && wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
-			!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc):
-			out = appendPerson(out, text, w.start, w.end, 0.4)
+		case c0 >= 'A' && c0 <= 'Z' || c0 >= 0xC3 && capitalised(w.text):
+			// a capitalised word alone: a surname before a person's verb, or a known surname (0.4,
+			// which only a context word lifts)
+			if subjectSurname(text, ws, i, fc) && !institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc) {
+				out = appendPerson(out, text, w.start, w.end, 0.7) // "Olaizola refiere …", "Nowak denies …"
+				break
+			}
+			if wp.class(fc)&(lexSurnames|lexPlaces|lexNotNames) == lexSurnames && !sentenceWords[string(f)] &&
+				!institutionBefore(text, ws, i, fc) && !placeNameBefore(text, ws, i, fc) && !saintBefore(text, ws, i, fc) {
+				out = appendPerson(out, text, w.start, w.end, 0.4)
+			}
 		}
 	}
 	liftListedNames(out[first:], text)
@@ -409,8 +489,8 @@ func headerOrSignature(text string, ws []word, i int, fc *folder) (int, int, boo
 		return 0, 0, false
 	}
 	end := extendName(text, ws, first, fc)
-	if end == first || institutionTails[string(ws[end].fold(fc))] || institutionBefore(text, ws, end, fc) || companyAfter(text, ws[end].end) {
-		return 0, 0, false
+	if end == first && first != i || institutionTails[string(ws[end].fold(fc))] || institutionBefore(text, ws, end, fc) || companyAfter(text, ws[end].end) {
+		return 0, 0, false // a header takes two or more words; a signature may be one ("Thanks,\nPriyanka")
 	}
 	if first == i {
 		// a signature is alone on its line
@@ -424,7 +504,7 @@ func headerOrSignature(text string, ws []word, i int, fc *folder) (int, int, boo
 // greetings open a message to someone ("Hola Yurena,", "Dear Tadhg,", "Bon dia Quirze,", "Kaixo
 // Oihane,"): one or two words, folded.
 var greetings = words(`hola buenas dear hi hello hey ola kaixo querido querida estimado estimada benvolgut benvolguda
-	apreciado apreciada`)
+	apreciado apreciada sorry perdona perdone disculpa disculpe thanks cheers gracias grazas gràcies gracies merci`)
 
 var greetings2 = words(`buenos|dias buenas|tardes buenas|noches bon|dia bona|tarda bos|dias boas|tardes egun|on arratsalde|on
 	good|morning good|afternoon`)
@@ -499,6 +579,9 @@ func shortStart(w string) bool {
 func appendPerson(out []Span, text string, start, end int, score float64) []Span {
 	if companyAfter(text, end) {
 		return out
+	}
+	if end-start > 4 && text[end-2:end] == "'s" {
+		end -= 2 // "gareth's": the possessive is not part of the name
 	}
 	if end < len(text) && text[end] == '.' && end-start >= 4 && text[end-2] == ' ' && text[end-1] >= 'A' && text[end-1] <= 'Z' {
 		end++ // "Marta R.": the initial's dot
@@ -586,7 +669,7 @@ func knownName(w *word, fc *folder) bool {
 
 // lowerNever are given names that in lower case are always a Spanish, Catalan or Galician
 // word ("el saldo de ella"): pronouns and adjectives.
-var lowerNever = words(`ella ello sola solo buena bella mayo nieve sole pena luz`)
+var lowerNever = words(`ella ello sola solo buena bella mayo nieve sole pena luz fer`)
 
 // lowerCues are the words after which a lower-case given name that is also an everyday word
 // ("rosa", "pilar") is a name.
@@ -594,7 +677,7 @@ var lowerCues = words(`soy llamo llama llamada llamado hola holi buenas hey hi h
 	con para a de parte sra sr dona don mrs mr ms miss its is es yo atentamente saludos gracias thanks cliente clienta
 	paciente hija hijo hermano hermana marido mujer esposa esposo madre padre vecino vecina tia tio nieta nieto novia novio
 	abuela abuelo amiga amigo compañera compañero wife husband son daughter dile avisa pregunta por diu dice nombre name
-	escribe aita ama ta i'm im tal`)
+	escribe aita ama ta i'm im tal oye oiga ei eh ey hey pues muller neta neto irma home`)
 
 // lowerNameOK decides on a lower-case known given name at ws[i]: never inside an e-mail address,
 // a URL or a handle; an everyday word ("rosa") only after a cue word.
@@ -637,8 +720,12 @@ func extendLower(text string, ws []word, i int, fc *folder) int {
 		if ws[j].is(fc, lexNameParticles) || string(f) == "el" {
 			continue
 		}
-		if patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
-			end = j // "maría del pilar gonzálvez": an unknown surname of the -ez form
+		if compoundTails[string(f)] && j >= 2 && ws[j-1].is(fc, lexNameParticles) && end >= i && end < j-1 {
+			end = j // "ricardo sanz de la fuente", "rocío del mar": a compound surname's tail after its article
+			continue
+		}
+		if (patronymic(f) || irishSurname(f)) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
+			end = j // "maría del pilar gonzálvez", "jacinta o'rourke": an unknown surname of the -ez, O' or Mc form
 			continue
 		}
 		break
@@ -683,7 +770,8 @@ var placeOf = words(`oficina oficines oficinas sucursal sucursales barrio barri 
 	cidade municipio municipi concello provincia comarca zona distrito districte parroquia`)
 
 // institutionTails end the name of a branch, desk or team ("Costa Blanca International Branch").
-var institutionTails = words(`branch office desk team department dept services service support centre center bureau`)
+var institutionTails = words(`branch office desk team department dept services service support centre center bureau
+	airlines airways aereas aeries lineas holdings group logistics motors press`)
 
 // ordinalWords after a role word are the role's number ("el firmante segundo"), not a name
 // (Segundo, Primitivo… are given names only when capitalised).
@@ -746,7 +834,7 @@ func allCaps(w string) bool {
 	return n > 0
 }
 
-// capsName reads a name in capitals at ws[i]: two to five words of capitals, single-letter
+// capsName reads a name in capitals at ws[i]: two to five words of capitals (particles not counted), single-letter
 // initials allowed inside, at least two of them known names and none sentence furniture.
 func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if t := ws[i].text; len(t) < 2 || t[0] >= 'a' && t[0] <= 'z' || t[1] >= 'a' && t[1] <= 'z' || !allCaps(t) {
@@ -755,8 +843,8 @@ func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if !allCaps(ws[i].text) || len(ws[i].text) < 2 {
 		return 0, false
 	}
-	known, end := 0, -1
-	for j := i; j < len(ws) && j-i < 5; j++ {
+	known, end, parts := 0, -1, 0
+	for j := i; j < len(ws) && j-i < 8; j++ {
 		if j > i && !gap(text, ws[j-1], ws[j], false) && text[ws[j-1].end:ws[j].start] != ". " {
 			break
 		}
@@ -765,6 +853,12 @@ func capsName(text string, ws []word, i int, fc *folder) (int, bool) {
 			break
 		}
 		f := ws[j].fold(fc)
+		if !ws[j].is(fc, lexNameParticles) {
+			if parts == 5 {
+				break // five words besides the particles ("MARÍA DEL CARMEN VARGAS OSUNA")
+			}
+			parts++
+		}
 		if ws[j].is(fc, lexNotNames|lexCompanyWords) && !(j > i && ws[j].is(fc, lexNameParticles)) {
 			break
 		}
@@ -830,14 +924,27 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		return 0, false
 	}
 	g := j + 1
-	if !capitalised(ws[g].text) || !ws[g].given(fc) {
+	if !capitalised(ws[g].text) {
 		return 0, false
+	}
+	if !ws[g].given(fc) {
+		// "MONTERO SALAS, Yurema", "HARRISON, Kasia Lorelei": surnames in capitals, one of them
+		// known, then capitalised words no list knows
+		if !caps || !knownSurname || !nameWord(&ws[g], fc) || ws[g].is(fc, lexCue|lexInstitution|lexPlaces|lexCompanyWords) {
+			return 0, false
+		}
+		end := g
+		if g+1 < len(ws) && gap(text, ws[g], ws[g+1], false) && nameWord(&ws[g+1], fc) && !ws[g+1].is(fc, lexCue|lexInstitution|lexPlaces) {
+			end = g + 1
+		}
+		return end, true
 	}
 	if !caps && !knownSurname && !lineOrItemStart(text, ws[i].start) {
 		return 0, false
 	}
 	end := g
-	for k := g + 1; k < len(ws) && k-g < 5 && gap(text, ws[k-1], ws[k], false); k++ {
+	k := g + 1
+	for ; k < len(ws) && k-g < 5 && gap(text, ws[k-1], ws[k], false); k++ {
 		if capitalised(ws[k].text) && ws[k].given(fc) {
 			end = k
 			continue
@@ -846,6 +953,11 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 			continue // "ANA DE LOS ÁNGELES", "MARIA DEL MAR": kept only if a given name follows
 		}
 		break
+	}
+	if !caps && !knownSurname && k < len(ws) && k == end+1 && gap(text, ws[end], ws[k], false) && nameWord(&ws[k], fc) {
+		// "Yo, Gervasio Llamas Urquiza,", "Mujer, Ana Belén Quiroga,": a word, then a whole name
+		// whose surnames follow the given name; not "SURNAMES, Name"
+		return 0, false
 	}
 	return end, true
 }
@@ -884,9 +996,20 @@ func dropFamousInNews(out []Span, first int, text string, lower []byte) []Span {
 		if folded != nil && brands[string(folded)] {
 			continue // "cargo de Rosa Clará": a brand
 		}
+		if folded != nil && !famous[string(folded)] {
+			if h, t, ok := famousAfterConjunction(folded); ok && famous[string(t)] && newsAround(text, lower, sp) {
+				// "Indian Wells y Ana Botín presenta…": the run took a public figure in over "y"
+				if k := strings.Index(sp.Text, " "+h+" "); k < 0 || !givenIn(sp.Text[:k]) {
+					continue
+				}
+				sp.End = sp.Start + strings.Index(sp.Text, " "+h+" ")
+				sp.Text = text[sp.Start:sp.End]
+				folded = appendAccentFolded(buf[:0], lower[sp.Start:sp.End])
+			}
+		}
 		if folded != nil && famous[string(folded)] {
 			lo, hi := max(0, sp.Start-80), min(len(lower), sp.End+80)
-			news := false
+			news := inQuotedHeadline(text, sp)
 			for _, w := range newsWords {
 				if strings.Contains(string(lower[lo:hi]), w) {
 					news = true
@@ -987,7 +1110,11 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 			continue // already inside a name
 		}
 		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {
-			out = append(out, span(text, w.start, w.end, 0.7, "gazetteer"))
+			s := w.start
+			if j := particlesBefore(text, ws, k, fc); j < k && capitalised(ws[j].text) && (at == first || out[at-1].End <= ws[j].start) {
+				s = ws[j].start // "… Van der Berg prefers": the particles of a surname said again
+			}
+			out = append(out, span(text, s, w.end, 0.7, "gazetteer"))
 		}
 	}
 	return out
@@ -1250,6 +1377,9 @@ func institutionBefore(text string, ws []word, i int, fc *folder) bool {
 		if g := text[ws[k].end:ws[k+1].start]; g != " " && (g != ". " || len(ws[k].text) > 3) {
 			return false // the run ends at anything but a space, or the dot of an abbreviation ("Hospital Dr. Peset")
 		}
+		if elidedInstitution(&ws[k]) {
+			return true // "a l'Hospital Universitari de Girona Doctor Josep Trueta"
+		}
 		if !capitalised(ws[k].text) && !ws[k].is(fc, lexNameParticles) {
 			return false
 		}
@@ -1258,6 +1388,16 @@ func institutionBefore(text string, ws []word, i int, fc *folder) bool {
 		}
 	}
 	return false
+}
+
+// elidedInstitution: an institution's head word with an elided article glued to it ("l'Hospital",
+// "d'Hospitalet" is not one: only the words of institutionHeads count).
+func elidedInstitution(w *word) bool {
+	t := w.text
+	if len(t) < 4 || t[1] != '\'' || t[0] != 'l' && t[0] != 'L' && t[0] != 'd' && t[0] != 'D' {
+		return false
+	}
+	return institutionHeads[fold(t[2:])]
 }
 
 // unknownSurnameAfter widens a lower-case name ending at word end over one more lower-case word
@@ -1418,7 +1558,9 @@ var intros = [][]string{{"soy"}, {"me", "llamo"}, {"mi", "nombre", "es"}, {"this
 	// strong introductions (strongIntros on): a name follows, known or not
 	{"se", "llama"}, {"se", "llamaba"}, {"es", "diu"}, {"em", "dic"}, {"chámase"}, {"chamase"}, {"chámome"},
 	{"chamome"}, {"is", "called"}, {"my", "name's"}, {"her", "name", "is"}, {"his", "name", "is"}, {"su", "nombre", "es"},
-	{"nire", "izena"}}
+	{"nire", "izena"}, {"surname", "is"}, {"last", "name", "is"}, {"su", "apellido", "es"}, {"se", "apellida"},
+	{"apellidos"}, {"el", "seu", "cognom", "és"}, {"es", "cognoma"}, {"o", "seu", "apelido", "é"},
+	{"apelídase"}, {"apelidase"}, {"apellido", "es"}}
 
 // strongIntros: intros[k] for k >= strongIntros, and "me llamo", "mi nombre es", "my name is", name
 // whoever follows them, so a capitalised or lower-case name the gazetteer does not know is read
@@ -1501,6 +1643,9 @@ func unknownIntroduced(text string, ws []word, j int, fc *folder) (int, bool) {
 	if nameWord(&ws[j], fc) && !ws[j].is(fc, lexCue|lexInstitution) {
 		return extendName(text, ws, j, fc), true
 	}
+	if k := particlesAfter(text, ws, j, fc); k > j && k < len(ws) && nameWord(&ws[k], fc) && !ws[k].is(fc, lexCue|lexInstitution) {
+		return extendName(text, ws, k, fc), true // "el apellido es de la Calzada", "surname is de Vries"
+	}
 	if !lowerFree(&ws[j], fc) {
 		return 0, false
 	}
@@ -1533,7 +1678,8 @@ func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
 	}
 	for j := end + 1; j < len(ws) && j-(i+n) < 5 && gap(text, ws[j-1], ws[j], false); j++ {
 		f := ws[j].fold(fc)
-		if givenNames[string(f)] || surnames[string(f)] || patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) {
+		if givenNames[string(f)] || surnames[string(f)] || patronymic(f) && !ws[j].is(fc, lexNotNames|lexAddrStop) ||
+			compoundTails[string(f)] && nameParticles[string(ws[j-1].fold(fc))] {
 			end = j
 			continue
 		}
@@ -1543,6 +1689,9 @@ func introducedName(text string, ws []word, i int, fc *folder) (int, bool) {
 	}
 	if strongIntro(k) {
 		end = unknownSurnameAfter(text, ws, end, fc) // "em dic biel ferragut, …"
+		if e2, ok := unknownIntroduced(text, ws, i+n, fc); ok && e2 > end {
+			end = e2 // "me llamo dariusz kowalczyk y …": a known given name, then a surname no list knows
+		}
 	}
 	return end, true
 }

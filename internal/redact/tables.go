@@ -73,7 +73,11 @@ func columnTypeLower(l []byte) string {
 		for k < len(f) && f[k] != ' ' {
 			k++
 		}
-		if tok := string(f[:k]); tok != "" {
+		d := k
+		for d > 1 && isDigitByte(f[d-1]) {
+			d-- // "cognom1", "tel2": a label's index
+		}
+		if tok := string(f[:d]); tok != "" {
 			for j, set := range colSets {
 				if set[tok] {
 					has[j] = true
@@ -212,8 +216,8 @@ func headerDelim(line string) (byte, int) {
 		return 0, 0
 	}
 	for i := 0; i < len(line); i++ {
-		if isDigitByte(line[i]) {
-			return 0, 0
+		if isDigitByte(line[i]) && !(i > 0 && (isASCIILetterByte(line[i-1]) || line[i-1] == '_' || isDigitByte(line[i-1]) && i > 1 && !isDigitByte(line[i-2]) && line[i-2] != ' ')) {
+			return 0, 0 // a number; only a label's index glued to it is allowed ("apellido1", "tel_2")
 		}
 	}
 	for k := 0; k < len(tableDelims); k++ {
