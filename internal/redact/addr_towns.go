@@ -39,15 +39,3 @@ var townPrefixes = words(`san santa sant santo sao são vila villa torre puerto 
 var homeCues = []string{"vive", "vivo", "viven", "reside", "resido", "mudad", "mudó", "muda", "domicili", "direcci",
 	"address", "lives", "living", "moved", "viu ", "viuen", "adreça", "adreca", "enderezo", "helbide", "bizi",
 	"empadronad", "vecin", "veí", "veï", "residencia"}
-
-// townColumns are table headers naming the town of an address: their cells are ADDRESS like the
-// street's and the postcode's (tables.go reads the headers; the words are added here so that
-// its list stays as its owners wrote it).
-var townColumns = words(`ciudad localidad poblacion municipio city town ciutat poblacio localitat hiria herria
-	concello cidade ville`)
-
-func init() {
-	for w := range townColumns {
-		colAddress[w] = true
-	}
-}

@@ -1843,6 +1843,13 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			start = w // a word of any class before the particles ("Virgen de la …")
 			n = 5
 			continue
+		case start == w+1 && capitalised(ww.text) && ww.is(a.p.fc, lexCue|lexInstitution) && !ww.is(a.p.fc, lexAddrStop|lexGreeting):
+			// a title or a firm's head word right before the name ("Doctor Areilza 12", "Hermanos
+			// Machado 14"): the names' lists read them as a cue or an institution, but before a
+			// name and a number they are the street's
+			start = w
+			n = 5
+			continue
 		default:
 			n = 5
 			continue

@@ -118,9 +118,11 @@ var (
 		user usuario login ip`)
 	colDOB = words(`nacimiento nac naixement nacemento jaiotze jaiotza birth dob born birthdate nascimento naissance
 		geburtsdatum nacido nacida`)
-	colEmail    = words(`email e-mail mail correo correu posta emaila`)
-	colPhone    = words(`telefono tel phone movil mobile telf tlf tfno telefon mobil mvl celular cell whatsapp fijo`)
-	colAddress  = words(`direccion domicilio address adreca adreça helbidea enderezo calle street domicili morada residencia`)
+	colEmail = words(`email e-mail mail correo correu posta emaila`)
+	colPhone = words(`telefono tel phone movil mobile telf tlf tfno telefon mobil mvl celular cell whatsapp fijo`)
+	// the town's column is the address's too, like the street's and the postcode's
+	colAddress = words(`direccion domicilio address adreca adreça helbidea enderezo calle street domicili morada residencia
+		ciudad localidad poblacion municipio city town ciutat poblacio localitat hiria herria concello cidade ville`)
 	colPassport = words(`pasaporte passport passaport passeport pasaportea`)
 	colMRN      = words(`nhc mrn historia nhs cip tis tsi sip nuhsa historial cipa`)
 	colID       = words(`dni nif nie identidad identificacion nan`)
