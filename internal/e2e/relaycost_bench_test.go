@@ -45,7 +45,9 @@ import (
 // ';'-separated environment, as "relay-v1", "relay-v2"… This tree's relay and its variants run
 // on the timer slack of the packaged units (TimerSlackNSec=, every thread), baselines on Linux's
 // default; a TIMERSLACK=<duration> word in an entry of either list overrides it (e.g.
-// RELAYCOST_BASELINE="/tmp/old TIMERSLACK=1ms", RELAYCOST_VARIANT="TIMERSLACK=0"). The table is printed with -v (the
+// RELAYCOST_BASELINE="/tmp/old TIMERSLACK=1ms", RELAYCOST_VARIANT="TIMERSLACK=0").
+// RELAYCOST_PIDS=<file> writes each system's process ids there, for a profiler attached from
+// outside. The table is printed with -v (the
 // benchmark's log is cut short without it). nginx must have been fetched
 // (scripts/fetch-nginx.sh, part of make deps): without it the benchmark fails.
 //
@@ -128,6 +130,20 @@ func BenchmarkRelayCost(b *testing.B) {
 		{name: "nginx-2hop-tls", url: "http://" + branchAddr, pids: []int{n2br.pid, n2dc.pid}},
 	}
 	systems = append(systems, relays...)
+	if f := os.Getenv("RELAYCOST_PIDS"); f != "" {
+		// For a profiler attached from outside (perf, strace): "system pid pid…" per line.
+		var sb strings.Builder
+		for _, s := range systems[1:] {
+			fmt.Fprintf(&sb, "%s", s.name)
+			for _, pid := range s.pids {
+				fmt.Fprintf(&sb, " %d", pid)
+			}
+			sb.WriteString("\n")
+		}
+		if err := os.WriteFile(f, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for _, s := range systems[1:] {
 		if _, _, err := relayRequest(context.Background(), s.url, "p20", 2); err != nil {
 			b.Fatalf("%s does not relay: %v", s.name, err)
