@@ -368,7 +368,7 @@ func threadSlacks(pid int) ([]time.Duration, error) {
 	}
 	var out []time.Duration
 	for _, task := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/timerslack_ns", pid, task.Name()))
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%s/timerslack_ns", task.Name())) // not under task/: /proc/<tid>/ has it
 		if err != nil {
 			continue // the thread ended meanwhile
 		}
