@@ -19,9 +19,12 @@ const defaultSlack = 50 * time.Microsecond
 
 // Slack returns the calling thread's timer slack (prctl PR_GET_TIMERSLACK). Threads inherit it
 // from the thread that starts them, so early in main it is the slack the process was started
-// with: TimerSlackNSec= of a systemd unit, or what the parent had.
+// with: TimerSlackNSec= of a systemd unit, or what the parent had. 0 if prctl failed.
 func Slack() time.Duration {
-	r, _, _ := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_GET_TIMERSLACK, 0, 0)
+	r, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_GET_TIMERSLACK, 0, 0)
+	if e != 0 {
+		return 0
+	}
 	return time.Duration(r)
 }
 
