@@ -165,8 +165,11 @@ func (c *Client) watchHeartbeats(s *session) {
 	s.heardNow()
 	c.sendPing(s, wire.Ping{Seq: 1, HeartbeatMillis: c.cfg.PingInterval.Milliseconds(), HeartbeatIdle: c.idleHeartbeats()}, time.Now())
 	// grace: a heartbeat due exactly at the timeout (the third one after the last heard, with
-	// the defaults) is not yet missing; the old ticker's random phase gave it 0 to one interval.
-	grace := c.cfg.PingInterval / 4
+	// the defaults; each is sent a little over an interval after the previous one, up to the
+	// timer slack later) is not yet missing. The old 500 ms ticker's random phase gave it 0 to
+	// one interval, and declared a link dead 0 to 0.5 s after the timeout; this timer does it
+	// at the timeout plus grace (50 ms with the defaults).
+	grace := c.cfg.PingInterval / 10
 	limit := c.cfg.PingTimeout + grace
 	looked := time.Now()
 	packets := s.conn.ConnectionStats().PacketsReceived
