@@ -186,7 +186,12 @@ func BenchmarkRelayCost(b *testing.B) {
 				for i, s := range systems {
 					r, err := measureRelay(s, c.gap, chunks, c.streams, perStream)
 					if err != nil {
-						b.Fatalf("%s, %v pacing, %d streams: %v", s.name, c.gap, c.streams, err)
+						if r.failed == 0 { // nothing was measured: the processes are gone
+							b.Fatalf("%s, %v pacing, %d streams: %v", s.name, c.gap, c.streams, err)
+						}
+						// A turn where every request failed is counted (the table says how many
+						// failed, and why the first did): the other systems' figures still stand.
+						b.Logf("%s, %v pacing, %d streams: %v", s.name, c.gap, c.streams, err)
 					}
 					res[i].add(r)
 				}
@@ -269,7 +274,12 @@ func (r relayResult) cpuPerChunk() float64 { return float64(r.cpuNanos) / 1000 /
 func (r relayResult) switchesPerChunk() float64 {
 	return float64(r.switches) / float64(r.chunks)
 }
-func (r relayResult) ttftP50() time.Duration { return quantile(sorted(r.ttfts), 0.5) }
+func (r relayResult) ttftP50() time.Duration {
+	if len(r.ttfts) == 0 {
+		return 0
+	}
+	return quantile(sorted(r.ttfts), 0.5)
+}
 
 // measureRelay runs streams concurrent clients, each sending perStream requests of chunks chunks
 // in a row, and counts what the system's processes spent meanwhile.
