@@ -427,20 +427,52 @@ func fakeGateway(t *testing.T, fleet string, idle time.Duration) (*quic.Listener
 // TestGatewaySkipsHeartbeatsWhileAStreamDelivers: an edge that asks for heartbeats only when
 // idle (wire.Ping's HeartbeatIdle, issue 20) gets none, or nearly none, while a request stream
 // of its connection delivers chunks (every 10 ms, heartbeats asked every 100 ms), and gets them
-// again once the answer is over. An edge that does not set it gets them throughout (the test
-// above, and TestGatewayHeartbeatsAnEdgeThatAsks).
+// again once the answer is over.
 func TestGatewaySkipsHeartbeatsWhileAStreamDelivers(t *testing.T) {
+	beats := heartbeatsWhileStreaming(t, true)
+	// 15 intervals of 100 ms passed while it streamed: a few heartbeats can slip in where the
+	// loaded test machine held a chunk back for a whole interval, not most of them.
+	if n := beats.during; n > 5 {
+		t.Fatalf("%d heartbeats while a chunk came every 10 ms for 1.5 s, want (nearly) none", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for after := beats.count.Load(); beats.count.Load() < after+3; {
+		if time.Now().After(deadline) {
+			t.Fatal("heartbeats did not resume once the answer was over")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestGatewayHeartbeatsWhileStreamingToAnEdgeThatDidNotAsk: an edge of the build before issue
+// 20 never sets HeartbeatIdle and counts only pongs as signs of life: it gets every heartbeat,
+// streaming or not.
+func TestGatewayHeartbeatsWhileStreamingToAnEdgeThatDidNotAsk(t *testing.T) {
+	if n := heartbeatsWhileStreaming(t, false).during; n < 5 {
+		t.Fatalf("%d heartbeats during 1.5 s of streaming with heartbeats asked every 100 ms, want about 15", n)
+	}
+}
+
+type streamingBeats struct {
+	count  *atomic.Int32 // heartbeats read, counting on after the answer
+	during int32         // heartbeats read between the answer's first chunk and its end
+}
+
+// heartbeatsWhileStreaming asks the gateway for heartbeats every 100 ms (only when idle, or
+// not), streams a 1.5 s answer (a chunk every 10 ms) on the same connection and counts them.
+func heartbeatsWhileStreaming(t *testing.T, idle bool) streamingBeats {
+	t.Helper()
 	fleet := newPKI(t)
 	addr := startGateway(t, fleet, pacedTarget(t, 150, 10*time.Millisecond)) // a 1.5 s answer
 	conn, str, fr, _ := controlEdge(t, fleet, addr)
-	if err := wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: 1, HeartbeatMillis: 100, HeartbeatIdle: true}); err != nil {
+	if err := wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: 1, HeartbeatMillis: 100, HeartbeatIdle: idle}); err != nil {
 		t.Fatal(err)
 	}
 	if p := readPong(t, str, fr); p.Seq != 1 {
 		t.Fatalf("the ping that asked for heartbeats was answered with seq %d", p.Seq)
 	}
 	readPong(t, str, fr) // idle: heartbeats come
-	var beats atomic.Int32
+	beats := new(atomic.Int32)
 	go func() {
 		for {
 			f, err := fr.Read()
@@ -472,19 +504,7 @@ func TestGatewaySkipsHeartbeatsWhileAStreamDelivers(t *testing.T) {
 			}
 		}
 		if f.Type == wire.TypeDone {
-			break
+			return streamingBeats{count: beats, during: beats.Load()}
 		}
-	}
-	// 15 intervals of 100 ms passed while it streamed: a few heartbeats can slip in where the
-	// loaded test machine held a chunk back for a whole interval, not most of them.
-	if n := beats.Load(); n > 5 {
-		t.Fatalf("%d heartbeats while a chunk came every 10 ms for 1.5 s, want (nearly) none", n)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for after := beats.Load(); beats.Load() < after+3; {
-		if time.Now().After(deadline) {
-			t.Fatal("heartbeats did not resume once the answer was over")
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
