@@ -166,10 +166,12 @@ func (c *Client) watchHeartbeats(s *session) {
 	c.sendPing(s, wire.Ping{Seq: 1, HeartbeatMillis: c.cfg.PingInterval.Milliseconds(), HeartbeatIdle: c.idleHeartbeats()}, time.Now())
 	// grace: a heartbeat due exactly at the timeout (the third one after the last heard, with
 	// the defaults; each is sent a little over an interval after the previous one, up to the
-	// timer slack later) is not yet missing. The old 500 ms ticker's random phase gave it 0 to
-	// one interval, and declared a link dead 0 to 0.5 s after the timeout; this timer does it
-	// at the timeout plus grace (50 ms with the defaults).
-	grace := c.cfg.PingInterval / 10
+	// timer slack later) is not yet missing, nor is a first pong from a gateway that a loaded
+	// machine starves for a moment. The old 500 ms ticker declared a link dead 0 to one
+	// interval after the timeout (a whole interval for the first pong, its ticks being aligned
+	// with the session's start); this timer does it at the timeout plus half an interval
+	// (250 ms with the defaults), the ticker's average.
+	grace := c.cfg.PingInterval / 2
 	limit := c.cfg.PingTimeout + grace
 	looked := time.Now()
 	packets := s.conn.ConnectionStats().PacketsReceived
