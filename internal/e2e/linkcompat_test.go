@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -421,4 +422,89 @@ func fakeGateway(t *testing.T, fleet string, idle time.Duration) (*quic.Listener
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	return ln, ctx
+}
+
+// TestGatewaySkipsHeartbeatsWhileAStreamDelivers: an edge that asks for heartbeats only when
+// idle (wire.Ping's HeartbeatIdle, issue 20) gets none, or nearly none, while a request stream
+// of its connection delivers chunks (every 10 ms, heartbeats asked every 100 ms), and gets them
+// again once the answer is over.
+func TestGatewaySkipsHeartbeatsWhileAStreamDelivers(t *testing.T) {
+	beats := heartbeatsWhileStreaming(t, true)
+	// 15 intervals of 100 ms passed while it streamed: a few heartbeats can slip in where the
+	// loaded test machine held a chunk back for a whole interval, not most of them.
+	if n := beats.during; n > 5 {
+		t.Fatalf("%d heartbeats while a chunk came every 10 ms for 1.5 s, want (nearly) none", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for after := beats.count.Load(); beats.count.Load() < after+3; {
+		if time.Now().After(deadline) {
+			t.Fatal("heartbeats did not resume once the answer was over")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestGatewayHeartbeatsWhileStreamingToAnEdgeThatDidNotAsk: an edge of the build before issue
+// 20 never sets HeartbeatIdle and counts only pongs as signs of life: it gets every heartbeat,
+// streaming or not.
+func TestGatewayHeartbeatsWhileStreamingToAnEdgeThatDidNotAsk(t *testing.T) {
+	if n := heartbeatsWhileStreaming(t, false).during; n < 5 {
+		t.Fatalf("%d heartbeats during 1.5 s of streaming with heartbeats asked every 100 ms, want about 15", n)
+	}
+}
+
+type streamingBeats struct {
+	count  *atomic.Int32 // heartbeats read, counting on after the answer
+	during int32         // heartbeats read between the answer's first chunk and its end
+}
+
+// heartbeatsWhileStreaming asks the gateway for heartbeats every 100 ms (only when idle, or
+// not), streams a 1.5 s answer (a chunk every 10 ms) on the same connection and counts them.
+func heartbeatsWhileStreaming(t *testing.T, idle bool) streamingBeats {
+	t.Helper()
+	fleet := newPKI(t)
+	addr := startGateway(t, fleet, pacedTarget(t, 150, 10*time.Millisecond)) // a 1.5 s answer
+	conn, str, fr, _ := controlEdge(t, fleet, addr)
+	if err := wire.WriteJSON(str, wire.TypePing, wire.Ping{Seq: 1, HeartbeatMillis: 100, HeartbeatIdle: idle}); err != nil {
+		t.Fatal(err)
+	}
+	if p := readPong(t, str, fr); p.Seq != 1 {
+		t.Fatalf("the ping that asked for heartbeats was answered with seq %d", p.Seq)
+	}
+	readPong(t, str, fr) // idle: heartbeats come
+	beats := new(atomic.Int32)
+	go func() {
+		for {
+			f, err := fr.Read()
+			if err != nil {
+				return
+			}
+			if f.Type == wire.TypePong {
+				beats.Add(1)
+			}
+		}
+	}()
+	req, err := conn.OpenStreamSync(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`{"model":"paced","stream":true,"messages":[{"role":"user","content":"a"}]}`)
+	if err := wire.WriteJSON(req, wire.TypeRequest, wire.Request{Op: wire.OpChatCompletions, Stream: true, Body: body}); err != nil {
+		t.Fatal(err)
+	}
+	rr := wire.NewReader(req)
+	var chunks int
+	for f, err := rr.Read(); ; f, err = rr.Read() {
+		if err != nil {
+			t.Fatalf("the request stream ended after %d chunks: %v", chunks, err)
+		}
+		if f.Type == wire.TypeChunk {
+			if chunks++; chunks == 1 {
+				beats.Store(0) // from the first chunk on
+			}
+		}
+		if f.Type == wire.TypeDone {
+			return streamingBeats{count: beats, during: beats.Load()}
+		}
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -117,12 +119,21 @@ func startProc(t testing.TB, name, bin string, args ...string) *proc {
 // startProcEnv is startProc with extra environment variables (KEY=VALUE).
 func startProcEnv(t testing.TB, name, bin string, env []string, args ...string) *proc {
 	t.Helper()
+	return startProcSlack(t, name, bin, 0, env, args...)
+}
+
+// startProcSlack is startProcEnv with every thread of the process on a timer slack of slack (0:
+// the test process's own), as systemd's TimerSlackNSec= gives it: the process is started from a
+// thread whose slack was set with prctl, and a process inherits its parent thread's slack (kept
+// across exec), its threads the slack of the thread that starts them.
+func startProcSlack(t testing.TB, name, bin string, slack time.Duration, env []string, args ...string) *proc {
+	t.Helper()
 	p := &proc{name: name, cmd: exec.Command(bin, args...), out: &lockedBuffer{}, done: make(chan struct{})}
 	if env != nil {
 		p.cmd.Env = append(os.Environ(), env...)
 	}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	if err := p.cmd.Start(); err != nil {
+	if err := startWithSlack(p.cmd, slack); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
 	go func() {
@@ -329,4 +340,46 @@ func quickChat(url string) (bool, string) {
 	var e openAIError
 	_ = json.Unmarshal(raw, &e)
 	return false, fmt.Sprintf("%d %s", resp.StatusCode, deref(e.Error.Code))
+}
+
+// startWithSlack starts cmd from a thread of its own whose timer slack is slack (0: cmd.Start).
+func startWithSlack(cmd *exec.Cmd, slack time.Duration) error {
+	if slack <= 0 {
+		return cmd.Start()
+	}
+	errc := make(chan error, 1)
+	go func() {
+		// Never unlocked: the thread, with its changed slack, ends with this goroutine.
+		runtime.LockOSThread()
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_TIMERSLACK, uintptr(slack), 0); e != 0 {
+			errc <- fmt.Errorf("prctl(PR_SET_TIMERSLACK): %w", e)
+			return
+		}
+		errc <- cmd.Start() // os/exec forks from the calling thread
+	}()
+	return <-errc
+}
+
+// threadSlacks returns the distinct timer slacks of pid's threads (/proc/<pid>/task/*/timerslack_ns).
+func threadSlacks(pid int) ([]time.Duration, error) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return nil, err
+	}
+	var out []time.Duration
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%s/timerslack_ns", task.Name())) // not under task/: /proc/<tid>/ has it
+		if err != nil {
+			continue // the thread ended meanwhile
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		if d := time.Duration(n); !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

@@ -42,7 +42,12 @@ import (
 // dc-gateway binaries in dir as "relay-base" (a build of an older commit, for before/after; more
 // dirs separated by ';' run as "relay-base2", "relay-base3"…, e.g. to tell apart commits), and
 // RELAYCOST_VARIANT="GOMAXPROCS=1;GOMAXPROCS=1 GODEBUG=…" runs this tree's binaries once per
-// ';'-separated environment, as "relay-v1", "relay-v2"… The table is printed with -v (the
+// ';'-separated environment, as "relay-v1", "relay-v2"… This tree's relay and its variants run
+// on the timer slack of the packaged units (TimerSlackNSec=, every thread), baselines on Linux's
+// default; a TIMERSLACK=<duration> word in an entry of either list overrides it (e.g.
+// RELAYCOST_BASELINE="/tmp/old TIMERSLACK=1ms", RELAYCOST_VARIANT="TIMERSLACK=0").
+// RELAYCOST_PIDS=<file> writes each system's process ids there, for a profiler attached from
+// outside. The table is printed with -v (the
 // benchmark's log is cut short without it). nginx must have been fetched
 // (scripts/fetch-nginx.sh, part of make deps): without it the benchmark fails.
 //
@@ -58,28 +63,59 @@ func BenchmarkRelayCost(b *testing.B) {
 	target := relayTarget(b)
 	targetURL := "http://" + target
 
-	relay := func(name, agentBin, gatewayBin string, env []string) relaySystem {
+	// The relay's processes run on the timer slack the packaged units give them (TimerSlackNSec=
+	// in packaging/systemd), each its own unit's; a TIMERSLACK=<duration> word in a baseline's or
+	// a variant's entry gives both processes that slack instead (TIMERSLACK=0: the test's own,
+	// Linux's default 50µs). Checked on every thread after the start, and logged.
+	agentSlack, gatewaySlack := unitTimerSlack(b, "edge-agent.service"), unitTimerSlack(b, "dc-gateway.service")
+	relay := func(name, agentBin, gatewayBin string, words []string, agentSlack, gatewaySlack time.Duration) relaySystem {
+		var env []string
+		for _, w := range words {
+			if v, ok := strings.CutPrefix(w, "TIMERSLACK="); ok {
+				d, err := time.ParseDuration(v)
+				if err != nil {
+					b.Fatalf("%s: %s: %v", name, w, err)
+				}
+				agentSlack, gatewaySlack = d, d
+				continue
+			}
+			env = append(env, w)
+		}
 		gwAddr, gwMetrics, listen := freeAddr(b, "udp"), freeAddr(b, "tcp"), freeAddr(b, "tcp")
-		gw := startProcEnv(b, name+"/dc-gateway", gatewayBin, env, "--listen", gwAddr, "--pki", pkiDir,
+		gw := startProcSlack(b, name+"/dc-gateway", gatewayBin, gatewaySlack, env, "--listen", gwAddr, "--pki", pkiDir,
 			"--target-url", targetURL+"/v1", "--metrics-listen", gwMetrics, "--log-level", "warn")
-		ag := startProcEnv(b, name+"/edge-agent", agentBin, env, "--listen", listen, "--edge-id", edgeID, "--dc", gwAddr,
+		ag := startProcSlack(b, name+"/edge-agent", agentBin, agentSlack, env, "--listen", listen, "--edge-id", edgeID, "--dc", gwAddr,
 			"--dc-server-name", "localhost", "--pki", pkiDir, "--log-level", "warn")
 		waitHTTP(b, "http://"+listen+"/readyz", http.StatusOK, 30*time.Second)
+		for _, p := range []*proc{ag, gw} {
+			sl, err := threadSlacks(p.cmd.Process.Pid)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("%s: threads' timer slack %v, env %q", p.name, sl, env)
+		}
 		return relaySystem{name: name, url: "http://" + listen, pids: []int{ag.cmd.Process.Pid, gw.cmd.Process.Pid}}
 	}
-	relays := []relaySystem{relay("relay", agentBin, gatewayBin, nil)}
+	relays := []relaySystem{relay("relay", agentBin, gatewayBin, nil, agentSlack, gatewaySlack)}
 	if dirs := os.Getenv("RELAYCOST_BASELINE"); dirs != "" {
-		for i, dir := range strings.Split(dirs, ";") {
+		// A baseline is a build of an older commit: its processes get no slack of their own
+		// (units had none before TimerSlackNSec=) unless its entry says TIMERSLACK=.
+		for i, entry := range strings.Split(dirs, ";") {
 			name := "relay-base"
 			if i > 0 {
 				name += strconv.Itoa(i + 1)
 			}
-			relays = append(relays, relay(name, filepath.Join(dir, "edge-agent"), filepath.Join(dir, "dc-gateway"), nil))
+			words := strings.Fields(entry)
+			if len(words) == 0 {
+				b.Fatalf("RELAYCOST_BASELINE entry %d is empty", i+1)
+			}
+			dir := words[0]
+			relays = append(relays, relay(name, filepath.Join(dir, "edge-agent"), filepath.Join(dir, "dc-gateway"), words[1:], 0, 0))
 		}
 	}
 	if v := os.Getenv("RELAYCOST_VARIANT"); v != "" {
 		for i, env := range strings.Split(v, ";") {
-			relays = append(relays, relay(fmt.Sprintf("relay-v%d", i+1), agentBin, gatewayBin, strings.Fields(env)))
+			relays = append(relays, relay(fmt.Sprintf("relay-v%d", i+1), agentBin, gatewayBin, strings.Fields(env), agentSlack, gatewaySlack))
 		}
 	}
 
@@ -94,6 +130,20 @@ func BenchmarkRelayCost(b *testing.B) {
 		{name: "nginx-2hop-tls", url: "http://" + branchAddr, pids: []int{n2br.pid, n2dc.pid}},
 	}
 	systems = append(systems, relays...)
+	if f := os.Getenv("RELAYCOST_PIDS"); f != "" {
+		// For a profiler attached from outside (perf, strace): "system pid pid…" per line.
+		var sb strings.Builder
+		for _, s := range systems[1:] {
+			fmt.Fprintf(&sb, "%s", s.name)
+			for _, pid := range s.pids {
+				fmt.Fprintf(&sb, " %d", pid)
+			}
+			sb.WriteString("\n")
+		}
+		if err := os.WriteFile(f, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for _, s := range systems[1:] {
 		if _, _, err := relayRequest(context.Background(), s.url, "p20", 2); err != nil {
 			b.Fatalf("%s does not relay: %v", s.name, err)
@@ -136,7 +186,12 @@ func BenchmarkRelayCost(b *testing.B) {
 				for i, s := range systems {
 					r, err := measureRelay(s, c.gap, chunks, c.streams, perStream)
 					if err != nil {
-						b.Fatalf("%s, %v pacing, %d streams: %v", s.name, c.gap, c.streams, err)
+						if r.failed == 0 { // nothing was measured: the processes are gone
+							b.Fatalf("%s, %v pacing, %d streams: %v", s.name, c.gap, c.streams, err)
+						}
+						// A turn where every request failed is counted (the table says how many
+						// failed, and why the first did): the other systems' figures still stand.
+						b.Logf("%s, %v pacing, %d streams: %v", s.name, c.gap, c.streams, err)
 					}
 					res[i].add(r)
 				}
@@ -170,6 +225,31 @@ type relaySystem struct {
 	pids []int // the processes whose threads are counted (none for direct)
 }
 
+// unitTimerSlack is TimerSlackNSec= of packaging/systemd/unit (0 if it sets none).
+func unitTimerSlack(t testing.TB, unit string) time.Duration {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "packaging", "systemd", unit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		v, ok := strings.CutPrefix(strings.TrimSpace(line), "TimerSlackNSec=")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil { // a bare number is nanoseconds
+			return time.Duration(n)
+		}
+		d, err := time.ParseDuration(v) // 1ms, 500us (the units use Go-compatible spans)
+		if err != nil {
+			t.Fatalf("%s: TimerSlackNSec=%s: %v", unit, v, err)
+		}
+		return d
+	}
+	return 0
+}
+
 // relayResult adds up one system's rounds in a cell.
 type relayResult struct {
 	cpuNanos, switches int64
@@ -194,7 +274,12 @@ func (r relayResult) cpuPerChunk() float64 { return float64(r.cpuNanos) / 1000 /
 func (r relayResult) switchesPerChunk() float64 {
 	return float64(r.switches) / float64(r.chunks)
 }
-func (r relayResult) ttftP50() time.Duration { return quantile(sorted(r.ttfts), 0.5) }
+func (r relayResult) ttftP50() time.Duration {
+	if len(r.ttfts) == 0 {
+		return 0
+	}
+	return quantile(sorted(r.ttfts), 0.5)
+}
 
 // measureRelay runs streams concurrent clients, each sending perStream requests of chunks chunks
 // in a row, and counts what the system's processes spent meanwhile.

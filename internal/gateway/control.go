@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/quic-go/quic-go"
@@ -28,6 +29,20 @@ type edgeConn struct {
 	gone  bool
 	beat  *time.Timer // heartbeats (wire.FeatureHeartbeat), once the edge asked; nil before
 	ended bool        // the connection is being torn down: no more heartbeats
+
+	// idleOnly: the edge asked for heartbeats only while no stream delivers (wire.Ping's
+	// HeartbeatIdle). delivered is set by every stream write of data (an atomic store, no timer
+	// touched) and cleared by the heartbeat timer, which skips the heartbeat when it was set.
+	idleOnly  bool
+	delivered atomic.Bool
+}
+
+// deliveredData records that a request stream of this connection wrote data to the edge: with
+// an edge that asked for heartbeats only when idle, the next heartbeat is skipped.
+func (e *edgeConn) deliveredData() {
+	if e != nil && !e.delivered.Load() { // a load first: no cache-line write per chunk once set
+		e.delivered.Store(true)
+	}
 }
 
 // heartbeatFrame is every heartbeat: a Pong with Seq 0, encoded once.
@@ -41,12 +56,13 @@ var heartbeatFrame = func() []byte {
 
 // startHeartbeats sends a heartbeat on the control stream every interval from a timer, until
 // stopHeartbeats. No goroutine waits in between: a timer's function runs only when it fires.
-func (e *edgeConn) startHeartbeats(interval time.Duration) {
+func (e *edgeConn) startHeartbeats(interval time.Duration, idleOnly bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.beat != nil || e.ended {
 		return
 	}
+	e.idleOnly = idleOnly
 	e.beat = time.AfterFunc(interval, func() { e.heartbeat(interval) })
 }
 
@@ -54,6 +70,11 @@ func (e *edgeConn) heartbeat(interval time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ended {
+		return
+	}
+	if e.delivered.Swap(false) && e.idleOnly {
+		// A request stream wrote data since the last heartbeat: the edge has heard from us.
+		e.beat.Reset(interval)
 		return
 	}
 	// TryWriteAll never blocks: a heartbeat that does not fit in the stream's flow-control window
@@ -124,7 +145,7 @@ func (s *Server) serveControl(e *edgeConn, log *slog.Logger) {
 		}
 		if p.HeartbeatMillis > 0 {
 			ms := min(max(p.HeartbeatMillis, wire.MinHeartbeatMillis), wire.MaxHeartbeatMillis)
-			e.startHeartbeats(time.Duration(ms) * time.Millisecond)
+			e.startHeartbeats(time.Duration(ms)*time.Millisecond, p.HeartbeatIdle)
 			return
 		}
 	}

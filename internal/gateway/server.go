@@ -341,7 +341,7 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 		go func() {
 			defer wg.Done()
 			defer s.inflight.done()
-			s.serveStream(connCtx, edgeID, str, log)
+			s.serveStream(connCtx, e, str, log)
 		}()
 	}
 }

@@ -22,7 +22,7 @@ import (
 // serveStream serves one request stream: read the request, call the target, relay the answer.
 // A watcher reads the rest of the stream so that a Cancel frame, or the edge resetting the stream,
 // cancels the upstream request at once.
-func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Stream, log *slog.Logger) {
+func (s *Server) serveStream(ctx context.Context, e *edgeConn, str *quic.Stream, log *slog.Logger) {
 	s.m.activeStreams.Inc()
 	defer s.m.activeStreams.Dec()
 	procs.Begin() // how many Ps the gateway runs on follows the streams in flight (package procs)
@@ -84,7 +84,7 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 	}()
 
 	start := time.Now()
-	outcome := s.dispatch(reqCtx, str, req, log)
+	outcome := s.dispatch(reqCtx, e, str, req, log)
 	if errors.Is(context.Cause(reqCtx), errEdgeCancelled) {
 		outcome = "cancelled"
 		str.CancelWrite(wire.CodeCancelled)
@@ -103,7 +103,7 @@ func (s *Server) serveStream(ctx context.Context, edgeID string, str *quic.Strea
 
 var errEdgeCancelled = errors.New("edge cancelled the request")
 
-func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Request, log *slog.Logger) (outcome string) {
+func (s *Server) dispatch(ctx context.Context, e *edgeConn, str *quic.Stream, req wire.Request, log *slog.Logger) (outcome string) {
 	switch req.Op {
 	case wire.OpModels:
 		status, body, err := s.cfg.Target.Get(ctx, "/models")
@@ -123,7 +123,7 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 		return s.serveDraftHello(ctx, str, req.Body)
 	case wire.OpChatCompletions:
 		if req.Stream {
-			return s.stream(ctx, str, req.Body, log)
+			return s.stream(ctx, e, str, req.Body, log)
 		}
 		body, err := s.cfg.Target.Post(ctx, "/chat/completions", req.Body)
 		if err != nil {
@@ -137,7 +137,8 @@ func (s *Server) dispatch(ctx context.Context, str *quic.Stream, req wire.Reques
 	return "bad_request"
 }
 
-func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte, log *slog.Logger) string {
+// e learns of every flush (edgeConn.deliveredData): while data flows, heartbeats wait.
+func (s *Server) stream(ctx context.Context, e *edgeConn, str *quic.Stream, body []byte, log *slog.Logger) string {
 	start := time.Now()
 	var done wire.Done
 	// Chunks that arrived from the target together leave in one stream write (one QUIC packet
@@ -160,6 +161,7 @@ func (s *Server) stream(ctx context.Context, str *quic.Stream, body []byte, log 
 		if err := bw.Flush(); err != nil {
 			return &edgeGoneError{err}
 		}
+		e.deliveredData()
 		return nil
 	})
 	if ferr := bw.Flush(); err == nil && ferr != nil {

@@ -83,6 +83,9 @@ func (call *Call) Accepted() <-chan struct{} { return call.accepted }
 func (call *Call) Next() (wire.Frame, error) {
 	f, err := call.fr.Read()
 	if err == nil {
+		// A frame proves the gateway alive as a heartbeat does: while an answer streams, a
+		// gateway asked for heartbeats only when idle sends none (session.watchHeartbeats).
+		call.sess.heardNow()
 		call.ackOnce.Do(func() {
 			close(call.accepted)
 			call.sess.unacked.Store(0)

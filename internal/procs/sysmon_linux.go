@@ -14,6 +14,23 @@ import (
 // SysmonSlack is the timer slack SlowSysmon gives the sysmon thread.
 const SysmonSlack = time.Millisecond
 
+// defaultSlack is Linux's timer slack for a thread nobody set one for (init's, inherited).
+const defaultSlack = 50 * time.Microsecond
+
+// Slack returns the calling thread's timer slack (prctl PR_GET_TIMERSLACK). Threads inherit it
+// from the thread that starts them, so early in main it is the slack the process was started
+// with: TimerSlackNSec= of a systemd unit, or what the parent had. 0 if prctl failed.
+func Slack() time.Duration {
+	r, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_GET_TIMERSLACK, 0, 0)
+	if e != 0 {
+		return 0
+	}
+	return time.Duration(r)
+}
+
+// errOwnSlack: the process was started with a timer slack of its own; SlowSysmon leaves it.
+var errOwnSlack = errors.New("procs: the process runs with a timer slack of its own; sysmon keeps it")
+
 // SlowSysmon sets the timer slack of the runtime's sysmon thread to SysmonSlack (Linux's default
 // is 50 µs).
 //
@@ -30,7 +47,14 @@ const SysmonSlack = time.Millisecond
 // the permission error and changes nothing. The thread is found as the first one the runtime
 // started after the main thread (sysmon is started before any package's init) and checked to be
 // in nanosleep, sysmon's sleep; if that check fails nothing is changed either.
+//
+// A process started with a timer slack other than Linux's default (the packaged units'
+// TimerSlackNSec=, which every thread inherits, sysmon included, and which needs no capability)
+// keeps it: SlowSysmon then changes nothing, so that a run as root measures what the units give.
 func SlowSysmon() error {
+	if Slack() != defaultSlack {
+		return errOwnSlack
+	}
 	tid, err := sysmonTID()
 	if err != nil {
 		return err

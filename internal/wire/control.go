@@ -25,6 +25,15 @@ package wire
 // offer it is never asked (an older gateway would ignore the field and answer the ping anyway).
 // The point is the gateway's memory: an idle connection then holds no goroutine of the gateway
 // parked on a read (docs/SCALE.md).
+//
+// Heartbeats only when idle (Ping.HeartbeatIdle, issue 20): an edge that counts the frames it
+// reads on its request streams as signs of life, as it counts heartbeats, says so in the Ping
+// that asks for heartbeats; the gateway then skips a heartbeat when it wrote data on a request
+// stream of the connection since the previous one: while an answer streams, its packets are
+// the heartbeat, and no extra packet (and the acknowledgement the peer sends for it 25 ms later)
+// wakes either end. A heartbeat is then never more than two intervals after the last data. A
+// gateway of an older build ignores the field and sends every heartbeat; an edge of an older
+// build never sets it and gets every heartbeat.
 
 // FeatureControl is the hello feature that keeps the control stream open.
 const FeatureControl = "control"
@@ -41,9 +50,13 @@ const (
 // Ping asks the gateway for a Pong with the same Seq. HeartbeatMillis (only to a gateway that
 // offered FeatureHeartbeat) asks it to stop reading pings and send a Pong every that many
 // milliseconds instead.
+//
+// HeartbeatIdle (with HeartbeatMillis) asks for heartbeats only while no request stream of the
+// connection delivers data: the edge counts that data as a sign of life.
 type Ping struct {
 	Seq             uint64 `json:"seq"`
 	HeartbeatMillis int64  `json:"heartbeat_ms,omitempty"`
+	HeartbeatIdle   bool   `json:"heartbeat_idle,omitempty"`
 }
 
 // Pong answers a Ping; a heartbeat is a Pong with Seq 0 (pings are numbered from 1).
