@@ -536,7 +536,7 @@ func (p *dateParser) written(i int, yearless bool) int {
 	if m == 0 {
 		// "1 del 4 del 52"
 		dl, ok2 := p.lit(p.afterDay(i), "del")
-		if !ok2 {
+		if !ok2 || dl >= len(p.text) { // "… el 4 del" at the end of a text
 			return 0
 		}
 		if isDigitByte(p.text[dl]) {
