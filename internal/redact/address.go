@@ -1549,7 +1549,7 @@ func (a *addrParser) articleBefore(s int) int {
 }
 
 // unitsBefore widens a number-first street over what British addresses put before it: "Flat
-// 12, Beaumont Court, 44 Upper Richmond Road", "Hotel Miramar, hab. 402, Paseo Marítimo 12".
+// 12, Beaumont Court, 44 Upper Richmond Road", "Hotel Sol, hab. 12, Calle Mayor 20".
 func (a *addrParser) unitsBefore(s int) int {
 	t := a.text
 	if s >= 2 && t[s-1] == ' ' && isDigitByte(t[s]) {

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Generator of realistic-dev7-addr.jsonl (issue #13, fifth round: addresses). Same inline markup as
+dev5_addr.py: [[TYPE|value]] for personal data, {{TYPE|value}} for decoys. Written before the rules
+for these forms: offices', firms', hotels' and venues' addresses (decoys) in the contexts that say
+so (a firm's signature block, a hotel or company name right before, venue and meeting words), next
+to customers' homes in the same texts (home words must keep winning); and the recall shapes the
+spent third held-out set showed (a house or practice name first, British lower case with a
+postcode, Polish ul./al./os., a street name holding a title, a lower-case town after de la/del).
+All people, numbers and addresses are invented.
+
+    python3 testdata/redact/gen/dev7_addr.py > testdata/redact/realistic-dev7-addr.jsonl
+"""
+import json
+import re
+import sys
+
+ITEMS = [
+    # --- batch 1: written before any rule of this round ---
+    # a firm's signature block: firm name, job title or office line right above the address
+    ("rl-es-law-6401", "Quedo a la espera.\n\nSaludos,\nRemedios Alcaraz\nAlcaraz & Quesada Abogados\n{{OFFICE|C/ Colón 14, 46004 Valencia}}\nTel. 963 10 20 30"),
+    ("rl-es-bank-6402", "Un saludo,\nFermín Olano\nGestor de empresas\n{{OFFICE|Avenida de la Libertad 8, 30009 Murcia}}"),
+    ("rl-ca-law-6403", "Salutacions,\nPere Vilaró\nAdvocat\n{{OFFICE|Passeig de Gràcia 71, 08008 Barcelona}}"),
+    ("rl-en-law-6404", "Best regards,\nHelen Crowther\nSolicitor, Crowther & Lyle LLP\n{{OFFICE|18 King Street, Manchester M2 4LQ}}"),
+    ("rl-gl-bank-6405", "Un saúdo,\nIria Varela\nDirectora, oficina 0871\n{{OFFICE|Rúa Nova 40, 15705 Santiago de Compostela}}"),
+    # a hotel, company or venue name right before
+    ("rl-es-clinic-6406", "Paciente alemana de vacaciones, alojada en el Hotel Las Gaviotas, {{OFFICE|Paseo de Poniente 8, Benidorm}}. Dolor torácico."),
+    ("rl-en-clinic-6407", "Tourist, staying at the Hotel Colón, {{OFFICE|Avenida de la Catedral 7, Barcelona}}; travel insurance on file."),
+    ("rl-es-bank-6408", "La empresa Transportes Ulloa SL, {{OFFICE|calle Industria 22, 15008 A Coruña}}, pide un aval."),
+    ("rl-es-law-6409", "La vista será en la sede de la Audiencia, {{OFFICE|Plaza de la Merced 1, 18071 Granada}}."),
+    ("rl-es-bank-6410", "La reunión en {{OFFICE|calle Alfonso I 17, Zaragoza}} es a las 11, en nuestras oficinas."),
+    ("rl-en-bank-6411", "Our head office is at {{OFFICE|Calle Serrano 88, 28006 Madrid}}; registered office likewise."),
+    ("rl-es-bank-6412", "Evento para clientes: nos vemos en el Hotel Palafox, {{OFFICE|calle Marceliano Isábal 2, Zaragoza}}, el jueves."),
+    ("rl-en-law-6413", "signed before Marta Ruiz, notary, of {{OFFICE|Calle Larios 4, Málaga}}, on the date above."),
+    # homes next to office words: the home word must win
+    ("rl-es-bank-6414", "El cliente [[PERSON|Leandro Pazos]], empleado de la oficina de Correos, vive en [[ADDRESS|calle Río Miño 9, 2º B, 27002 Lugo]]."),
+    ("rl-es-law-6415", "Comparece [[PERSON|Valentina Ochoa]], abogada, con domicilio en [[ADDRESS|calle Bailén 31, 3º, 48003 Bilbao]]."),
+    ("rl-en-clinic-6416", "The patient, a hotel receptionist, lives at [[ADDRESS|27 Orchard Way, Taunton TA1 3PL]]."),
+    ("rl-es-clinic-6417", "Reside en el Hotel Central desde hace un mes, su domicilio es [[ADDRESS|calle Tejares 5, 02002 Albacete]]."),
+    ("rl-es-bank-6418", "Saludos,\n[[PERSON|Elvira Montes]]\n[[ADDRESS|C/ Almendro 3, 1º A, 28005 Madrid]]"),
+    # a house or practice name first
+    ("rl-en-clinic-6419", "Registered with [[ADDRESS|The Old Rectory, 5 Church Walk, Malvern WR14 2AB]] as her home address."),
+    ("rl-en-bank-6420", "New address: [[ADDRESS|Rose Cottage, 12 Station Road, Kendal LA9 6BT]]."),
+    # British lower case with a postcode
+    ("rl-en-bank-6421", "hi, new addr is [[ADDRESS|42 willow close, norwich nr4 7hj]] cheers"),
+    ("rl-en-clinic-6422", "mum lives at [[ADDRESS|9 hazel grove, york yo10 3dd]] if you need to post it"),
+    # Polish
+    ("rl-en-bank-6423", "Polish customer, address [[ADDRESS|ul. Piękna 7/12, 00-549 Warszawa]]."),
+    ("rl-es-bank-6424", "El cliente polaco vive en [[ADDRESS|al. Jerozolimskie 65/79, 00-697 Warszawa]]."),
+    ("rl-es-clinic-6425", "Domicilio en Polonia: [[ADDRESS|os. Centrum 14/3, 31-929 Kraków]]"),
+    # a street name holding a title or a street-type word
+    ("rl-es-bank-6426", "Vive en [[ADDRESS|Avenida Doctor Fleming 15, 30003 Murcia]]."),
+    ("rl-es-clinic-6427", "domicilio: [[ADDRESS|Plaza Pintor Sorolla 3, 46002 Valencia]]"),
+    # a lower-case town after de la / del
+    ("rl-ca-bank-6428", "viu al [[ADDRESS|carrer nou 12 de la bisbal]], ens ha dit"),
+    ("rl-es-bank-6429", "vive en [[ADDRESS|calle real 8 de la carolina]] con su madre"),
+]
+
+MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}", re.S)
+
+
+def build(item_id, marked):
+    lang, domain = item_id.split("-")[1], item_id.split("-")[2]
+    out, ents, decoys = b"", [], []
+    pos = 0
+    for m in MARK.finditer(marked):
+        out += marked[pos:m.start()].encode()
+        typ, val, is_decoy = (m.group(3), m.group(4), True) if m.group(3) else (m.group(1), m.group(2), False)
+        start = len(out)
+        out += val.encode()
+        lab = {"type": typ, "value": val, "start": start, "end": len(out)}
+        (decoys if is_decoy else ents).append(lab)
+        pos = m.end()
+    out += marked[pos:].encode()
+    item = {"id": item_id, "lang": lang, "domain": domain, "text": out.decode(), "entities": ents}
+    if decoys:
+        item["decoys"] = decoys
+    return item
+
+
+def main():
+    for item_id, marked in ITEMS:
+        if "[[" not in marked and "{{" not in marked:
+            sys.exit(item_id + ": no label")
+        json.dump(build(item_id, marked), sys.stdout, ensure_ascii=False, separators=(",", ":"))
+        sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
