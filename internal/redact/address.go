@@ -1609,31 +1609,89 @@ func (a *addrParser) unitsBefore(s int) int {
 }
 
 // officeBefore: an office's published address ("nuestra oficina está en …", "Oficina Paseo de
-// Roma 2", "la nuestra está en …") is public information, not a customer's.
+// Roma 2", "la nuestra está en …") is public information, not a customer's. So is a firm's,
+// a hotel's, a venue's or a public body's: a company's legal form right before it, an office or
+// firm word or a profession later in the sentence than any home word, a venue word in a
+// sentence with no home word at all, or, for an address that starts a line, a line above it that
+// is a firm's signature (a firm's name, a job title, an office line) with no home word.
 func officeBefore(lower []byte, s int) bool {
 	if s > len(lower) {
 		return false
 	}
-	before := lower[max(0, s-160):s]
+	window := lower[max(0, s-160):s]
+	before := window
 	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
 	}
-	if b := bytes.TrimRight(before, " —–-:,("); len(b) != len(before) {
-		for _, suf := range []string{" sl", " sa", " s.l.", " s.a.", " slu", " sau", " slp", " cb", " ltd", " inc", " gmbh", " s.l", " s.a"} {
-			if bytes.HasSuffix(b, []byte(suf)) {
-				return true // "Promociones Henares SL — C/ Industria 5"
-			}
-		}
+	if companyFormAtEnd(before, true) {
+		return true // "Promociones Henares SL — C/ Industria 5"
 	}
 	// the later of a home word and an office word says whose address it is ("designa como
 	// domicilio el despacho de sus letrados, …": the office's)
-	// One pass over the window, trying only the words that start with each byte (the same result
-	// as the last bytes.LastIndex of every word, at a fraction of the cost: this runs for every
-	// address candidate).
-	home, office := -1, -1
-	for i := 0; i < len(before); i++ {
-		for _, w := range ownerWordsByFirst[before[i]] {
-			if bytes.HasPrefix(before[i:], []byte(w.text)) {
+	home, office, venue := ownerWordsIn(before)
+	if office > home || venue >= 0 && home < 0 {
+		return true
+	}
+	// a signature block: "Abogada⏎Calle Mayor 20, …", "> Xestor, oficina
+	// 1200⏎> Rúa Nova 3, …"
+	k := len(window)
+	for k > 0 && (window[k-1] == ' ' || window[k-1] == '>' || window[k-1] == '\t') {
+		k--
+	}
+	if k == 0 || window[k-1] != '\n' {
+		return false
+	}
+	line := bytes.TrimRight(window[:k-1], "\r ")
+	if j := bytes.LastIndexByte(line, '\n'); j >= 0 {
+		line = line[j+1:]
+	} else if len(window) == 160 {
+		return false // the line above is longer than the window: no signature line
+	}
+	line = bytes.TrimLeft(line, "> \t-")
+	if len(line) == 0 || len(line) > 80 {
+		return false
+	}
+	home, office, _ = ownerWordsIn(line)
+	if home >= 0 {
+		return false
+	}
+	if office >= 0 {
+		return true
+	}
+	for i := 0; i < len(line); i++ {
+		for _, w := range signatureWordsByFirst[line[i]] {
+			if bytes.HasPrefix(line[i:], []byte(w)) && (i == 0 || !isWordByte(line[i-1])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// companyFormAtEnd: b ends with a company's legal form ("… Henares SL —"); with sep, only
+// before a space or punctuation (an address's start in the same line).
+func companyFormAtEnd(b []byte, sep bool) bool {
+	t := bytes.TrimRight(b, " —–-:,(·\r")
+	if sep && len(t) == len(b) {
+		return false
+	}
+	for _, suf := range []string{" sl", " sa", " s.l.", " s.a.", " slu", " sau", " slp", " cb", " ltd", " inc", " gmbh", " s.l", " s.a", " llp", " plc", " s.l.u."} {
+		if bytes.HasSuffix(t, []byte(suf)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerWordsIn: the last index in b of a home word, of an office word and of a venue word (-1
+// for none). One pass over b, trying only the words that start with each byte (the same result
+// as the last bytes.LastIndex of every word, at a fraction of the cost: this runs for every
+// address candidate).
+func ownerWordsIn(b []byte) (home, office, venue int) {
+	home, office, venue = -1, -1, -1
+	for i := 0; i < len(b); i++ {
+		for _, w := range ownerWordsByFirst[b[i]] {
+			if bytes.HasPrefix(b[i:], []byte(w.text)) {
 				if w.office {
 					office = i
 				} else {
@@ -1641,8 +1699,13 @@ func officeBefore(lower []byte, s int) bool {
 				}
 			}
 		}
+		for _, w := range venueWordsByFirst[b[i]] {
+			if bytes.HasPrefix(b[i:], []byte(w)) {
+				venue = i
+			}
+		}
 	}
-	return office > home
+	return home, office, venue
 }
 
 // ownerWord is a word that says whose address follows: the person's home or an office.
@@ -1653,14 +1716,41 @@ type ownerWord struct {
 
 // ownerWordsByFirst indexes the home and office words by their first byte.
 var ownerWordsByFirst = func() (t [256][]ownerWord) {
-	for _, w := range []string{"vive", "domicilio", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda"} {
+	for _, w := range []string{"vive", "domicili", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda",
+		"residing", "resident", "domiciled", "living at", "live at", "vecino", "vecina", "veciño", "veciña", " viu ", "bizi", "empadronad", "client ",
+		// a guest's stay is where the person is ("Turista alojado en el Hotel Sol, Calle Mayor 20")
+		"alojad", "se aloja", "hospedad", "allotjad", "staying at", "stays at", "aloxad"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, false})
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
 		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego",
 		"social", // "domicilio social", "domicili social", "sede social"
-		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address"} {
+		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address",
+		// a firm's people and meeting words: the address after them is the firm's or the venue's
+		"notario", "notary", "notari ", "lawyer", "solicitor", "abogad", "advocat", "procurador", "la seu ",
+		"nos vemos en", "reunión en", "reunion en", "evento en", "meeting at", "see you at", "nuestras instalaciones"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
+	}
+	return t
+}()
+
+// venueWordsByFirst: hotels, venues, companies and public bodies. The address after one is
+// theirs only in a sentence with no home word ("vive junto al Ayuntamiento, calle …" is a home).
+var venueWordsByFirst = func() (t [256][]string) {
+	for _, w := range []string{"hotel", "hostal", "parador", "restaurante", "restaurant", " venue", "event at",
+		"juzgado", "audiencia", "ayuntamiento", "ajuntament", "concello", "tribunal", "empresa", "company", "firm "} {
+		t[w[0]] = append(t[w[0]], w)
+	}
+	return t
+}()
+
+// signatureWordsByFirst: words of a firm's signature line (a firm's name, a job title) at a
+// word's start; an address on the next line is the firm's.
+var signatureWordsByFirst = func() (t [256][]string) {
+	for _, w := range []string{"abogad", "advocat", "lawyer", "solicitor", "notari", "notary", "procurador", "gestor",
+		"xestor", "asesor", "asesoría", "assessor", "director", "directora", "manager", "legal", "llp", "partners",
+		"consult", "abokatu", "kudeatzaile", "responsable", "jefe", "jefa", "cap d", "head of", "associate", "asociad"} {
+		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
 }()

@@ -23,14 +23,18 @@ ITEMS = [
     ("rl-en-law-6404", "Best regards,\nHelen Crowther\nSolicitor, Crowther & Lyle LLP\n{{OFFICE|18 King Street, Manchester M2 4LQ}}"),
     ("rl-gl-bank-6405", "Un saúdo,\nIria Varela\nDirectora, oficina 0871\n{{OFFICE|Rúa Nova 40, 15705 Santiago de Compostela}}"),
     # a hotel, company or venue name right before
-    ("rl-es-clinic-6406", "Paciente alemana de vacaciones, alojada en el Hotel Las Gaviotas, {{OFFICE|Paseo de Poniente 8, Benidorm}}. Dolor torácico."),
-    ("rl-en-clinic-6407", "Tourist, staying at the Hotel Colón, {{OFFICE|Avenida de la Catedral 7, Barcelona}}; travel insurance on file."),
+    ("rl-es-clinic-6406", "Paciente alemana de vacaciones, alojada en el Hotel Las Gaviotas, [[ADDRESS|Paseo de Poniente 8, Benidorm]]. Dolor torácico."),
+    ("rl-en-clinic-6407", "Tourist, staying at the Hotel Colón, [[ADDRESS|Avenida de la Catedral 7, Barcelona]]; travel insurance on file."),
     ("rl-es-bank-6408", "La empresa Transportes Ulloa SL, {{OFFICE|calle Industria 22, 15008 A Coruña}}, pide un aval."),
     ("rl-es-law-6409", "La vista será en la sede de la Audiencia, {{OFFICE|Plaza de la Merced 1, 18071 Granada}}."),
     ("rl-es-bank-6410", "La reunión en {{OFFICE|calle Alfonso I 17, Zaragoza}} es a las 11, en nuestras oficinas."),
     ("rl-en-bank-6411", "Our head office is at {{OFFICE|Calle Serrano 88, 28006 Madrid}}; registered office likewise."),
     ("rl-es-bank-6412", "Evento para clientes: nos vemos en el Hotel Palafox, {{OFFICE|calle Marceliano Isábal 2, Zaragoza}}, el jueves."),
     ("rl-en-law-6413", "signed before Marta Ruiz, notary, of {{OFFICE|Calle Larios 4, Málaga}}, on the date above."),
+    # a guest's stay is labelled as the person's address (as realistic-dev4 does: "alojado en el
+    # Hotel …"); a hotel named in a record field with no stay word is the hotel's (as dev6 does)
+    ("rl-es-clinic-6430", "Turista. Seguro: Europ Assistance. Hotel Reconquista, {{OFFICE|calle Gil de Jaz 16, Oviedo}}. Fiebre."),
+    ("rl-en-clinic-6431", "Hotel: Hotel Meliá Sevilla, {{OFFICE|Calle Doctor Pedro de Castro 1, 41004 Sevilla}}\nAdmitted 30.11.2026"),
     # homes next to office words: the home word must win
     ("rl-es-bank-6414", "El cliente [[PERSON|Leandro Pazos]], empleado de la oficina de Correos, vive en [[ADDRESS|calle Río Miño 9, 2º B, 27002 Lugo]]."),
     ("rl-es-law-6415", "Comparece [[PERSON|Valentina Ochoa]], abogada, con domicilio en [[ADDRESS|calle Bailén 31, 3º, 48003 Bilbao]]."),
