@@ -75,6 +75,9 @@ type addrParser struct {
 	// lowerArea: the last area read has a name in lower case ("edificio mirador"); a chain it
 	// starts is an address only with a postcode.
 	lowerArea bool
+	// slashNumber: a number may carry a flat after a slash ("ul. Piękna 7/12"); set only while a
+	// Polish street is read.
+	slashNumber bool
 }
 
 // appendAddresses appends every address chain the grammar reads in text.
@@ -332,6 +335,11 @@ func (a *addrParser) bareStreetBefore(i int) int {
 func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if ws[i].is(fc, lexStreetTypeWords|lexAreaWords) {
 		return true
+	}
+	if e := ws[i].end; e-ws[i].start == 2 && polishStreetType(fc.lower, e) {
+		if f := fc.lower[ws[i].start:e]; string(f) == "ul" || string(f) == "al" || string(f) == "os" {
+			return i+1 < len(ws) && capitalised(ws[i+1].text)
+		}
 	}
 	if c := fc.lower[ws[i].start]; c == 'p' && ws[i].end-ws[i].start <= 2 && bytes.Contains(fc.lower[ws[i].end:min(len(fc.lower), ws[i].end+9)], []byte("box ")) {
 		return true // "PO Box 123", "P.O. Box 123"
@@ -682,6 +690,16 @@ func (a *addrParser) street(i int) (segKind, int) {
 	if f == "via" && !capitalised(t[i:]) {
 		if k, ke := a.nameThenNumber(e+1, 4); k == segStreet {
 			return k, ke // "via Garibaldi 12"
+		}
+		return segNone, 0
+	}
+	if (f == "ul" || f == "al" || f == "os") && polishStreetType(t, e) {
+		// Polish "ul. Piękna 7/12", "al. Jerozolimskie 65/79", "os. Centrum 7/12"
+		a.slashNumber = true
+		k, ke := a.nameThenNumber(e+2, 4)
+		a.slashNumber = false
+		if k == segStreet {
+			return k, ke
 		}
 		return segNone, 0
 	}
@@ -1047,6 +1065,11 @@ func (a *addrParser) number(i int) int {
 			e = re // "6-8", "31-33": a range of numbers
 		}
 	}
+	if a.slashNumber && e+1 < len(t) && t[e] == '/' && isDigitByte(t[e+1]) {
+		if _, re, rn := a.p.digitsAt(e+1, 3); rn <= 3 && (re == len(t) || !isWordByte(t[re]) && t[re] != '/') {
+			e = re // "7/12": a flat after the house number
+		}
+	}
 	if e < len(t) && (isWordByte(t[e]) || t[e] == '/' || t[e] == '%' || t[e] == ':') {
 		return 0
 	}
@@ -1253,6 +1276,9 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 	case nd == 4 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]):
 		e += 4 // 1100-048
 	case nd == 4 && !alone:
+	case nd == 2 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]) &&
+		(e+4 == len(t) || t[e+4] == ' '):
+		e += 4 // Polish 00-549
 	default:
 		return 0, false
 	}
@@ -1606,6 +1632,12 @@ func (a *addrParser) unitsBefore(s int) int {
 		return s
 	}
 	return s
+}
+
+// polishStreetType: the two-letter word ending at e is written as a Polish street type (ul., al.,
+// os.): a dot, a space and a letter.
+func polishStreetType[T string | []byte](t T, e int) bool {
+	return e+2 < len(t) && t[e] == '.' && t[e+1] == ' ' && (isASCIILetterByte(t[e+2]) || t[e+2] >= 0x80)
 }
 
 // officeBefore: an office's published address ("nuestra oficina está en …", "Oficina Paseo de
