@@ -599,6 +599,17 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 			return segTown, e // "la calle mayor 14 de fuentelapeña"
 		}
 	}
+	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor) {
+		// a town whose name has an article: "carrer nou 12 de la bisbal", "… del vendrell"
+		for _, p := range []string{"de la ", "de las ", "de los ", "de les ", "de l'", "del ", "dels "} {
+			if len(t)-i > len(p) && strings.EqualFold(t[i:i+len(p)], p) {
+				if e := a.deTown(i + len(p)); e > 0 {
+					return segTown, e
+				}
+				break
+			}
+		}
+	}
 	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor || prev == segUnit) && (strings.HasPrefix(t[i:], "en ") || strings.HasPrefix(t[i:], "de ")) {
 		// "calle Ancha, 3, en Cádiz", "…, puerta 2, de Madrid": a known town, or a capitalised
 		// one before punctuation or the end
@@ -955,7 +966,7 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 			return segNone, 0
 		}
 		we := a.p.ws[w].end
-		if n > 0 && suffixStreetWords[fw] && (!lower || lowerSuffixes[fw]) {
+		if n > 0 && suffixStreetWords[fw] && (!lower || lowerSuffixes[fw] || a.lowerUKTail(we)) {
 			if we < len(t) && t[we] == '.' {
 				we++
 			}
@@ -2257,6 +2268,40 @@ func (a *addrParser) nextLines(e int) int {
 var lowerSuffixes = words(`st street rd road ave avenue ln lane blvd boulevard crescent terrace gardens`)
 
 // ukPostcodeLower: a British postcode typed in lower case (nw1 6xe, ox1 4ap).
+// lowerUKTail: after a lower-case English street ending at e come one to three lower-case town
+// words and a British postcode in lower case (", leicester le2 1xa"): any suffix word counts
+// then ("42 willow close", "9 hazel grove"), the postcode says the sentence is an address.
+func (a *addrParser) lowerUKTail(e int) bool {
+	t := a.text
+	if e < len(t) && t[e] == ',' {
+		e++
+	}
+	if e >= len(t) || t[e] != ' ' {
+		return false
+	}
+	j := e + 1
+	for n := 0; n < 3 && j < len(t); n++ {
+		k := j
+		for k < len(t) && (t[k] >= 'a' && t[k] <= 'z' || t[k] >= 0x80) {
+			k++
+		}
+		if k == j || k >= len(t) {
+			return false
+		}
+		if t[k] == ',' {
+			k++
+		}
+		if k >= len(t) || t[k] != ' ' {
+			return false
+		}
+		if ukPostcodeLower(t, k+1) > 0 {
+			return true
+		}
+		j = k + 1
+	}
+	return false
+}
+
 func ukPostcodeLower(t string, i int) int {
 	j := i
 	for j < len(t) && j-i < 2 && t[j] >= 'a' && t[j] <= 'z' {
