@@ -1577,6 +1577,9 @@ func (a *addrParser) stateZip(i int) int {
 // articleBefore widens an address over "la"/"el" right before it ("vive en la calle las flores 3").
 func (a *addrParser) articleBefore(s int) int {
 	t := a.text
+	if s >= 5 && (t[s-5:s] == "Gran " || t[s-5:s] == "gran ") && (s == 5 || !isWordByte(t[s-6])) {
+		s -= 5 // "la Gran Vía Marqués del Turia 49": the street's type is "Gran Vía"
+	}
 	for _, art := range []string{"la ", "La ", "el ", "El ", "l'"} {
 		if s >= len(art) && t[s-len(art):s] == art && (s == len(art) || !isWordByte(t[s-len(art)-1])) {
 			return s - len(art)
@@ -1587,6 +1590,25 @@ func (a *addrParser) articleBefore(s int) int {
 
 // unitsBefore widens a number-first street over what British addresses put before it: "Flat
 // 12, Beaumont Court, 44 Upper Richmond Road", "Hotel Sol, hab. 12, Calle Mayor 20".
+// theHouseBefore: seg ends with a house's or practice's name, "The" and one to three capitalised
+// words; the index of "The" in seg, or -1.
+func theHouseBefore(seg string) int {
+	x := strings.LastIndex(seg, "The ")
+	if x < 0 || x > 0 && isWordByte(seg[x-1]) {
+		return -1
+	}
+	ws := strings.Fields(seg[x+4:])
+	if len(ws) < 1 || len(ws) > 3 || strings.ContainsAny(seg[x:], ",.;:\n") {
+		return -1
+	}
+	for _, w := range ws {
+		if !capitalised(w) {
+			return -1
+		}
+	}
+	return x
+}
+
 func (a *addrParser) unitsBefore(s int) int {
 	t := a.text
 	if s >= 2 && t[s-1] == ' ' && isDigitByte(t[s]) {
@@ -1614,6 +1636,10 @@ func (a *addrParser) unitsBefore(s int) int {
 			if x := strings.LastIndex(t[lb:k], cue); x >= 0 {
 				b = max(b, lb+x+len(cue))
 			}
+		}
+		if h := theHouseBefore(t[lb:k]); h >= 0 {
+			s = lb + h // "The Old Rectory, 5 Church Walk, …", "The Old Rectory, 5 Church Walk, …"
+			continue
 		}
 		if b < 0 {
 			return s
