@@ -17,11 +17,11 @@ import sys
 ITEMS = [
     # --- batch 1: written before any rule of this round ---
     # a firm's signature block: firm name, job title or office line right above the address
-    ("rl-es-law-6401", "Quedo a la espera.\n\nSaludos,\nRemedios Alcaraz\nAlcaraz & Quesada Abogados\n{{OFFICE|C/ Colón 14, 46004 Valencia}}\nTel. 963 10 20 30"),
-    ("rl-es-bank-6402", "Un saludo,\nFermín Olano\nGestor de empresas\n{{OFFICE|Avenida de la Libertad 8, 30009 Murcia}}"),
-    ("rl-ca-law-6403", "Salutacions,\nPere Vilaró\nAdvocat\n{{OFFICE|Passeig de Gràcia 71, 08008 Barcelona}}"),
-    ("rl-en-law-6404", "Best regards,\nHelen Crowther\nSolicitor, Crowther & Lyle LLP\n{{OFFICE|18 King Street, Manchester M2 4LQ}}"),
-    ("rl-gl-bank-6405", "Un saúdo,\nIria Varela\nDirectora, oficina 0871\n{{OFFICE|Rúa Nova 40, 15705 Santiago de Compostela}}"),
+    ("rl-es-law-6401", "Quedo a la espera.\n\nSaludos,\n[[PERSON|Remedios Alcaraz]]\nAlcaraz & Quesada Abogados\n{{OFFICE|C/ Colón 14, 46004 Valencia}}\nTel. 963 10 20 30"),
+    ("rl-es-bank-6402", "Un saludo,\n[[PERSON|Fermín Olano]]\nGestor de empresas\n{{OFFICE|Avenida de la Libertad 8, 30009 Murcia}}"),
+    ("rl-ca-law-6403", "Salutacions,\n[[PERSON|Pere Vilaró]]\nAdvocat\n{{OFFICE|Passeig de Gràcia 71, 08008 Barcelona}}"),
+    ("rl-en-law-6404", "Best regards,\n[[PERSON|Helen Crowther]]\nSolicitor, Crowther & Lyle LLP\n{{OFFICE|18 King Street, Manchester M2 4LQ}}"),
+    ("rl-gl-bank-6405", "Un saúdo,\n[[PERSON|Iria Varela]]\nDirectora, oficina 0871\n{{OFFICE|Rúa Nova 40, 15705 Santiago de Compostela}}"),
     # a hotel, company or venue name right before
     ("rl-es-clinic-6406", "Paciente alemana de vacaciones, alojada en el Hotel Las Gaviotas, [[ADDRESS|Paseo de Poniente 8, Benidorm]]. Dolor torácico."),
     ("rl-en-clinic-6407", "Tourist, staying at the Hotel Colón, [[ADDRESS|Avenida de la Catedral 7, Barcelona]]; travel insurance on file."),
@@ -30,7 +30,7 @@ ITEMS = [
     ("rl-es-bank-6410", "La reunión en {{OFFICE|calle Alfonso I 17, Zaragoza}} es a las 11, en nuestras oficinas."),
     ("rl-en-bank-6411", "Our head office is at {{OFFICE|Calle Serrano 88, 28006 Madrid}}; registered office likewise."),
     ("rl-es-bank-6412", "Evento para clientes: nos vemos en el Hotel Palafox, {{OFFICE|calle Marceliano Isábal 2, Zaragoza}}, el jueves."),
-    ("rl-en-law-6413", "signed before Marta Ruiz, notary, of {{OFFICE|Calle Larios 4, Málaga}}, on the date above."),
+    ("rl-en-law-6413", "signed before [[PERSON|Marta Ruiz]], notary, of {{OFFICE|Calle Larios 4, Málaga}}, on the date above."),
     # a guest's stay is labelled as the person's address (as realistic-dev4 does: "alojado en el
     # Hotel …"); a hotel named in a record field with no stay word is the hotel's (as dev6 does)
     ("rl-es-clinic-6430", "Turista. Seguro: Europ Assistance. Hotel Reconquista, {{OFFICE|calle Gil de Jaz 16, Oviedo}}. Fiebre."),
@@ -51,12 +51,31 @@ ITEMS = [
     ("rl-en-bank-6423", "Polish customer, address [[ADDRESS|ul. Piękna 7/12, 00-549 Warszawa]]."),
     ("rl-es-bank-6424", "El cliente polaco vive en [[ADDRESS|al. Jerozolimskie 65/79, 00-697 Warszawa]]."),
     ("rl-es-clinic-6425", "Domicilio en Polonia: [[ADDRESS|os. Centrum 14/3, 31-929 Kraków]]"),
-    # a street name holding a title or a street-type word
+    # a street name holding a title (the type word before it may be "Gran Vía") or a street-type word
     ("rl-es-bank-6426", "Vive en [[ADDRESS|Avenida Doctor Fleming 15, 30003 Murcia]]."),
     ("rl-es-clinic-6427", "domicilio: [[ADDRESS|Plaza Pintor Sorolla 3, 46002 Valencia]]"),
     # a lower-case town after de la / del
     ("rl-ca-bank-6428", "viu al [[ADDRESS|carrer nou 12 de la bisbal]], ens ha dit"),
     ("rl-es-bank-6429", "vive en [[ADDRESS|calle real 8 de la carolina]] con su madre"),
+    # --- batch 2: written before the rules for these forms (after batch 1's rules) ---
+    # more office words and languages; a switchboard after the address
+    ("rl-es-law-6432", "Nuestra sede: {{OFFICE|calle Marqués de Larios 9, 29005 Málaga}} (centralita 952 00 11 22)."),
+    ("rl-ca-bank-6433", "La seu de l'entitat és a {{OFFICE|Avinguda Diagonal 621, 08028 Barcelona}}."),
+    ("rl-gl-bank-6434", "O enderezo da oficina é {{OFFICE|Rúa Real 33, 15003 A Coruña}}."),
+    ("rl-en-law-6435", "Registered office: {{OFFICE|4 Temple Row, Birmingham B2 5HG}}."),
+    ("rl-en-bank-6436", "Meeting at {{OFFICE|25 Canada Square, London E14 5LQ}} with the client's advisers on Friday."),
+    ("rl-es-law-6437", "Bufete Lozano y Asociados, {{OFFICE|calle Colón 2, 3º, 46004 Valencia}}, le comunica el cambio de horario."),
+    ("rl-eu-bank-6438", "Gure bulegoa: {{OFFICE|Kale Nagusia 12, 20500 Arrasate}}"),
+    # a guest's stay: the hotel's name is no part of the address
+    ("rl-es-clinic-6439", "Paciente [[PERSON|Ramiro Ledesma]], alojado en el {{COMPANY|Hotel Las Arenas}}, [[ADDRESS|Avda. del Puerto 5, 46011 Valencia]]."),
+    ("rl-en-clinic-6440", "tourist staying at {{COMPANY|Hotel Marbella Playa}}, [[ADDRESS|Calle Ancha 3, 29602 Marbella]], insurance pending"),
+    # parking and storage spaces are no addresses
+    ("rl-es-law-6441", "Es propietario de la {{REFERENCE|plaza de garaje número 12}} del edificio."),
+    ("rl-es-bank-6442", "el cliente alquila la {{REFERENCE|plaza de aparcamiento 33}} en el sótano"),
+    # homes next to public bodies and venues
+    ("rl-es-bank-6443", "Dña. [[PERSON|Inés Robles]], vecina de [[ADDRESS|calle Jardines 4, 2º, 10001 Cáceres]], trabaja en el Ayuntamiento."),
+    ("rl-es-bank-6444", "vive enfrente del Ayuntamiento, en [[ADDRESS|plaza Mayor 2, 3º, 37002 Salamanca]]"),
+    ("rl-es-bank-6445", "vive en la [[ADDRESS|Gran Vía Marqués del Turia 49, 46005 Valencia]] desde 2019"),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}", re.S)
