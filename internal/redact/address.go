@@ -704,6 +704,9 @@ func (a *addrParser) street(i int) (segKind, int) {
 		}
 		return segNone, 0
 	}
+	if (f == "plaza" || f == "plaça" || f == "placa" || f == "praza") && parkingSpace(a.p.fc.lower, e) {
+		return segNone, 0 // "la plaza de garaje número 12", "plaça d'aparcament 3"
+	}
 	if (f == "ul" || f == "al" || f == "os") && polishStreetType(t, e) {
 		// Polish "ul. Piękna 7/12", "al. Jerozolimskie 65/79", "os. Centrum 7/12"
 		a.slashNumber = true
@@ -1621,6 +1624,7 @@ func (a *addrParser) unitsBefore(s int) int {
 			s = k
 		}
 	}
+	roomTaken := false
 	for n := 0; n < 3; n++ {
 		if s < 3 || t[s-2:s] != ", " {
 			return s
@@ -1646,7 +1650,7 @@ func (a *addrParser) unitsBefore(s int) int {
 		}
 		seg := t[b:k]
 		if e := a.unit(b); e == k {
-			s = b
+			s, roomTaken = b, true
 			continue
 		}
 		if e := a.floor(b); e == k && b < len(t) && isDigitByte(t[b]) {
@@ -1661,7 +1665,10 @@ func (a *addrParser) unitsBefore(s int) int {
 				s = b
 				continue
 			}
-			if f := fold(ws[0]); f == "hotel" || f == "edificio" || f == "residencia" || f == "hostal" || houseFirst[f] && capitalised(ws[1]) {
+			// a hotel's name is the guest's address only with a room in it ("Hotel Sol, hab.
+			// 12, Calle Mayor 20"); before the street alone it is the hotel's ("staying at
+			// Hotel Marbella Playa, avda. del mar 12")
+			if f := fold(ws[0]); (f == "hotel" || f == "hostal") && roomTaken || f == "edificio" || f == "residencia" || houseFirst[f] && capitalised(ws[1]) {
 				s = b
 				continue
 			}
@@ -1669,6 +1676,18 @@ func (a *addrParser) unitsBefore(s int) int {
 		return s
 	}
 	return s
+}
+
+// parkingSpace: after a "plaza" ending at e come words that make it a parking space.
+func parkingSpace(lower []byte, e int) bool {
+	rest := lower[e:min(len(lower), e+24)]
+	for _, p := range []string{" de garaje", " de aparcamiento", " de parking", " de garatge", " d'aparcament", " de pàrquing",
+		" de parquing", " de garaxe", " de aparcadoiro", " garaje", " de cochera"} {
+		if bytes.HasPrefix(rest, []byte(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // polishStreetType: the two-letter word ending at e is written as a Polish street type (ul., al.,
