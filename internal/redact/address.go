@@ -1778,23 +1778,60 @@ func companyFormAtEnd(b []byte, sep bool) bool {
 func ownerWordsIn(b []byte) (home, office, venue int) {
 	home, office, venue = -1, -1, -1
 	for i := 0; i < len(b); i++ {
-		for _, w := range ownerWordsByFirst[b[i]] {
-			if bytes.HasPrefix(b[i:], []byte(w.text)) {
-				if w.office {
-					office = i
-				} else {
-					home = i
-				}
-			}
+		if i+1 == len(b) {
+			break // every word has two bytes or more
 		}
-		for _, w := range venueWordsByFirst[b[i]] {
-			if bytes.HasPrefix(b[i:], []byte(w)) {
-				venue = i
+		for _, w := range ownerKindsByFirst[b[i]] {
+			// the second byte first: most tries end there, without a call
+			if w.text[1] == b[i+1] && len(b)-i >= len(w.text) && string(b[i:i+len(w.text)]) == string(w.text) {
+				switch w.kind {
+				case ownerHome:
+					home = i
+				case ownerOffice:
+					office = i
+				default:
+					venue = i
+				}
 			}
 		}
 	}
 	return home, office, venue
 }
+
+const (
+	ownerHome = iota
+	ownerOffice
+	ownerVenue
+)
+
+// ownerKindsByFirst joins the home, office and venue words in one table by first byte, so that
+// ownerWordsIn looks each byte up once.
+var ownerKindsByFirst = func() (t [256][]struct {
+	text []byte
+	kind uint8
+}) {
+	add := func(w string, k uint8) {
+		t[w[0]] = append(t[w[0]], struct {
+			text []byte
+			kind uint8
+		}{[]byte(w), k})
+	}
+	for _, ws := range ownerWordsByFirst {
+		for _, w := range ws {
+			if w.office {
+				add(w.text, ownerOffice)
+			} else {
+				add(w.text, ownerHome)
+			}
+		}
+	}
+	for _, ws := range venueWordsByFirst {
+		for _, w := range ws {
+			add(w, ownerVenue)
+		}
+	}
+	return t
+}()
 
 // ownerWord is a word that says whose address follows: the person's home or an office.
 type ownerWord struct {
