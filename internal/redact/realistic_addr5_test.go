@@ -118,3 +118,26 @@ func TestAddressOfficeGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestAddress5PrefixesSuffixes runs the address pass on every prefix and suffix of this round's
+// texts (the new forms end early: "ul. X 14/", "de la", "le2 1x", "plaza de gar").
+func TestAddress5PrefixesSuffixes(t *testing.T) {
+	texts := []string{"ul. Piękna 7/12, 00-549 Warszawa", "42 willow close, norwich nr4 7hj", "carrer nou 12 de la bisbal",
+		"Abogada\n> Calle Mayor 20, 28013 Madrid", "la plaza de garaje 4", "at The Old Rectory, 5 Church Walk, Malvern WR14 2AB"}
+	for _, it := range loadItems(t, "realistic-dev7-addr.jsonl") {
+		texts = append(texts, it.Text)
+	}
+	for _, text := range texts {
+		for n := 0; n <= len(text); n++ {
+			for _, s := range []string{text[:n], text[n:]} {
+				ws := splitWords(nil, s)
+				fc := &folder{lower: appendLowerSameLength(nil, s)}
+				for _, sp := range appendAddresses(nil, s, ws, fc) {
+					if sp.Start < 0 || sp.End > len(s) || sp.Start > sp.End || sp.Text != s[sp.Start:sp.End] {
+						t.Fatalf("span [%d,%d) out of a %d-byte text", sp.Start, sp.End, len(s))
+					}
+				}
+			}
+		}
+	}
+}
