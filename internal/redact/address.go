@@ -1717,7 +1717,7 @@ func officeBefore(lower []byte, s int) bool {
 	// the later of a home word and an office word says whose address it is ("designa como
 	// domicilio el despacho de sus letrados, …": the office's)
 	home, office, venue := ownerWordsIn(before)
-	if office > home || venue >= 0 && home < 0 {
+	if office > home || venue >= 0 && home < 0 || home < 0 && switchboardAfter(lower, s) {
 		return true
 	}
 	// a signature block: "Abogada⏎Calle Mayor 20, …", "> Xestor, oficina
@@ -1752,6 +1752,41 @@ func officeBefore(lower []byte, s int) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// switchboardAfter: a switchboard or opening hours right after the address at s, in the same line
+// and after only a comma, a bracket or a dot ("…, centralita 91 …", "(switchboard +34 …)", ",
+// horario de atención de 8 a 15"), with no verb or conjunction between ("… y llamó a la
+// centralita" says nothing about the address).
+func switchboardAfter(lower []byte, s int) bool {
+	fwd := lower[s:min(len(lower), s+80)]
+	if k := bytes.IndexByte(fwd, '\n'); k >= 0 {
+		fwd = fwd[:k]
+	}
+	// one pass over the separators, trying the words only after one
+	for j := 0; j < len(fwd); {
+		k := bytes.IndexAny(fwd[j:], ",(;\xb7")
+		if k < 0 {
+			return false
+		}
+		k += j
+		j = k + 1
+		w := bytes.TrimLeft(fwd[j:], " ")
+		hit := false
+		for _, x := range []string{"centralita", "switchboard", "centraleta", "horario de atención", "opening hours"} {
+			hit = hit || bytes.HasPrefix(w, []byte(x))
+		}
+		if !hit {
+			continue
+		}
+		for _, x := range []string{" y ", " and ", " que ", " llam", " call ", " called", " su ", " his ", " her ", " i ", " e "} {
+			if bytes.Contains(fwd[:k], []byte(x)) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -19,7 +19,7 @@ var realisticAddr5Floor = map[string]struct {
 	maxAddrDecoy int
 }{
 	"realistic-dev6.jsonl":      {covered: 1, fullyItems: 0, maxDecoyHit: 500, maxAddrDecoy: 0},
-	"realistic-dev7-addr.jsonl": {covered: 1, fullyItems: 45, maxDecoyHit: 0, maxAddrDecoy: 0},
+	"realistic-dev7-addr.jsonl": {covered: 1, fullyItems: 49, maxDecoyHit: 0, maxAddrDecoy: 0},
 }
 
 func TestRealisticAddresses5(t *testing.T) {
@@ -87,6 +87,9 @@ func TestAddressOfficeGuard(t *testing.T) {
 		{"nos vemos en calle Mayor 20, Madrid, a las 10", "calle Mayor 20, Madrid", false},
 		{"the patient, a hotel porter, lives at 4 Elm Road, Leeds LS6 2AB", "4 Elm Road, Leeds LS6 2AB", true},
 		{"Es propietario de la plaza de garaje número 12 del edificio", "plaza de garaje número 12", false},
+		{"Puede pasar por calle Mayor 20, 28013 Madrid, centralita 91 000 00 00.", "calle Mayor 20, 28013 Madrid", false},
+		{"Mi madre está en calle Mayor 20, 28013 Madrid y llamó a la centralita.", "calle Mayor 20, 28013 Madrid", true},
+		{"Reside en calle Mayor 20, 28013 Madrid, centralita de su empresa 91 000 00 00.", "calle Mayor 20, 28013 Madrid", true},
 		{"lives at 42 willow close, norwich nr4 7hj", "42 willow close, norwich nr4 7hj", true},
 		{"address ul. Piękna 7/12, 00-549 Warszawa, passport", "ul. Piękna 7/12, 00-549 Warszawa", true},
 		{"viu al carrer nou 12 de la bisbal.", "carrer nou 12 de la bisbal", true},

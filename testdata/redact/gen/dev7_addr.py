@@ -76,6 +76,11 @@ ITEMS = [
     ("rl-es-bank-6443", "Dña. [[PERSON|Inés Robles]], vecina de [[ADDRESS|calle Jardines 4, 2º, 10001 Cáceres]], trabaja en el Ayuntamiento."),
     ("rl-es-bank-6444", "vive enfrente del Ayuntamiento, en [[ADDRESS|plaza Mayor 2, 3º, 37002 Salamanca]]"),
     ("rl-es-bank-6445", "vive en la [[ADDRESS|Gran Vía Marqués del Turia 49, 46005 Valencia]] desde 2019"),
+    # --- batch 3: written before the rule for a switchboard or opening hours after the address ---
+    ("rl-es-bank-6446", "Puede pasar por {{OFFICE|Avenida Europa 19, 28224 Pozuelo}}, centralita 91 000 12 12, de 9 a 14."),
+    ("rl-en-law-6447", "Documents can be left at {{OFFICE|Calle Alcalá 95, 28009 Madrid}} (switchboard +34 910 000 111)."),
+    ("rl-es-clinic-6448", "Recogida de resultados en {{OFFICE|calle Pintor Rosales 6, 28008 Madrid}}, horario de atención de 8 a 15."),
+    ("rl-es-bank-6449", "El cliente vive en [[ADDRESS|calle Pintor Rosales 9, 28008 Madrid]], centralita de su empresa 91 000 13 13."),
 ]
 
 MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}", re.S)
