@@ -75,6 +75,9 @@ type addrParser struct {
 	// lowerArea: the last area read has a name in lower case ("edificio mirador"); a chain it
 	// starts is an address only with a postcode.
 	lowerArea bool
+	// slashNumber: a number may carry a flat after a slash ("ul. Piękna 7/12"); set only while a
+	// Polish street is read.
+	slashNumber bool
 }
 
 // appendAddresses appends every address chain the grammar reads in text.
@@ -332,6 +335,11 @@ func (a *addrParser) bareStreetBefore(i int) int {
 func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if ws[i].is(fc, lexStreetTypeWords|lexAreaWords) {
 		return true
+	}
+	if e := ws[i].end; e-ws[i].start == 2 && polishStreetType(fc.lower, e) {
+		if f := fc.lower[ws[i].start:e]; string(f) == "ul" || string(f) == "al" || string(f) == "os" {
+			return i+1 < len(ws) && capitalised(ws[i+1].text)
+		}
 	}
 	if c := fc.lower[ws[i].start]; c == 'p' && ws[i].end-ws[i].start <= 2 && bytes.Contains(fc.lower[ws[i].end:min(len(fc.lower), ws[i].end+9)], []byte("box ")) {
 		return true // "PO Box 123", "P.O. Box 123"
@@ -591,6 +599,17 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 			return segTown, e // "la calle mayor 14 de fuentelapeña"
 		}
 	}
+	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor) {
+		// a town whose name has an article: "carrer nou 12 de la bisbal", "… del vendrell"
+		for _, p := range []string{"de la ", "de las ", "de los ", "de les ", "de l'", "del ", "dels "} {
+			if len(t)-i > len(p) && strings.EqualFold(t[i:i+len(p)], p) {
+				if e := a.deTown(i + len(p)); e > 0 {
+					return segTown, e
+				}
+				break
+			}
+		}
+	}
 	if anchored && (prev == segStreet || prev == segNumber || prev == segFloor || prev == segUnit) && (strings.HasPrefix(t[i:], "en ") || strings.HasPrefix(t[i:], "de ")) {
 		// "calle Ancha, 3, en Cádiz", "…, puerta 2, de Madrid": a known town, or a capitalised
 		// one before punctuation or the end
@@ -682,6 +701,19 @@ func (a *addrParser) street(i int) (segKind, int) {
 	if f == "via" && !capitalised(t[i:]) {
 		if k, ke := a.nameThenNumber(e+1, 4); k == segStreet {
 			return k, ke // "via Garibaldi 12"
+		}
+		return segNone, 0
+	}
+	if (f == "plaza" || f == "plaça" || f == "placa" || f == "praza") && parkingSpace(a.p.fc.lower, e) {
+		return segNone, 0 // "la plaza de garaje número 12", "plaça d'aparcament 3"
+	}
+	if (f == "ul" || f == "al" || f == "os") && polishStreetType(t, e) {
+		// Polish "ul. Piękna 7/12", "al. Jerozolimskie 65/79", "os. Centrum 7/12"
+		a.slashNumber = true
+		k, ke := a.nameThenNumber(e+2, 4)
+		a.slashNumber = false
+		if k == segStreet {
+			return k, ke
 		}
 		return segNone, 0
 	}
@@ -937,7 +969,7 @@ func (a *addrParser) numberFirst(i int) (segKind, int) {
 			return segNone, 0
 		}
 		we := a.p.ws[w].end
-		if n > 0 && suffixStreetWords[fw] && (!lower || lowerSuffixes[fw]) {
+		if n > 0 && suffixStreetWords[fw] && (!lower || lowerSuffixes[fw] || a.lowerUKTail(we)) {
 			if we < len(t) && t[we] == '.' {
 				we++
 			}
@@ -1045,6 +1077,11 @@ func (a *addrParser) number(i int) int {
 	if e+1 < len(t) && t[e] == '-' && isDigitByte(t[e+1]) {
 		if _, re, rn := a.p.digitsAt(e+1, 4); rn <= 4 && (re == len(t) || !isWordByte(t[re]) && t[re] != '-' && t[re] != '/') {
 			e = re // "6-8", "31-33": a range of numbers
+		}
+	}
+	if a.slashNumber && e+1 < len(t) && t[e] == '/' && isDigitByte(t[e+1]) {
+		if _, re, rn := a.p.digitsAt(e+1, 3); rn <= 3 && (re == len(t) || !isWordByte(t[re]) && t[re] != '/') {
+			e = re // "7/12": a flat after the house number
 		}
 	}
 	if e < len(t) && (isWordByte(t[e]) || t[e] == '/' || t[e] == '%' || t[e] == ':') {
@@ -1253,6 +1290,9 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 	case nd == 4 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]):
 		e += 4 // 1100-048
 	case nd == 4 && !alone:
+	case nd == 2 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]) &&
+		(e+4 == len(t) || t[e+4] == ' '):
+		e += 4 // Polish 00-549
 	default:
 		return 0, false
 	}
@@ -1540,6 +1580,9 @@ func (a *addrParser) stateZip(i int) int {
 // articleBefore widens an address over "la"/"el" right before it ("vive en la calle las flores 3").
 func (a *addrParser) articleBefore(s int) int {
 	t := a.text
+	if s >= 5 && (t[s-5:s] == "Gran " || t[s-5:s] == "gran ") && (s == 5 || !isWordByte(t[s-6])) {
+		s -= 5 // "la Gran Vía Marqués del Turia 49": the street's type is "Gran Vía"
+	}
 	for _, art := range []string{"la ", "La ", "el ", "El ", "l'"} {
 		if s >= len(art) && t[s-len(art):s] == art && (s == len(art) || !isWordByte(t[s-len(art)-1])) {
 			return s - len(art)
@@ -1549,7 +1592,26 @@ func (a *addrParser) articleBefore(s int) int {
 }
 
 // unitsBefore widens a number-first street over what British addresses put before it: "Flat
-// 12, Beaumont Court, 44 Upper Richmond Road", "Hotel Miramar, hab. 402, Paseo Marítimo 12".
+// 12, Beaumont Court, 44 Upper Richmond Road", "Hotel Sol, hab. 12, Calle Mayor 20".
+// theHouseBefore: seg ends with a house's or practice's name, "The" and one to three capitalised
+// words; the index of "The" in seg, or -1.
+func theHouseBefore(seg string) int {
+	x := strings.LastIndex(seg, "The ")
+	if x < 0 || x > 0 && isWordByte(seg[x-1]) {
+		return -1
+	}
+	ws := strings.Fields(seg[x+4:])
+	if len(ws) < 1 || len(ws) > 3 || strings.ContainsAny(seg[x:], ",.;:\n") {
+		return -1
+	}
+	for _, w := range ws {
+		if !capitalised(w) {
+			return -1
+		}
+	}
+	return x
+}
+
 func (a *addrParser) unitsBefore(s int) int {
 	t := a.text
 	if s >= 2 && t[s-1] == ' ' && isDigitByte(t[s]) {
@@ -1562,6 +1624,7 @@ func (a *addrParser) unitsBefore(s int) int {
 			s = k
 		}
 	}
+	roomTaken := false
 	for n := 0; n < 3; n++ {
 		if s < 3 || t[s-2:s] != ", " {
 			return s
@@ -1578,12 +1641,16 @@ func (a *addrParser) unitsBefore(s int) int {
 				b = max(b, lb+x+len(cue))
 			}
 		}
+		if h := theHouseBefore(t[lb:k]); h >= 0 {
+			s = lb + h // "The Old Rectory, 5 Church Walk, …", "The Old Rectory, 5 Church Walk, …"
+			continue
+		}
 		if b < 0 {
 			return s
 		}
 		seg := t[b:k]
 		if e := a.unit(b); e == k {
-			s = b
+			s, roomTaken = b, true
 			continue
 		}
 		if e := a.floor(b); e == k && b < len(t) && isDigitByte(t[b]) {
@@ -1598,7 +1665,10 @@ func (a *addrParser) unitsBefore(s int) int {
 				s = b
 				continue
 			}
-			if f := fold(ws[0]); f == "hotel" || f == "edificio" || f == "residencia" || f == "hostal" || houseFirst[f] && capitalised(ws[1]) {
+			// a hotel's name is the guest's address only with a room in it ("Hotel Sol, hab.
+			// 12, Calle Mayor 20"); before the street alone it is the hotel's ("staying at
+			// Hotel Marbella Playa, avda. del mar 12")
+			if f := fold(ws[0]); (f == "hotel" || f == "hostal") && roomTaken || f == "edificio" || f == "residencia" || houseFirst[f] && capitalised(ws[1]) {
 				s = b
 				continue
 			}
@@ -1608,42 +1678,195 @@ func (a *addrParser) unitsBefore(s int) int {
 	return s
 }
 
+// parkingSpace: after a "plaza" ending at e come words that make it a parking space.
+func parkingSpace(lower []byte, e int) bool {
+	rest := lower[e:min(len(lower), e+24)]
+	for _, p := range []string{" de garaje", " de aparcamiento", " de parking", " de garatge", " d'aparcament", " de pàrquing",
+		" de parquing", " de garaxe", " de aparcadoiro", " garaje", " de cochera"} {
+		if bytes.HasPrefix(rest, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// polishStreetType: the two-letter word ending at e is written as a Polish street type (ul., al.,
+// os.): a dot, a space and a letter.
+func polishStreetType[T string | []byte](t T, e int) bool {
+	return e+2 < len(t) && t[e] == '.' && t[e+1] == ' ' && (isASCIILetterByte(t[e+2]) || t[e+2] >= 0x80)
+}
+
 // officeBefore: an office's published address ("nuestra oficina está en …", "Oficina Paseo de
-// Roma 2", "la nuestra está en …") is public information, not a customer's.
+// Roma 2", "la nuestra está en …") is public information, not a customer's. So is a firm's,
+// a hotel's, a venue's or a public body's: a company's legal form right before it, an office or
+// firm word or a profession later in the sentence than any home word, a venue word in a
+// sentence with no home word at all, or, for an address that starts a line, a line above it that
+// is a firm's signature (a firm's name, a job title, an office line) with no home word.
 func officeBefore(lower []byte, s int) bool {
 	if s > len(lower) {
 		return false
 	}
-	before := lower[max(0, s-160):s]
+	window := lower[max(0, s-160):s]
+	before := window
 	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
 	}
-	if b := bytes.TrimRight(before, " —–-:,("); len(b) != len(before) {
-		for _, suf := range []string{" sl", " sa", " s.l.", " s.a.", " slu", " sau", " slp", " cb", " ltd", " inc", " gmbh", " s.l", " s.a"} {
-			if bytes.HasSuffix(b, []byte(suf)) {
-				return true // "Promociones Henares SL — C/ Industria 5"
-			}
-		}
+	if companyFormAtEnd(before, true) {
+		return true // "Promociones Henares SL — C/ Industria 5"
 	}
 	// the later of a home word and an office word says whose address it is ("designa como
 	// domicilio el despacho de sus letrados, …": the office's)
-	// One pass over the window, trying only the words that start with each byte (the same result
-	// as the last bytes.LastIndex of every word, at a fraction of the cost: this runs for every
-	// address candidate).
-	home, office := -1, -1
-	for i := 0; i < len(before); i++ {
-		for _, w := range ownerWordsByFirst[before[i]] {
-			if bytes.HasPrefix(before[i:], []byte(w.text)) {
-				if w.office {
-					office = i
-				} else {
+	home, office, venue := ownerWordsIn(before)
+	if office > home || venue >= 0 && home < 0 || home < 0 && switchboardAfter(lower, s) {
+		return true
+	}
+	// a signature block: "Abogada⏎Calle Mayor 20, …", "> Xestor, oficina
+	// 1200⏎> Rúa Nova 3, …"
+	k := len(window)
+	for k > 0 && (window[k-1] == ' ' || window[k-1] == '>' || window[k-1] == '\t') {
+		k--
+	}
+	if k == 0 || window[k-1] != '\n' {
+		return false
+	}
+	line := bytes.TrimRight(window[:k-1], "\r ")
+	if j := bytes.LastIndexByte(line, '\n'); j >= 0 {
+		line = line[j+1:]
+	} else if len(window) == 160 {
+		return false // the line above is longer than the window: no signature line
+	}
+	line = bytes.TrimLeft(line, "> \t-")
+	if len(line) == 0 || len(line) > 80 {
+		return false
+	}
+	home, office, _ = ownerWordsIn(line)
+	if home >= 0 {
+		return false
+	}
+	if office >= 0 {
+		return true
+	}
+	for i := 0; i < len(line); i++ {
+		for _, w := range signatureWordsByFirst[line[i]] {
+			if bytes.HasPrefix(line[i:], []byte(w)) && (i == 0 || !isWordByte(line[i-1])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// switchboardAfter: a switchboard or opening hours right after the address at s, in the same line
+// and after only a comma, a bracket or a dot ("…, centralita 91 …", "(switchboard +34 …)", ",
+// horario de atención de 8 a 15"), with no verb or conjunction between ("… y llamó a la
+// centralita" says nothing about the address).
+func switchboardAfter(lower []byte, s int) bool {
+	fwd := lower[s:min(len(lower), s+80)]
+	if k := bytes.IndexByte(fwd, '\n'); k >= 0 {
+		fwd = fwd[:k]
+	}
+	// one pass over the separators, trying the words only after one
+	for j := 0; j < len(fwd); {
+		k := bytes.IndexAny(fwd[j:], ",(;\xb7")
+		if k < 0 {
+			return false
+		}
+		k += j
+		j = k + 1
+		w := bytes.TrimLeft(fwd[j:], " ")
+		hit := false
+		for _, x := range []string{"centralita", "switchboard", "centraleta", "horario de atención", "opening hours"} {
+			hit = hit || bytes.HasPrefix(w, []byte(x))
+		}
+		if !hit {
+			continue
+		}
+		for _, x := range []string{" y ", " and ", " que ", " llam", " call ", " called", " su ", " his ", " her ", " i ", " e "} {
+			if bytes.Contains(fwd[:k], []byte(x)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// companyFormAtEnd: b ends with a company's legal form ("… Henares SL —"); with sep, only
+// before a space or punctuation (an address's start in the same line).
+func companyFormAtEnd(b []byte, sep bool) bool {
+	t := bytes.TrimRight(b, " —–-:,(·\r")
+	if sep && len(t) == len(b) {
+		return false
+	}
+	for _, suf := range []string{" sl", " sa", " s.l.", " s.a.", " slu", " sau", " slp", " cb", " ltd", " inc", " gmbh", " s.l", " s.a", " llp", " plc", " s.l.u."} {
+		if bytes.HasSuffix(t, []byte(suf)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerWordsIn: the last index in b of a home word, of an office word and of a venue word (-1
+// for none). One pass over b, trying only the words that start with each byte (the same result
+// as the last bytes.LastIndex of every word, at a fraction of the cost: this runs for every
+// address candidate).
+func ownerWordsIn(b []byte) (home, office, venue int) {
+	home, office, venue = -1, -1, -1
+	for i := 0; i < len(b); i++ {
+		if i+1 == len(b) {
+			break // every word has two bytes or more
+		}
+		for _, w := range ownerKindsByFirst[b[i]] {
+			// the second byte first: most tries end there, without a call
+			if w.text[1] == b[i+1] && len(b)-i >= len(w.text) && string(b[i:i+len(w.text)]) == string(w.text) {
+				switch w.kind {
+				case ownerHome:
 					home = i
+				case ownerOffice:
+					office = i
+				default:
+					venue = i
 				}
 			}
 		}
 	}
-	return office > home
+	return home, office, venue
 }
+
+const (
+	ownerHome = iota
+	ownerOffice
+	ownerVenue
+)
+
+// ownerKindsByFirst joins the home, office and venue words in one table by first byte, so that
+// ownerWordsIn looks each byte up once.
+var ownerKindsByFirst = func() (t [256][]struct {
+	text []byte
+	kind uint8
+}) {
+	add := func(w string, k uint8) {
+		t[w[0]] = append(t[w[0]], struct {
+			text []byte
+			kind uint8
+		}{[]byte(w), k})
+	}
+	for _, ws := range ownerWordsByFirst {
+		for _, w := range ws {
+			if w.office {
+				add(w.text, ownerOffice)
+			} else {
+				add(w.text, ownerHome)
+			}
+		}
+	}
+	for _, ws := range venueWordsByFirst {
+		for _, w := range ws {
+			add(w, ownerVenue)
+		}
+	}
+	return t
+}()
 
 // ownerWord is a word that says whose address follows: the person's home or an office.
 type ownerWord struct {
@@ -1653,14 +1876,41 @@ type ownerWord struct {
 
 // ownerWordsByFirst indexes the home and office words by their first byte.
 var ownerWordsByFirst = func() (t [256][]ownerWord) {
-	for _, w := range []string{"vive", "domicilio", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda"} {
+	for _, w := range []string{"vive", "domicili", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda",
+		"residing", "resident", "domiciled", "living at", "live at", "vecino", "vecina", "veciño", "veciña", " viu ", "bizi", "empadronad", "client ",
+		// a guest's stay is where the person is ("Turista alojado en el Hotel Sol, Calle Mayor 20")
+		"alojad", "se aloja", "hospedad", "allotjad", "staying at", "stays at", "aloxad"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, false})
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
 		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego",
 		"social", // "domicilio social", "domicili social", "sede social"
-		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address"} {
+		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address",
+		// a firm's people and meeting words: the address after them is the firm's or the venue's
+		"notario", "notary", "notari ", "lawyer", "solicitor", "abogad", "advocat", "procurador", "la seu ",
+		"nos vemos en", "reunión en", "reunion en", "evento en", "meeting at", "see you at", "nuestras instalaciones"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
+	}
+	return t
+}()
+
+// venueWordsByFirst: hotels, venues, companies and public bodies. The address after one is
+// theirs only in a sentence with no home word ("vive junto al Ayuntamiento, calle …" is a home).
+var venueWordsByFirst = func() (t [256][]string) {
+	for _, w := range []string{"hotel", "hostal", "parador", "restaurante", "restaurant", " venue", "event at",
+		"juzgado", "audiencia", "ayuntamiento", "ajuntament", "concello", "tribunal", "empresa", "company", "firm "} {
+		t[w[0]] = append(t[w[0]], w)
+	}
+	return t
+}()
+
+// signatureWordsByFirst: words of a firm's signature line (a firm's name, a job title) at a
+// word's start; an address on the next line is the firm's.
+var signatureWordsByFirst = func() (t [256][]string) {
+	for _, w := range []string{"abogad", "advocat", "lawyer", "solicitor", "notari", "notary", "procurador", "gestor",
+		"xestor", "asesor", "asesoría", "assessor", "director", "directora", "manager", "legal", "llp", "partners",
+		"consult", "abokatu", "kudeatzaile", "responsable", "jefe", "jefa", "cap d", "head of", "associate", "asociad"} {
+		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
 }()
@@ -2135,6 +2385,40 @@ func (a *addrParser) nextLines(e int) int {
 var lowerSuffixes = words(`st street rd road ave avenue ln lane blvd boulevard crescent terrace gardens`)
 
 // ukPostcodeLower: a British postcode typed in lower case (nw1 6xe, ox1 4ap).
+// lowerUKTail: after a lower-case English street ending at e come one to three lower-case town
+// words and a British postcode in lower case (", leicester le2 1xa"): any suffix word counts
+// then ("42 willow close", "9 hazel grove"), the postcode says the sentence is an address.
+func (a *addrParser) lowerUKTail(e int) bool {
+	t := a.text
+	if e < len(t) && t[e] == ',' {
+		e++
+	}
+	if e >= len(t) || t[e] != ' ' {
+		return false
+	}
+	j := e + 1
+	for n := 0; n < 3 && j < len(t); n++ {
+		k := j
+		for k < len(t) && (t[k] >= 'a' && t[k] <= 'z' || t[k] >= 0x80) {
+			k++
+		}
+		if k == j || k >= len(t) {
+			return false
+		}
+		if t[k] == ',' {
+			k++
+		}
+		if k >= len(t) || t[k] != ' ' {
+			return false
+		}
+		if ukPostcodeLower(t, k+1) > 0 {
+			return true
+		}
+		j = k + 1
+	}
+	return false
+}
+
 func ukPostcodeLower(t string, i int) int {
 	j := i
 	for j < len(t) && j-i < 2 && t[j] >= 'a' && t[j] <= 'z' {
