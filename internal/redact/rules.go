@@ -52,13 +52,15 @@ var cuePhrases = map[cueKind][]string{
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
 		"al dorso", "darrere", "codigo de seguridade", "codigo seguridade", "segurtasun kodea", "segurtasun zenbakia",
-		"security number", "card code", "codi de verificacio", "codigo de verificacion de la tarjeta", "cvn", "cvk"},
+		"security number", "card code", "codi de verificacio", "codigo de verificacion de la tarjeta", "cvn", "cvk",
+		"codigo de atras", "codigo de detras", "numero de atras", "numeros de atras", "codi de darrere", "codi del darrere",
+		"codigo do reverso", "three digits", "tres digitos", "tres numeros", "tres xifres", "hiru digitu"},
 	cueExpiry: {"cad", "caduca", "caducidad", "fecha de caducidad", "caducidad tarjeta", "vence", "vencimiento", "venc",
 		"exp", "expiry", "expires", "expiration", "expiry date", "expirydate", "expiration date", "valid thru",
 		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze",
 		"expiring", "expire", "expira", "exp date", "iraungitze data", "iraungitzea", "data de caducidade", "data caducidade",
 		"data de caducitat", "data caducitat", "fecha de vencimiento", "valid to", "valida fins", "valida fins a", "caduca en",
-		"vencimiento tarjeta", "validade", "valido ate", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
+		"vencimiento tarjeta", "validade", "valido ate", "venciment", "data de venciment", "vencemento", "data de vencemento", "valid fins", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
 	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
 		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
@@ -359,13 +361,19 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			if from < len(text) && (text[from] == ',' || text[from] == ';' || text[from] == '\t') {
 				from++ // the next cell of a CSV/TSV row ("4396…8730,0427,AMAZON")
 			}
+			n := len(out)
 			out = appendExpiry(out, text, from, ws, fc, 0, 0.7)
+			if len(out) == n {
+				if at, wi := expiryAfterConnective(text, from, ws, fc); at > 0 {
+					out = appendExpiry(out, text, at, ws, fc, wi, 0.8) // "4913 … hasta 0130"
+				}
+			}
 		}
 		if sp.Type == TypePhone && sp.Score >= r.threshold(TypePhone) {
 			out = appendPhoneList(out, text, sp.End, ws, fc)
 		}
 	}
-	return out
+	return appendCardTailCodes(out, text, ws, fc, spans)
 }
 
 func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
