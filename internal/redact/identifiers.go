@@ -15,7 +15,8 @@ var plateContext = []string{"matrícula", "matricula", "coche", "vehículo", "ve
 	"plate", "car ", "vehicle", "registration", "cotxe", "matrícola", "auto"}
 
 var phoneContext = []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto",
-	"phone", "mobile", "call", "contact", "number", "número", "numero", "telèfon", "mòbil"}
+	"phone", "mobile", "call", "contact", "number", "número", "numero", "telèfon", "mòbil", "llamo desde", "llamó desde",
+	"llamado desde", "called from", "rang from", "ringing from", "trucat des", "chamou desde", "chamoume desde"}
 
 func moreBuiltins() []builtin {
 	return []builtin{
@@ -62,7 +63,7 @@ func moreBuiltins() []builtin {
 		// 900123); a Spanish number with the country code in brackets ((+34) 638 29 17 40).
 		{name: "other_phone", first: firstOtherPhone, starts: "0+(", maxLen: 24, lead: leadDigits, cluster: cluster{6, 9, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
 			pattern: `(?<![\w+])0[1-9](?: \d{2}){4}(?![\w]| \d)|(?<![\w+])0[1-9](?:\.\d{2}){4}(?![\w]|\.\d)|` +
-				`(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|` +
+				`(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+./-])00[1-9]\d{0,2} \d{2,4}(?: \d{2,4}){1,4}(?![\w]|[ .-]\d)|` +
 				`\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: phoneContext, veto: phoneVeto},
 		// North American numbers with the area code in brackets: +1 (415) 555-0198.
@@ -141,13 +142,28 @@ func firstE164Trunk(t *scanText, i int) bool {
 	return t.rune(j) == '(' && t.rune(j+1) == '0' && t.rune(j+2) == ')'
 }
 
-// firstIntl00: (?<![\w+]) + "00 " and a digit 1-9.
+// firstIntl00: (?<![\w+]) + "00 " and a digit 1-9, or (not after '.', '/' or '-') "00", a
+// country code of one to three digits and a space ("0040 744 218 530", "00351 912 …").
 func firstIntl00(t *scanText, i int) bool {
-	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) != '0' || t.rune(i+1) != '0' || t.rune(i+2) != ' ' {
+	p := t.rune(i - 1)
+	if isWordRune(p) || p == '+' || t.rune(i) != '0' || t.rune(i+1) != '0' {
 		return false
 	}
-	r := t.rune(i + 3)
-	return r >= '1' && r <= '9'
+	if t.rune(i+2) == ' ' {
+		r := t.rune(i + 3)
+		return r >= '1' && r <= '9'
+	}
+	if r := t.rune(i + 2); r < '1' || r > '9' || p == '.' || p == '/' || p == '-' {
+		return false // glued to its country code, the number stands alone ("rebut FRA-0042-889120" is no phone)
+	}
+	for n := 1; n <= 3; n++ {
+		if r := t.rune(i + 2 + n); r == ' ' {
+			return true
+		} else if !isDigit(r) {
+			return false
+		}
+	}
+	return false
 }
 
 // refineIntl00 keeps numbers of 10 to 15 digits (a French number's ten, or with the country
