@@ -86,7 +86,8 @@ var cuePhrases = map[cueKind][]string{
 	cueCard: {"tarjeta", "card", "targeta", "tarxeta", "txartel", "txartela", "carte", "visa", "mastercard", "amex",
 		"tarjeta de credito", "tarjeta de debito"},
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
-		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el"},
+		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el", "dob", "d o b",
+		"e do", "son do", "era do", "sou do"},
 }
 
 type cuePhrase struct {
@@ -373,6 +374,7 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			out = appendPhoneList(out, text, sp.End, ws, fc)
 		}
 	}
+	out = appendStarBirth(out, text, ws, fc)
 	return appendCardTailCodes(out, text, ws, fc, spans)
 }
 
