@@ -204,6 +204,9 @@ func refineNationalPhone(s string) int {
 // right before it gives as a business's line ("office switchboard 020 7946 0000",
 // "centralita 91 …", "atención al cliente 900 …").
 func phoneVeto(text string, start, end int) bool {
+	if glued00(text[start:end]) && (!countryCode00(text[start+2:end]) || referenceBefore(text, start)) {
+		return true // "referencia 0021 4471 8823 12": no country has code 21; a reference's digits
+	}
 	j := end
 	for j < len(text) && text[j] == ' ' {
 		j++
@@ -251,8 +254,79 @@ func phoneVeto(text string, start, end int) bool {
 			return true
 		}
 	}
-	return is(0, "service") && is(1, "customer") || is(0, "center", "centre") && is(1, "call") ||
-		is(0, "cliente", "client") && is(1, "al") && n >= 3 && strings.HasPrefix(string(last[2]), "atenci")
+	if is(0, "service") && is(1, "customer") || is(0, "center", "centre") && is(1, "call") ||
+		is(0, "cliente", "client") && is(1, "al") && n >= 3 && strings.HasPrefix(string(last[2]), "atenci") {
+		return true
+	}
+	// "Tel. despatx: 93 317 52 00", "trucar a l'hospital de dia: 93 248 30 00": a landline within
+	// three words after a firm's, a hospital's or a hotel's word is that place's line (a mobile
+	// there is still someone's)
+	if !landline(text[start:end]) {
+		return false
+	}
+	for k := 0; k < min(n, 3); k++ {
+		w := last[k]
+		if len(w) > 2 && w[1] == '\'' {
+			w = w[2:] // l'hospital, d'empresa
+		}
+		if officeLineSet[string(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// glued00: "00" glued to a country code ("0040 744 …"), not "00 40 …".
+func glued00(s string) bool { return len(s) > 3 && s[0] == '0' && s[1] == '0' && isDigitByte(s[2]) }
+
+// countryCodes2 are the two-digit country calling codes; a three-digit code never starts with
+// one of them, nor with 1 or 7 (one-digit codes).
+var countryCodes2 = words(`20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98`)
+
+// countryCode00 reports whether s (after the "00") starts with a country calling code followed
+// by a space.
+func countryCode00(s string) bool {
+	n := 0
+	for n < len(s) && n < 4 && isDigitByte(s[n]) {
+		n++
+	}
+	if n == 0 || n > 3 || n == len(s) || s[n] != ' ' {
+		return false
+	}
+	switch n {
+	case 1:
+		return s[0] == '1' || s[0] == '7'
+	case 2:
+		return countryCodes2[s[:2]]
+	}
+	return s[0] != '1' && s[0] != '7' && s[0] != '0' && !countryCodes2[s[:2]]
+}
+
+// officeLineSet: words that name a place whose published landline follows ("despacho", "hotel").
+var officeLineSet = words(`despacho despatx bufete gabinete notaria hospital ospitalea hotel hotela clinica clinic empresa company firm
+	office offices oficinas sede headquarters ayuntamiento ajuntament concello udaletxea ambulatorio ambulatori`)
+
+// landline: a Spanish fixed line (its first significant digit 8 or 9, after an optional +34,
+// 0034 or (+34)) or a UK geographic one (01, 02).
+func landline(s string) bool {
+	var d [16]byte
+	n := 0
+	for i := 0; i < len(s) && n < len(d); i++ {
+		if isDigitByte(s[i]) {
+			d[n] = s[i]
+			n++
+		}
+	}
+	v := string(d[:n])
+	switch {
+	case strings.HasPrefix(s, "+34") || strings.HasPrefix(s, "(+34)"):
+		v = v[2:]
+	case strings.HasPrefix(v, "0034"):
+		v = v[4:]
+	case strings.HasPrefix(v, "01") || strings.HasPrefix(v, "02"):
+		return len(v) >= 10
+	}
+	return len(v) == 9 && (v[0] == '8' || v[0] == '9') && !strings.HasPrefix(v, "80") && !strings.HasPrefix(v, "90")
 }
 
 // businessLineSet: words that name a business's line, not a person's ("switchboard",
