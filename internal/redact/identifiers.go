@@ -284,13 +284,13 @@ func glued00(s string) bool { return len(s) > 3 && s[0] == '0' && s[1] == '0' &&
 var countryCodes2 = words(`20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98`)
 
 // countryCode00 reports whether s (after the "00") starts with a country calling code followed
-// by a space.
+// by a space, a dash or a dot ("0034-612-…").
 func countryCode00(s string) bool {
 	n := 0
 	for n < len(s) && n < 4 && isDigitByte(s[n]) {
 		n++
 	}
-	if n == 0 || n > 3 || n == len(s) || s[n] != ' ' {
+	if n == 0 || n > 3 || n == len(s) || s[n] != ' ' && s[n] != '-' && s[n] != '.' {
 		return false
 	}
 	switch n {
