@@ -146,3 +146,18 @@ func TestRound5WindowsEquivalent(t *testing.T) {
 		}
 	}
 }
+
+// TestRound5Utente: the Portuguese health-service number after "número de utente".
+func TestRound5Utente(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	spans, err := r.Detect(context.Background(), "morada Rua de Santa Catarina, número de utente 284 113 907. Acompaña")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range spans {
+		if sp.Type == TypeMRN && sp.Text == "284 113 907" {
+			return
+		}
+	}
+	t.Errorf("MRN not found: %v", len(spans))
+}
