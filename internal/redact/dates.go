@@ -281,6 +281,9 @@ func (p *dateParser) numeric(i int) int {
 			k++
 		}
 		m, ok := romanMonths[strings.ToLower(t[j+1:k])]
+		if ok && k < len(t) && (isASCIILetterByte(t[k]) || t[k] >= 0x80) {
+			ok = false // "3-xuño-1996", "9-xullo-1950": a Galician month's x, not a Roman ten
+		}
 		if !ok {
 			// a month name or abbreviation between the separators: 07-Aug-1983, 3.mar.1961
 			if f, fe := p.foldAt(j + 1); fe > 0 && fe < len(t) && t[fe] == sep {

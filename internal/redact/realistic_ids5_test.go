@@ -92,6 +92,7 @@ func TestRound5Forms(t *testing.T) {
 		{"no gl e do", "o piso 3 e do 46 non", TypeDOB, nil, []string{"46"}},
 		{"year list", "la hija dice q es del 31 o del 32, buscar", TypeDOB, []string{"31", "32"}, nil},
 		{"gl month", "nado o dezaseis de xuño de 1960, veciño", TypeDOB, []string{"dezaseis de xuño de 1960"}, nil},
+		{"gl month between dashes", "Remito a Daniela, nacida o 3-xuño-1996, embarazo", TypeDOB, []string{"3-xuño-1996"}, nil},
 		{"not a dni", "Nº de control interno (no es DNI): 13648031T", TypeDNI, nil, []string{"13648031T"}},
 		{"failing card after operation", "caduca 1/28. operacion 4000210011396932", TypeCard, nil, []string{"4000210011396932"}},
 	} {
