@@ -134,11 +134,25 @@ func dniVeto(text string, start, end int) bool {
 var notDNIWords = byteWords("no es dni", "no es un dni", "no es el dni", "no es nif", "not a dni", "not an id", "not a nif",
 	"no es documento", "no és dni", "no és un dni", "no é dni", "non é dni", "non é o dni", "ez da nan", "not the dni")
 
+// containsFoldASCII: s holds the two lower-case ASCII letters a, b in a row, in any case.
+func containsFoldASCII(s string, a, b byte) bool {
+	for k := 0; k+1 < len(s); k++ {
+		if s[k]|0x20 == a && s[k+1]|0x20 == b {
+			return true
+		}
+	}
+	return false
+}
+
 // notDNIBefore: a denial from notDNIWords within the 40 bytes before i, on the same line.
 func notDNIBefore(text string, i int) bool {
 	lo := max(0, i-40)
 	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
 		lo += k + 1
+	}
+	// every denial holds "no" (or the Basque "ez"): most texts have neither right before a cue
+	if !containsFoldASCII(text[lo:i], 'n', 'o') && !containsFoldASCII(text[lo:i], 'e', 'z') {
+		return false
 	}
 	var buf [40]byte
 	b := appendLowerSameLength(buf[:0], text[lo:i])
@@ -217,9 +231,15 @@ func tokenKeyBefore(text string, i int) bool {
 // sentence, also with a wrong letter ("el DNI … me dice que no cuadra: 43976475E") — a user's
 // typo is still the person's number. Values with the right letter are the recognizer's.
 func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
-	if notDNIBefore(text, h.end) {
-		return out // "(no es DNI): 13648031T": the cue is denied
+	n := len(out)
+	out = appendSentenceDNIValues(out, text, h)
+	if len(out) > n && notDNIBefore(text, h.end) {
+		return out[:n] // "(no es DNI): 13648031T": the cue is denied (asked only when a value was found)
 	}
+	return out
+}
+
+func appendSentenceDNIValues(out []Span, text string, h cueHit) []Span {
 	end := min(len(text), h.end+sentenceReach)
 	first := true
 	for i := h.end; i < end; i++ {
