@@ -63,7 +63,7 @@ func moreBuiltins() []builtin {
 		// 900123); a Spanish number with the country code in brackets ((+34) 638 29 17 40).
 		{name: "other_phone", first: firstOtherPhone, starts: "0+(", maxLen: 24, lead: leadDigits, cluster: cluster{6, 9, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
 			pattern: `(?<![\w+])0[1-9](?: \d{2}){4}(?![\w]| \d)|(?<![\w+])0[1-9](?:\.\d{2}){4}(?![\w]|\.\d)|` +
-				`(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+./-])00[1-9]\d{0,2} \d{2,4}(?: \d{2,4}){1,4}(?![\w]|[ .-]\d)|` +
+				`(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00(?: [1-9]\d{0,2}[ .-]?|(?<![./-]00)[1-9]\d{0,2} )\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|` +
 				`\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: phoneContext, veto: phoneVeto},
 		// North American numbers with the area code in brackets: +1 (415) 555-0198.
