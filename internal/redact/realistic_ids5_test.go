@@ -20,7 +20,7 @@ var realisticIDs5Floor = map[string]struct {
 			"DNI": 1, "NIE": 1, "NSS": 1, "PASSPORT": 1, "IBAN": 1, "CCC": 1, "CARD": 1, "CARD_EXP": 1, "CVV": 1,
 			"EMAIL": 1, "PLATE": 1, "IP": 1, "PHONE": 0.99, "DOB": 0.97, "MRN": 0.95,
 		},
-		fullyItems:  248, // 254 of 300 at 2026-12-02 15:00 UTC; the rest are PERSON, ADDRESS and 5 DOB, 3 MRN, 1 PHONE
+		fullyItems:  250, // 256 of 300 at 2026-12-02 15:10 UTC; the rest are PERSON, ADDRESS and 4 DOB, 2 MRN, 1 PHONE
 		maxDecoyHit: 26,  // 24 of 500 (3 CHECKSUM, 10 OFFICE; the rest names' and addresses')
 	},
 	"realistic-dev7-ids.jsonl": {
