@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Identifier forms added for issue #13 (recall on realistic branch text). Each is a built-in
 // recognizer like those in recognizers.go — a regexp2 pattern tried at candidate starts (first
@@ -270,6 +273,28 @@ func phoneVeto(text string, start, end int) bool {
 			w = w[2:] // l'hospital, d'empresa
 		}
 		if officeLineSet[string(w)] {
+			return true
+		}
+	}
+	// "la centralita de Seguros Ocaso, 91 538 01 00": a switchboard word earlier on the line,
+	// past a company's name and a comma (the word reader above stops at the comma)
+	return switchboardBefore(text, start)
+}
+
+// switchboardWords name a business's line ("centralita", "switchboard", "recepción").
+var switchboardWords = byteWords("centralita", "centraleta", "switchboard", "recepcion", "recepción", "recepció", "reception",
+	"helpline", "atencion al cliente", "atención al cliente", "customer service")
+
+// switchboardBefore: a word of switchboardWords within the 48 bytes before i, on the same line.
+func switchboardBefore(text string, i int) bool {
+	lo := max(0, i-48)
+	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	var buf [48]byte
+	b := appendLowerSameLength(buf[:0], text[lo:i])
+	for _, w := range switchboardWords {
+		if bytes.Contains(b, w) {
 			return true
 		}
 	}

@@ -28,7 +28,7 @@ var realisticIDs5Floor = map[string]struct {
 			"DOB": 1, "DNI": 1, "NIE": 1, "CARD": 1, "CARD_EXP": 1, "CVV": 1, "PHONE": 1,
 		},
 		fullyItems:  23, // 24 of 24
-		maxDecoyHit: 1,  // 1 of 12 (a company's switchboard after 'centralita de' and its name)
+		maxDecoyHit: 1,  // 0 of 12
 	},
 }
 
@@ -83,6 +83,7 @@ func TestRound5Forms(t *testing.T) {
 		{"no 00 phone: invoice", "(rebut FRA-0042-889120 de 71,33 €)", TypePhone, nil, []string{"0042-889120"}},
 		{"no 00 phone: reference", "su recibo (referencia 0021 4471 8823 12) se cargó", TypePhone, nil, []string{"0021 4471 8823 12"}},
 		{"office landline", "Protocol 1.842. Tel. despatx: 93 317 52 00", TypePhone, nil, []string{"93 317 52 00"}},
+		{"switchboard past a company name", "llame a la centralita de Seguros Ocaso, 91 538 01 00, o", TypePhone, nil, []string{"91 538 01 00"}},
 		{"mobile after office word", "Tel. despatx: 612 345 678", TypePhone, []string{"612 345 678"}, nil},
 		{"star birth", "Antecedentes: Ramiro Lastra (*1947), exfumador", TypeDOB, []string{"1947"}, nil},
 		{"year-first roman", "Jaiotze data: 1957/IX/04. Telefono", TypeDOB, []string{"1957/IX/04"}, nil},
