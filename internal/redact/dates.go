@@ -24,7 +24,7 @@ var monthNames = func() map[string]int {
 		"marzo mar march marc martxoa martxo mars marz maerz marco",
 		"abril abr april apr apirila apiril avril aprile",
 		"mayo may maig maio maiatza maiatz mai maggio",
-		"junio jun june juny xuno ekaina ekain juin juni junho giugno",
+		"junio jun june juny xuno xuño ekaina ekain juin juni junho giugno",
 		"julio jul july juliol xullo uztaila uztail juillet juli julho luglio",
 		"agosto ago august aug agost abuztua abuztu aout",
 		"septiembre setiembre sep sept september setembre setembro iraila irail septembre setembro settembre",
@@ -258,6 +258,22 @@ func (p *dateParser) numeric(i int) int {
 		}
 		return e
 	}
+	if na == 4 && a >= 1900 && a <= 2100 && (sep == '/' || sep == '-' || sep == '.') && j+1 < len(t) && strings.IndexByte("IVX", t[j+1]) >= 0 {
+		// a year first, then a Roman month in capitals and the day: 1957/IX/04, 1962-XI-23
+		k := j + 1
+		for k < len(t) && k-j <= 5 && strings.IndexByte("IVX", t[k]) >= 0 {
+			k++
+		}
+		m, ok := romanMonths[strings.ToLower(t[j+1:k])]
+		if !ok || k >= len(t) || t[k] != sep {
+			return 0
+		}
+		d, e, nd := p.digitsAt(k+1, 2)
+		if nd == 0 || !validDay(d, m) || !p.ends(e) {
+			return 0
+		}
+		return e
+	}
 	if na <= 2 && j+1 < len(t) && !isDigitByte(t[j+1]) && sep != ' ' {
 		// Roman month: 12-IV-1985, 22-III-2021
 		k := j + 1
@@ -265,6 +281,9 @@ func (p *dateParser) numeric(i int) int {
 			k++
 		}
 		m, ok := romanMonths[strings.ToLower(t[j+1:k])]
+		if ok && k < len(t) && (isASCIILetterByte(t[k]) || t[k] >= 0x80) {
+			ok = false // "3-xuño-1996", "9-xullo-1950": a Galician month's x, not a Roman ten
+		}
 		if !ok {
 			// a month name or abbreviation between the separators: 07-Aug-1983, 3.mar.1961
 			if f, fe := p.foldAt(j + 1); fe > 0 && fe < len(t) && t[fe] == sep {
@@ -884,8 +903,12 @@ func todayBefore(text string, i int) bool {
 // appendBirthYear: a year alone after a birth cue ("nacida en el 63", "es del '49", "born in
 // 1949").
 func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	if w := ws[h.word]; string(w.fold(fc)) == "e" && !strings.HasPrefix(text[w.start:], "é") && !strings.HasPrefix(text[w.start:], "É") {
+		return out // Galician "é do 46" — the verb only with its accent: a bare "e do" is "and of the"
+	}
 	i := h.end
-	for n := 0; n < 3; n++ {
+	places := 0
+	for n := 0; n < 5; n++ {
 		j := i
 		for j < len(text) && text[j] == ' ' {
 			j++
@@ -905,8 +928,23 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 			i = k
 			continue
 		}
+		if n > 0 && places < 2 && j < len(text) && isUpperStart(text, j) && birthPlaceCue(ws, h, fc) {
+			// "nacida en Allariz en 1952", "born in San Sebastián in 1949": the place, then its year
+			k = j + 1
+			for k < len(text) && (isASCIILetterByte(text[k]) || text[k] >= 0x80) {
+				k++
+			}
+			if k < len(text) && text[k] == ' ' {
+				places++
+				i = k
+				continue
+			}
+		}
 		i = j
 		break
+	}
+	if places > 0 && i < len(text) && !isDigitByte(text[i]) {
+		return out
 	}
 	start := i
 	p := dateParser{text: text, ws: ws, fc: fc}
@@ -948,7 +986,72 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 			return out
 		}
 	}
-	return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
+	out = append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
+	// "es del 40 o del 41", "born in '51 or '52": the other year of the answer
+	for _, w := range []string{" o del ", " o el ", " or ", " o ", " ou do ", " ou ", " edo "} {
+		if len(text)-e > len(w) && strings.EqualFold(text[e:e+len(w)], w) {
+			k := e + len(w)
+			if k < len(text) && text[k] == '\'' {
+				k++
+			}
+			v2, e2, n2 := p.digitsAt(k, 4)
+			if (n2 == 2 || n2 == 4 && v2 >= 1900 && v2 <= 2030) && n2 == e-i && p.ends(e2) && !(e2 < len(text) && strings.IndexByte("/-:.", text[e2]) >= 0 && e2+1 < len(text) && isDigitByte(text[e2+1])) {
+				s := e + len(w)
+				out = append(out, Span{Start: s, End: e2, Type: TypeDOB, Text: text[s:e2], Score: 0.8, Source: "cue"})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// isUpperStart: a capital letter starts the word at i (ASCII, or Á É Í Ó Ú Ñ Ç in UTF-8).
+func isUpperStart(text string, i int) bool {
+	c := text[i]
+	if c >= 'A' && c <= 'Z' {
+		return true
+	}
+	return c == 0xC3 && i+1 < len(text) && text[i+1] >= 0x80 && text[i+1] <= 0x9E
+}
+
+// birthPlaceCue: the cue is a birth verb, after which a place may come before the year.
+func birthPlaceCue(ws []word, h cueHit, fc *folder) bool {
+	switch string(ws[h.word].fold(fc)) {
+	case "nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "nado", "nada":
+		return true
+	}
+	return false
+}
+
+// appendStarBirth: a year or a date of birth after the genealogists' star in brackets
+// ("Ramiro Lastra (*1947)", "(* 12.3.1950)"). Read with an index search for "(*", not a scan.
+func appendStarBirth(out []Span, text string, ws []word, fc *folder) []Span {
+	for off := 0; ; {
+		k := strings.Index(text[off:], "(*")
+		if k < 0 {
+			return out
+		}
+		i := off + k + 2
+		off = i
+		if i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if i >= len(text) || !isDigitByte(text[i]) {
+			continue
+		}
+		p := dateParser{text: text, ws: ws, fc: fc}
+		e := p.parse(i, false)
+		if e <= i {
+			v, e4, n := p.digitsAt(i, 4)
+			if n != 4 || v < 1900 || v > 2030 {
+				continue
+			}
+			e = e4
+		}
+		if j := e; j < len(text) && (text[j] == ')' || text[j] == ',' || text[j] == ';' || text[j] == ' ') {
+			out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
+	}
 }
 
 // thingBefore: one of the three words before i names a document, an event or a payment ("la

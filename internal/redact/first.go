@@ -76,6 +76,31 @@ func letterThenDigits(letters, seps string, n int) func(*scanText, int) bool {
 	}
 }
 
+// firstNIE: wb + X, Y or Z, an optional separator, then seven digits — in one run, or grouped
+// as people write a DNI ("Z.2040.278-E", "X-1.234.567-L").
+var firstNIE7 = letterThenDigits("XYZxyz", " .-", 7)
+
+func firstNIE(t *scanText, i int) bool {
+	if firstNIE7(t, i) {
+		return true
+	}
+	if r := t.rune(i); r < 0 || r >= 128 || !strings.ContainsRune("XYZxyz", r) || isWordRune(t.rune(i-1)) {
+		return false
+	}
+	j := i + 1
+	if r := t.rune(j); r == ' ' || r == '.' || r == '-' {
+		j++
+	}
+	sep := func(k int) bool { r := t.rune(k); return r == ' ' || r == '.' }
+	switch t.digitsFrom(j) {
+	case 4:
+		return sep(j+4) && t.digitsFrom(j+5) >= 3
+	case 1:
+		return sep(j+1) && t.digitsFrom(j+2) == 3 && sep(j+5) && t.digitsFrom(j+6) >= 3
+	}
+	return false
+}
+
 // firstCard: wb + [1-9] + 12 to 18 more digits.
 func firstCard(t *scanText, i int) bool {
 	return t.digitsFrom(i) >= 13 && t.rune(i) != '0' && !isWordRune(t.rune(i-1))

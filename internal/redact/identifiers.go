@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Identifier forms added for issue #13 (recall on realistic branch text). Each is a built-in
 // recognizer like those in recognizers.go — a regexp2 pattern tried at candidate starts (first
@@ -15,7 +18,8 @@ var plateContext = []string{"matrícula", "matricula", "coche", "vehículo", "ve
 	"plate", "car ", "vehicle", "registration", "cotxe", "matrícola", "auto"}
 
 var phoneContext = []string{"tel", "teléfono", "telefono", "móvil", "movil", "llama", "fijo", "whatsapp", "contacto",
-	"phone", "mobile", "call", "contact", "number", "número", "numero", "telèfon", "mòbil"}
+	"phone", "mobile", "call", "contact", "number", "número", "numero", "telèfon", "mòbil", "llamo desde", "llamó desde",
+	"llamado desde", "called from", "rang from", "ringing from", "trucat des", "chamou desde", "chamoume desde"}
 
 func moreBuiltins() []builtin {
 	return []builtin{
@@ -62,7 +66,7 @@ func moreBuiltins() []builtin {
 		// 900123); a Spanish number with the country code in brackets ((+34) 638 29 17 40).
 		{name: "other_phone", first: firstOtherPhone, starts: "0+(", maxLen: 24, lead: leadDigits, cluster: cluster{6, 9, 0}, typ: TypePhone, score: 0.55, loose: true, need: minDigits(6), refine: refineIntl00,
 			pattern: `(?<![\w+])0[1-9](?: \d{2}){4}(?![\w]| \d)|(?<![\w+])0[1-9](?:\.\d{2}){4}(?![\w]|\.\d)|` +
-				`(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00 [1-9]\d{0,2}[ .-]?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|` +
+				`(?<![\w+])\+[1-9]\d{0,2} ?\(0\) ?\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|(?<![\w+])00(?: [1-9]\d{0,2}[ .-]?|(?<![./-]00)[1-9]\d{0,2} )\d{1,4}(?:[ .-]?\d{2,4}){1,4}(?![\w]|[ .-]\d)|` +
 				`\((?:\+|00) ?34\) ?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we,
 			context: phoneContext, veto: phoneVeto},
 		// North American numbers with the area code in brackets: +1 (415) 555-0198.
@@ -141,13 +145,28 @@ func firstE164Trunk(t *scanText, i int) bool {
 	return t.rune(j) == '(' && t.rune(j+1) == '0' && t.rune(j+2) == ')'
 }
 
-// firstIntl00: (?<![\w+]) + "00 " and a digit 1-9.
+// firstIntl00: (?<![\w+]) + "00 " and a digit 1-9, or (not after '.', '/' or '-') "00", a
+// country code of one to three digits and a space ("0040 744 218 530", "00351 912 …").
 func firstIntl00(t *scanText, i int) bool {
-	if p := t.rune(i - 1); isWordRune(p) || p == '+' || t.rune(i) != '0' || t.rune(i+1) != '0' || t.rune(i+2) != ' ' {
+	p := t.rune(i - 1)
+	if isWordRune(p) || p == '+' || t.rune(i) != '0' || t.rune(i+1) != '0' {
 		return false
 	}
-	r := t.rune(i + 3)
-	return r >= '1' && r <= '9'
+	if t.rune(i+2) == ' ' {
+		r := t.rune(i + 3)
+		return r >= '1' && r <= '9'
+	}
+	if r := t.rune(i + 2); r < '1' || r > '9' || p == '.' || p == '/' || p == '-' {
+		return false // glued to its country code, the number stands alone ("rebut FRA-0042-889120" is no phone)
+	}
+	for n := 1; n <= 3; n++ {
+		if r := t.rune(i + 2 + n); r == ' ' {
+			return true
+		} else if !isDigit(r) {
+			return false
+		}
+	}
+	return false
 }
 
 // refineIntl00 keeps numbers of 10 to 15 digits (a French number's ten, or with the country
@@ -188,6 +207,9 @@ func refineNationalPhone(s string) int {
 // right before it gives as a business's line ("office switchboard 020 7946 0000",
 // "centralita 91 …", "atención al cliente 900 …").
 func phoneVeto(text string, start, end int) bool {
+	if glued00(text[start:end]) && (!countryCode00(text[start+2:end]) || referenceBefore(text, start)) {
+		return true // "referencia 0021 4471 8823 12": no country has code 21; a reference's digits
+	}
 	j := end
 	for j < len(text) && text[j] == ' ' {
 		j++
@@ -235,8 +257,101 @@ func phoneVeto(text string, start, end int) bool {
 			return true
 		}
 	}
-	return is(0, "service") && is(1, "customer") || is(0, "center", "centre") && is(1, "call") ||
-		is(0, "cliente", "client") && is(1, "al") && n >= 3 && strings.HasPrefix(string(last[2]), "atenci")
+	if is(0, "service") && is(1, "customer") || is(0, "center", "centre") && is(1, "call") ||
+		is(0, "cliente", "client") && is(1, "al") && n >= 3 && strings.HasPrefix(string(last[2]), "atenci") {
+		return true
+	}
+	// "Tel. despatx: 93 317 52 00", "trucar a l'hospital de dia: 93 248 30 00": a landline within
+	// three words after a firm's, a hospital's or a hotel's word is that place's line (a mobile
+	// there is still someone's)
+	if !landline(text[start:end]) {
+		return false
+	}
+	for k := 0; k < min(n, 3); k++ {
+		w := last[k]
+		if len(w) > 2 && w[1] == '\'' {
+			w = w[2:] // l'hospital, d'empresa
+		}
+		if officeLineSet[string(w)] {
+			return true
+		}
+	}
+	// "la centralita de Seguros Ocaso, 91 538 01 00": a switchboard word earlier on the line,
+	// past a company's name and a comma (the word reader above stops at the comma)
+	return switchboardBefore(text, start)
+}
+
+// switchboardWords name a business's line ("centralita", "switchboard", "recepción").
+var switchboardWords = byteWords("centralita", "centraleta", "switchboard", "recepcion", "recepción", "recepció", "reception",
+	"helpline", "atencion al cliente", "atención al cliente", "customer service")
+
+// switchboardBefore: a word of switchboardWords within the 48 bytes before i, on the same line.
+func switchboardBefore(text string, i int) bool {
+	lo := max(0, i-48)
+	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	var buf [48]byte
+	b := appendLowerSameLength(buf[:0], text[lo:i])
+	for _, w := range switchboardWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// glued00: "00" glued to a country code ("0040 744 …"), not "00 40 …".
+func glued00(s string) bool { return len(s) > 3 && s[0] == '0' && s[1] == '0' && isDigitByte(s[2]) }
+
+// countryCodes2 are the two-digit country calling codes; a three-digit code never starts with
+// one of them, nor with 1 or 7 (one-digit codes).
+var countryCodes2 = words(`20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98`)
+
+// countryCode00 reports whether s (after the "00") starts with a country calling code followed
+// by a space, a dash or a dot ("0034-612-…").
+func countryCode00(s string) bool {
+	n := 0
+	for n < len(s) && n < 4 && isDigitByte(s[n]) {
+		n++
+	}
+	if n == 0 || n > 3 || n == len(s) || s[n] != ' ' && s[n] != '-' && s[n] != '.' {
+		return false
+	}
+	switch n {
+	case 1:
+		return s[0] == '1' || s[0] == '7'
+	case 2:
+		return countryCodes2[s[:2]]
+	}
+	return s[0] != '1' && s[0] != '7' && s[0] != '0' && !countryCodes2[s[:2]]
+}
+
+// officeLineSet: words that name a place whose published landline follows ("despacho", "hotel").
+var officeLineSet = words(`despacho despatx bufete gabinete notaria hospital ospitalea hotel hotela clinica clinic empresa company firm
+	office offices oficinas sede headquarters ayuntamiento ajuntament concello udaletxea ambulatorio ambulatori`)
+
+// landline: a Spanish fixed line (its first significant digit 8 or 9, after an optional +34,
+// 0034 or (+34)) or a UK geographic one (01, 02).
+func landline(s string) bool {
+	var d [16]byte
+	n := 0
+	for i := 0; i < len(s) && n < len(d); i++ {
+		if isDigitByte(s[i]) {
+			d[n] = s[i]
+			n++
+		}
+	}
+	v := string(d[:n])
+	switch {
+	case strings.HasPrefix(s, "+34") || strings.HasPrefix(s, "(+34)"):
+		v = v[2:]
+	case strings.HasPrefix(v, "0034"):
+		v = v[4:]
+	case strings.HasPrefix(v, "01") || strings.HasPrefix(v, "02"):
+		return len(v) >= 10
+	}
+	return len(v) == 9 && (v[0] == '8' || v[0] == '9') && !strings.HasPrefix(v, "80") && !strings.HasPrefix(v, "90")
 }
 
 // businessLineSet: words that name a business's line, not a person's ("switchboard",

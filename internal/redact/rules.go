@@ -47,18 +47,21 @@ var cuePhrases = map[cueKind][]string{
 		"hk zk", "paciente id", "pacient id", "id pacient", "historia clinica numero", "health card", "chi number",
 		"hcn", "medical record number", "hospital id", "patient number", "numero de paciente", "n paciente",
 		"historial clinic", "historia clinica electronica", "osasun txartela", "osasun txartel", "patient no", "patient nr",
-		"cip autonomic", "codi cip", "codigo cip"},
+		"cip autonomic", "codi cip", "codigo cip", "numero de utente", "n de utente", "n utente", "numero utente", "utente",
+		"cartao de utente", "cartao utente"},
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
 		"al dorso", "darrere", "codigo de seguridade", "codigo seguridade", "segurtasun kodea", "segurtasun zenbakia",
-		"security number", "card code", "codi de verificacio", "codigo de verificacion de la tarjeta", "cvn", "cvk"},
+		"security number", "card code", "codi de verificacio", "codigo de verificacion de la tarjeta", "cvn", "cvk",
+		"codigo de atras", "codigo de detras", "numero de atras", "numeros de atras", "codi de darrere", "codi del darrere",
+		"codigo do reverso", "three digits", "tres digitos", "tres numeros", "tres xifres", "hiru digitu"},
 	cueExpiry: {"cad", "caduca", "caducidad", "fecha de caducidad", "caducidad tarjeta", "vence", "vencimiento", "venc",
 		"exp", "expiry", "expires", "expiration", "expiry date", "expirydate", "expiration date", "valid thru",
 		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze",
 		"expiring", "expire", "expira", "exp date", "iraungitze data", "iraungitzea", "data de caducidade", "data caducidade",
 		"data de caducitat", "data caducitat", "fecha de vencimiento", "valid to", "valida fins", "valida fins a", "caduca en",
-		"vencimiento tarjeta", "validade", "valido ate", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
+		"vencimiento tarjeta", "validade", "valido ate", "venciment", "data de venciment", "vencemento", "data de vencemento", "valid fins", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
 	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
 		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
@@ -84,7 +87,8 @@ var cuePhrases = map[cueKind][]string{
 	cueCard: {"tarjeta", "card", "targeta", "tarxeta", "txartel", "txartela", "carte", "visa", "mastercard", "amex",
 		"tarjeta de credito", "tarjeta de debito"},
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
-		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el"},
+		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el", "dob", "d o b",
+		"e do", "son do", "era do", "sou do"},
 }
 
 type cuePhrase struct {
@@ -359,13 +363,20 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 			if from < len(text) && (text[from] == ',' || text[from] == ';' || text[from] == '\t') {
 				from++ // the next cell of a CSV/TSV row ("4396…8730,0427,AMAZON")
 			}
+			n := len(out)
 			out = appendExpiry(out, text, from, ws, fc, 0, 0.7)
+			if len(out) == n {
+				if at, wi := expiryAfterConnective(text, from, ws, fc); at > 0 {
+					out = appendExpiry(out, text, at, ws, fc, wi, 0.8) // "4913 … hasta 0130"
+				}
+			}
 		}
 		if sp.Type == TypePhone && sp.Score >= r.threshold(TypePhone) {
 			out = appendPhoneList(out, text, sp.End, ws, fc)
 		}
 	}
-	return out
+	out = appendStarBirth(out, text, ws, fc)
+	return appendCardTailCodes(out, text, ws, fc, spans)
 }
 
 func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {

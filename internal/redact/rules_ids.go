@@ -36,7 +36,8 @@ var referenceWords = []string{"pedido", "order", "referencia", "reference", "ref
 	"expediente", "factura", "invoice", "contrato", "contract", "poliza", "póliza", "policy", "envio", "envío", "shipment",
 	"albaran", "albarán", "ticket", "lote", "batch", "serie", "serial", "comanda", "encomenda", "eskaera", "mandato", "mandate",
 	"claim", "case", "caso", "recurso", "procedimiento", "causa", "asunto", "autos", "sumario", "booking", "reserva",
-	"reservation", "localizer", "token", "vuelo", "flight", "vol", "voo", "billete", "asiento", "seat"}
+	"reservation", "localizer", "token", "vuelo", "flight", "vol", "voo", "billete", "asiento", "seat", "operacion",
+	"operación", "operacio", "operació", "operation", "transaccion", "transacción", "transaction", "transaccio", "transacció"}
 
 // referenceBefore: one of referenceWords stands right before start, with only spaces,
 // punctuation (: . # - º) and filler words between ("número de pedido 4000 1234…", "ref. nº
@@ -125,7 +126,42 @@ func cardVeto(text string, start, end int) bool {
 // 45123987-N") or given as a form's sample ("el DNI de ejemplo era 12345678A"), is not a
 // person's.
 func dniVeto(text string, start, end int) bool {
-	return !validDNI(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end))
+	return !validDNI(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end) || notDNIBefore(text, start))
+}
+
+// notDNIWords deny that what follows is an identity document ("Nº de control interno (no es
+// DNI): …", "not an ID number").
+var notDNIWords = byteWords("no es dni", "no es un dni", "no es el dni", "no es nif", "not a dni", "not an id", "not a nif",
+	"no es documento", "no és dni", "no és un dni", "no é dni", "non é dni", "non é o dni", "ez da nan", "not the dni")
+
+// containsFoldASCII: s holds the two lower-case ASCII letters a, b in a row, in any case.
+func containsFoldASCII(s string, a, b byte) bool {
+	for k := 0; k+1 < len(s); k++ {
+		if s[k]|0x20 == a && s[k+1]|0x20 == b {
+			return true
+		}
+	}
+	return false
+}
+
+// notDNIBefore: a denial from notDNIWords within the 40 bytes before i, on the same line.
+func notDNIBefore(text string, i int) bool {
+	lo := max(0, i-40)
+	if k := strings.LastIndexByte(text[lo:i], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	// every denial holds "no" (or the Basque "ez"): most texts have neither right before a cue
+	if !containsFoldASCII(text[lo:i], 'n', 'o') && !containsFoldASCII(text[lo:i], 'e', 'z') {
+		return false
+	}
+	var buf [40]byte
+	b := appendLowerSameLength(buf[:0], text[lo:i])
+	for _, w := range notDNIWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // ibanVeto: an IBAN-shaped value failing mod 97 that is a piece of a longer dashed token (a
@@ -195,6 +231,15 @@ func tokenKeyBefore(text string, i int) bool {
 // sentence, also with a wrong letter ("el DNI … me dice que no cuadra: 43976475E") — a user's
 // typo is still the person's number. Values with the right letter are the recognizer's.
 func appendSentenceDNI(out []Span, text string, h cueHit) []Span {
+	n := len(out)
+	out = appendSentenceDNIValues(out, text, h)
+	if len(out) > n && notDNIBefore(text, h.end) {
+		return out[:n] // "(no es DNI): 13648031T": the cue is denied (asked only when a value was found)
+	}
+	return out
+}
+
+func appendSentenceDNIValues(out []Span, text string, h cueHit) []Span {
 	end := min(len(text), h.end+sentenceReach)
 	first := true
 	for i := h.end; i < end; i++ {

@@ -1,0 +1,132 @@
+package redact
+
+import "strings"
+
+// Round 5 (issue #13): what people type after a card number besides "exp"/"cvv" cues — an
+// expiry after a connective word ("4913 … hasta 0130", "until 05/30"), a security code right
+// after the expiry ("04/27 318") or after a bare code word next to the card ("…, código 771",
+// "codi 318", "code 902"). Every rule here starts from a card or card-expiry span the other
+// rules already made: no pass over the text.
+
+// expiryConnectives may stand between a card number and its expiry.
+var expiryConnectives = words(`hasta until till thru fins ata bis ata arte jusqu`)
+
+// expiryAfterConnective returns where an expiry may start after the card that ends at from when
+// a connective word stands between them ("hasta 0130"), or -1.
+func expiryAfterConnective(text string, from int, ws []word, fc *folder) (int, int) {
+	i := from
+	for i < len(text) && i-from < 3 && (text[i] == ' ' || text[i] == ',') {
+		i++
+	}
+	wi := wordAtOffset(ws, i)
+	if wi < 0 || !expiryConnectives[string(ws[wi].fold(fc))] {
+		return -1, 0
+	}
+	return ws[wi].end, wi + 1
+}
+
+// wordAtOffset returns the index of the word that starts at byte i, or -1.
+func wordAtOffset(ws []word, i int) int {
+	lo, hi := 0, len(ws)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if ws[m].start < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ws) && ws[lo].start == i {
+		return lo
+	}
+	return -1
+}
+
+// cardCodeWords are bare code words that announce a card's security code only right after the
+// card or its expiry ("…, código 771"); alone they name a postcode, an order's, a promotion's.
+var cardCodeWords = words(`codigo code codi cod kodea kodigoa`)
+
+// codeAfterWords may follow a security code and still leave it one (currency and units may not).
+var notCodeAfter = words(`eur euro euros usd gbp libras pounds dolares dollars pts pesetas ptas x por percent`)
+
+// appendCardTailCodes appends a security code after each card expiry that follows a card
+// number within 60 bytes on the same line: the three or four digits right after it ("04/27 318",
+// "11/27, 448") or after a bare code word within the next few words ("hasta 0130, codigo 771",
+// "venc. 10/27 y código 614").
+func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards []Span) []Span {
+	n := len(out)
+	for k := 0; k < n; k++ {
+		exp := out[k]
+		if exp.Type != TypeCardExp || !cardRightBefore(text, exp.Start, cards) {
+			continue
+		}
+		i := exp.End
+		for i < len(text) && i-exp.End < 3 && (text[i] == ' ' || text[i] == ',' || text[i] == ';') {
+			i++
+		}
+		if e := codeDigitsAt(text, i); e > 0 && i > exp.End {
+			out = append(out, Span{Start: i, End: e, Type: TypeCVV, Text: text[i:e], Score: 0.8, Source: "cue"})
+			continue
+		}
+		// a bare code word within the next three words: "y código 614", ", codi: 318"
+		wi := wordAtOffset(ws, i)
+		for step := 0; wi >= 0 && wi < len(ws) && step < 3 && ws[wi].start-exp.End < 24; step++ {
+			f := string(ws[wi].fold(fc))
+			if cardCodeWords[f] {
+				at := nextValue(text, ws[wi].end, 12, 1, false, fc, ws, wi+1)
+				if e := codeDigitsAt(text, at); e > 0 {
+					out = append(out, Span{Start: at, End: e, Type: TypeCVV, Text: text[at:e], Score: 0.8, Source: "cue"})
+				}
+				break
+			}
+			if f != "y" && f != "and" && f != "i" && f != "e" && f != "eta" && f != "el" && f != "o" && f != "the" {
+				break
+			}
+			wi++
+		}
+	}
+	return out
+}
+
+// cardRightBefore: a card number ends within 60 bytes before i, on the same line.
+func cardRightBefore(text string, i int, cards []Span) bool {
+	for _, c := range cards {
+		if c.Type == TypeCard && c.End <= i && i-c.End <= 60 && strings.IndexByte(text[c.End:i], '\n') < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// codeDigitsAt returns the end of a security code at i: three or four digits standing alone, not
+// followed by a separator and more digits, nor by a currency or a unit. 0 if none.
+func codeDigitsAt(text string, i int) int {
+	if i < 0 || i >= len(text) || i > 0 && isWordByte(text[i-1]) {
+		return 0
+	}
+	e := i
+	for e < len(text) && isDigitByte(text[e]) {
+		e++
+	}
+	if e-i < 3 || e-i > 4 || !wordEnd(text, e) {
+		return 0
+	}
+	if e+1 < len(text) && strings.IndexByte("/.,-:", text[e]) >= 0 && isDigitByte(text[e+1]) {
+		return 0
+	}
+	j := e
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	if strings.HasPrefix(text[j:], "€") || strings.HasPrefix(text[j:], "$") || strings.HasPrefix(text[j:], "£") || j < len(text) && text[j] == '%' {
+		return 0
+	}
+	k := j
+	for k < len(text) && isASCIILetterByte(text[k]) && k-j < 10 {
+		k++
+	}
+	if k > j && notCodeAfter[strings.ToLower(text[j:k])] {
+		return 0
+	}
+	return e
+}
