@@ -405,8 +405,12 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 		}
 	}
+	if strings.IndexByte(text, '=') >= 0 || strings.IndexByte(text, '^') >= 0 {
+		out = appendFieldNames(out, first, text) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
+	}
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
+	out = adjustNamesR5(out, first, text)
 	out = dropInOffices(out, first, fc.offices)
 	return appendRepeats(out, first, ws, fc, text)
 }
@@ -771,6 +775,7 @@ var placeOf = words(`oficina oficines oficinas sucursal sucursales barrio barri 
 
 // institutionTails end the name of a branch, desk or team ("Costa Blanca International Branch").
 var institutionTails = words(`branch office desk team department dept services service support centre center bureau
+hospital hospitals infirmary hospice clinic surgery trust
 	airlines airways aereas aeries lineas holdings group logistics motors press`)
 
 // ordinalWords after a role word are the role's number ("el firmante segundo"), not a name
@@ -930,7 +935,11 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if !ws[g].given(fc) {
 		// "MONTERO SALAS, Yurema", "HARRISON, Kasia Lorelei": surnames in capitals, one of them
 		// known, then capitalised words no list knows
-		if !caps || !knownSurname || !nameWord(&ws[g], fc) || ws[g].is(fc, lexCue|lexInstitution|lexPlaces|lexCompanyWords) {
+		// round 5: or, at a line, cell or label start, surnames in capitals no list knows
+		// ("Tenant: O'SULLIVAN, Fionnuala") or a given name that is also a word ("| Quintana
+		// Arbeloa, Socorro |"), when the name closes there
+		ok := caps && knownSurname || lineOrItemStart(text, ws[i].start) && (caps || ws[g].is(fc, lexLowerAmbiguous)) && closesAfter(text, ws[g].end)
+		if !ok || !nameWord(&ws[g], fc) || ws[g].is(fc, lexCue|lexInstitution|lexPlaces|lexCompanyWords) {
 			return 0, false
 		}
 		end := g
