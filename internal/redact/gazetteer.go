@@ -268,6 +268,11 @@ var nameCues = map[string]float64{
 	"tal": 0.75, "señores": 0.85, "sres": 0.85, "srs": 0.85, "senyors": 0.85, "attn": 0.85, "fao": 0.85, "atención": 0.8, "atencion": 0.8, "atenció": 0.8, "signed": 0.8, "signat": 0.8,
 	"signada": 0.8, "asinado": 0.8, "asinada": 0.8, "sinatua": 0.8, "sinatzailea": 0.8,
 	"llogater": 0.8, "llogatera": 0.8, "comprador/a": 0.8, "arrendatari": 0.8, "arrendatària": 0.8,
+	// round 5: data-protection and deed parties, police ranks, drivers in claims, GL/EU parents
+	"interesado": 0.8, "interesada": 0.8, "solicitante": 0.8, "compareciente": 0.8, "otorgante": 0.8,
+	"sgt": 0.85, "insp": 0.85, "inspector": 0.8, "inspectora": 0.8, "constable": 0.85,
+	"sergeant": 0.85, "officer": 0.75, "driver": 0.75, "conductor": 0.75, "conductora": 0.75,
+	"pai": 0.75, "nai": 0.75, "aita": 0.75, "parella": 0.7,
 }
 
 // closingWords end a letter's closing line ("Kind regards,", "Un saludo,", "Salutacions,",
