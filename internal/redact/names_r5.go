@@ -27,6 +27,14 @@ var fieldKeys = words(`user usuario username user_name login usr operator operad
 pac name nombre agent agente owner author autor requested_by created_by updated_by modified_by
 assigned_to assignee reporter`)
 
+// colonKeys are the same keys written "key: value" in a report's header ("Generado por: aguado").
+var colonKeys = words(`user usuario username login usr operator operador operadora autor author
+generado_por generated_by created_by creado_por exportado_por exported_by modificado_por modified_by
+run_by ejecutado_por requested_by solicitado_por`)
+
+// byKeys are the second words of the two-word colonKeys.
+var byKeys = words(`por by`)
+
 // accountWords are user names that are no person's: service and system accounts.
 var accountWords = words(`root admin administrator administrador sistema system guest invitado anonymous anonimo
 null none nil unknown desconocido desconocida service svc backup test testing batch cron daemon nobody
@@ -58,6 +66,40 @@ func appendFieldNames(out []Span, first int, text string) []Span {
 			s++
 		}
 		if s0, e, ok := fieldValue(text, s); ok {
+			out = appendPerson(out, text, s0, e, 0.8)
+			off = e
+		}
+	}
+	for off := 0; ; {
+		// "Generado por: aguado", "usuario: mpazos": a key and a colon, then one user name alone
+		// on its line
+		k := strings.Index(text[off:], ": ")
+		if k < 0 {
+			break
+		}
+		c := off + k
+		off = c + 2
+		if c < 3 || !isASCIILetterByte(text[c-1]) {
+			continue
+		}
+		ks := c
+		for ks > 0 && (isASCIILetterByte(text[ks-1]) || text[ks-1] == '_') {
+			ks--
+		}
+		key := strings.ToLower(text[ks:c])
+		if !colonKeys[key] {
+			if ks < 2 || text[ks-1] != ' ' || !byKeys[key] {
+				continue
+			}
+			ks2 := ks - 1
+			for ks2 > 0 && isASCIILetterByte(text[ks2-1]) {
+				ks2--
+			}
+			if !colonKeys[strings.ToLower(text[ks2:ks-1])+"_"+key] {
+				continue
+			}
+		}
+		if s0, e, ok := fieldValue(text, c+2); ok && (e == len(text) || text[e] == '\n' || text[e] == '\r') {
 			out = appendPerson(out, text, s0, e, 0.8)
 			off = e
 		}
