@@ -406,7 +406,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		}
 	}
 	if strings.IndexByte(text, '=') >= 0 || strings.IndexByte(text, '^') >= 0 || strings.Contains(text, ": ") {
-		out = appendFieldNames(out, first, text) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
+		out = appendFieldNames(out, first, text, fc.lower) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
 	}
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)

@@ -43,7 +43,7 @@ www-data default public operator api bot jenkins deploy monitor nagios postgres 
 // appendFieldNames reads the value of a key=value field whose key names a user or a patient,
 // and a DICOM person name (SURNAME^GIVEN) anywhere: letters, dots, underscores, hyphens and
 // carets only; digits, '@' or a service account are no person.
-func appendFieldNames(out []Span, first int, text string) []Span {
+func appendFieldNames(out []Span, first int, text string, lower []byte) []Span {
 	for off := 0; ; {
 		k := strings.IndexByte(text[off:], '=')
 		if k < 0 {
@@ -58,7 +58,7 @@ func appendFieldNames(out []Span, first int, text string) []Span {
 		if eq-ks < 3 || eq-ks > 12 || ks > 0 && !(text[ks-1] == ' ' || text[ks-1] == '\t' || text[ks-1] == ',' || text[ks-1] == ';' || text[ks-1] == '&' || text[ks-1] == '?' || text[ks-1] == '\n' || text[ks-1] == '[') {
 			continue
 		}
-		if !fieldKeys[strings.ToLower(text[ks:eq])] {
+		if !fieldKeys[string(lower[ks:eq])] {
 			continue
 		}
 		s := eq + 1
@@ -86,16 +86,17 @@ func appendFieldNames(out []Span, first int, text string) []Span {
 		for ks > 0 && (isASCIILetterByte(text[ks-1]) || text[ks-1] == '_') {
 			ks--
 		}
-		key := strings.ToLower(text[ks:c])
-		if !colonKeys[key] {
-			if ks < 2 || text[ks-1] != ' ' || !byKeys[key] {
+		key := lower[ks:c]
+		if !colonKeys[string(key)] {
+			if ks < 2 || text[ks-1] != ' ' || !byKeys[string(key)] {
 				continue
 			}
 			ks2 := ks - 1
 			for ks2 > 0 && isASCIILetterByte(text[ks2-1]) {
 				ks2--
 			}
-			if !colonKeys[strings.ToLower(text[ks2:ks-1])+"_"+key] {
+			var kb [24]byte
+			if ks-1-ks2 > 20 || !colonKeys[string(append(append(append(kb[:0], lower[ks2:ks-1]...), '_'), key...))] {
 				continue
 			}
 		}
@@ -190,6 +191,21 @@ func adjustNamesR5(out []Span, first int, text string) []Span {
 		if len(sp.Text) <= 10 && strings.IndexByte(sp.Text, ' ') < 0 && allCaps(sp.Text) && healthAcronyms[strings.ToLower(sp.Text)] {
 			continue
 		}
+		if sp.Score < 0.5 && strings.IndexByte(sp.Text, ' ') < 0 && allCaps(sp.Text) && len(sp.Text) >= 4 {
+			// "la señora CONSTANTINESCU": an honorific lifts a surname in capitals no list knows
+			if w := wordBefore(text, sp.Start); w != "" && nameCues[fold(w)] >= 0.85 {
+				sp.Score = 0.8
+			}
+		}
+		if g, ok := jointGiven(text, sp, buf[:0]); ok && (len(kept) == first || kept[len(kept)-1].End <= g) {
+			// "for Cathal and Róisín Byrne": a capitalised word joined by a conjunction to a name
+			// that opens with a known given name is a given name too
+			e := g
+			for e < len(text) && text[e] != ' ' {
+				e++
+			}
+			kept = append(kept, span(text, g, e, 0.7, "gazetteer"))
+		}
 		if c := sp.Text[0]; c >= 'A' && c <= 'Z' && strings.Contains(sp.Text, ", ") {
 			for n := 0; n < 2 && sp.Start >= 4 && text[sp.Start-1] == ' '; n++ {
 				s := sp.Start - 1
@@ -231,4 +247,66 @@ func adjustNamesR5(out []Span, first int, text string) []Span {
 		kept = append(kept, sp)
 	}
 	return kept
+}
+
+// wordBefore: the word right before p, over one space ("" if none).
+func wordBefore(text string, p int) string {
+	if p < 2 || text[p-1] != ' ' {
+		return ""
+	}
+	e := p - 1
+	if text[e-1] == '.' {
+		e-- // "Sra. X"
+	}
+	s := e
+	for s > 0 && (isASCIILetterByte(text[s-1]) || text[s-1] >= 0x80) {
+		s--
+	}
+	if e-s > 12 {
+		return ""
+	}
+	return text[s:e]
+}
+
+// jointConjunctions join two given names before a shared surname.
+var jointConjunctions = []string{" and ", " y ", " i ", " e ", " & "}
+
+// jointBefore are the words before a pair of given names joined by a conjunction ("account for
+// X and Y Surname", "a nombre de"… is not one: "de" also opens a company's name).
+var jointBefore = words(`for para to with con between entre holders titulares clients clientes children hijos
+parents padres spouses esposos cònjuges`)
+
+// jointGiven: sp opens with a known given name and follows "X and ", X a capitalised word no
+// list reads as a non-name, place, institution or cue, after a word of jointBefore: X's start.
+func jointGiven(text string, sp Span, buf []byte) (int, bool) {
+	if sp.Score < 0.5 || sp.Start < 8 || strings.IndexByte(sp.Text, ' ') < 0 {
+		return 0, false
+	}
+	c := ""
+	for _, j := range jointConjunctions {
+		if strings.HasSuffix(text[:sp.Start], j) {
+			c = j
+			break
+		}
+	}
+	if c == "" {
+		return 0, false
+	}
+	fw := sp.Text[:strings.IndexByte(sp.Text, ' ')]
+	if lexLookup(appendAccentFolded(buf[:0], []byte(strings.ToLower(fw))))&lexGivenNames == 0 {
+		return 0, false
+	}
+	e := sp.Start - len(c)
+	s := e
+	for s > 0 && (isASCIILetterByte(text[s-1]) || text[s-1] >= 0x80) {
+		s--
+	}
+	w := text[s:e]
+	if len(w) < 3 || len(w) > 24 || !capitalised(w) || allCaps(w) || !jointBefore[wordBefore(text, s)] {
+		return 0, false
+	}
+	if lexLookup(appendAccentFolded(buf[:0], []byte(strings.ToLower(w))))&(lexNotNames|lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexStreetTypeWords|lexSurnames|lexGreeting) != 0 {
+		return 0, false
+	}
+	return s, true
 }
