@@ -56,7 +56,8 @@ func TestNames5Forms(t *testing.T) {
 		{"Demandada: Mapfre Familiar", nil},
 		{"Discharge summary — Royal Brompton Hospital", nil},
 		{"en la tele salía Carlos Alcaraz ganando", nil},
-		{"Que la señora BRATIANESCU está interesada", []string{"BRATIANESCU"}},
+		{"Que la señora GEORGESCU está interesada", []string{"GEORGESCU"}},
+		{"Que la empresa GEORGESCU está interesada", nil},
 		{"joint account for Tadhg and Ailbhe Kinsella", []string{"Tadhg", "Ailbhe Kinsella"}},
 		{"fondos de Vanguard and John Smith", []string{"John Smith"}},
 	}
