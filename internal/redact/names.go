@@ -146,6 +146,13 @@ func splitWords(out []word, text string) []word {
 func isASCIILetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func capitalised(w string) bool {
+	if len(w) > 0 && w[0] < utf8.RuneSelf {
+		return w[0] >= 'A' && w[0] <= 'Z' // the common case, inlined: no rune decoding, no table
+	}
+	return capitalisedRune(w)
+}
+
+func capitalisedRune(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsUpper(r)
 }
@@ -938,7 +945,10 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 		// round 5: or, at a line, cell or label start, surnames in capitals no list knows
 		// ("Tenant: O'SULLIVAN, Fionnuala") or a given name that is also a word ("| Quintana
 		// Arbeloa, Socorro |"), when the name closes there
-		ok := caps && knownSurname || lineOrItemStart(text, ws[i].start) && (caps || ws[g].is(fc, lexLowerAmbiguous)) && closesAfter(text, ws[g].end)
+		// (not "URL, StatusFound", "Dutch, German": a surname in capitals has four letters or
+		// more, surnames in Title case are two words, the given name has no inner capital)
+		ok := caps && knownSurname || lineOrItemStart(text, ws[i].start) && (caps && len(ws[j].text) >= 4 || j > i && ws[g].is(fc, lexLowerAmbiguous)) &&
+			closesAfter(text, ws[g].end) && !innerCapital(ws[g].text)
 		if !ok || !nameWord(&ws[g], fc) || ws[g].is(fc, lexCue|lexInstitution|lexPlaces|lexCompanyWords) {
 			return 0, false
 		}

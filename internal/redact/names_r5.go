@@ -23,9 +23,9 @@ func closesAfter(text string, e int) bool {
 
 // fieldKeys name a log or export field that holds a person's user name or name
 // ("user=ramon.tejedor", "usuario=mpazos", "patient=SURNAME^GIVEN").
+// ("name=", "owner=" are not: code and markup use them for files, fields and groups).
 var fieldKeys = words(`user usuario username user_name login usr operator operador operadora patient paciente
-pac name nombre agent agente owner author autor requested_by created_by updated_by modified_by
-assigned_to assignee reporter`)
+pac requested_by created_by updated_by modified_by assigned_to assignee reporter`)
 
 // colonKeys are the same keys written "key: value" in a report's header ("Generado por: aguado").
 var colonKeys = words(`user usuario username login usr operator operador operadora autor author
@@ -309,4 +309,15 @@ func jointGiven(text string, sp Span, buf []byte) (int, bool) {
 		return 0, false
 	}
 	return s, true
+}
+
+// innerCapital: a capital letter after the first ("StatusFound", "McBride"): an identifier in
+// code, or an Irish/Scottish name — only the rule that reads neither asks.
+func innerCapital(w string) bool {
+	for k := 1; k < len(w); k++ {
+		if w[k] >= 'A' && w[k] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
