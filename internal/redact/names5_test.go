@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,46 @@ func TestRealisticNames5(t *testing.T) {
 				t.Errorf("decoys redacted as PERSON or ADDRESS: %d, want at most %d", n, floor.maxNameDecoys)
 			}
 		})
+	}
+}
+
+// TestRealisticNames5Items checks realistic-dev7-names.jsonl as its generator promises: ids in
+// rl-<lang>-<domain>-6001..6199, DNI letters by mod 23, and every text restored exactly from its
+// redaction, whole and streamed in 3-byte chunks.
+func TestRealisticNames5Items(t *testing.T) {
+	items := loadItems(t, "realistic-dev7-names.jsonl")
+	if len(items) < 28 {
+		t.Fatalf("%d items, want at least 28", len(items))
+	}
+	r := newTestRedactor(t, DefaultConfig())
+	for _, it := range items {
+		parts := strings.Split(it.ID, "-")
+		if len(parts) != 4 || parts[0] != "rl" || parts[1] != it.Lang || parts[2] != it.Domain || parts[3] < "6001" || parts[3] > "6199" {
+			t.Errorf("%s: id not rl-<lang>-<domain>-6001..6199", it.ID)
+		}
+		for _, e := range it.Entities {
+			if e.Type == "DNI" && !validDNIForTest(e.Value) {
+				t.Errorf("%s: DNI with a wrong letter", it.ID)
+			}
+		}
+		s := r.NewSession(0)
+		out, err := s.Redact(context.Background(), it.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Rehydrate(out) != it.Text {
+			t.Errorf("%s: rehydrated text differs from the original", it.ID)
+		}
+		var b strings.Builder
+		st := s.NewStream()
+		for k := 0; k < len(out); k += 3 {
+			b.WriteString(st.Write(out[k:min(len(out), k+3)]))
+		}
+		b.WriteString(st.Flush())
+		if b.String() != it.Text {
+			t.Errorf("%s: streamed rehydration differs from the original", it.ID)
+		}
+		s.Close()
 	}
 }
 
