@@ -79,8 +79,11 @@ func appendFieldNames(out []Span, first int, text string, lower []byte) []Span {
 		}
 		c := off + k
 		off = c + 2
-		if c < 3 || !isASCIILetterByte(text[c-1]) {
+		if c < 3 {
 			continue
+		}
+		if l := lower[c-1]; l != 'r' && l != 'o' && l != 'e' && l != 'n' && l != 'a' && l != 'y' {
+			continue // no key of colonKeys ends there ("DNI: ", "Asunto: ", "[10:41] cliente: "…)
 		}
 		ks := c
 		for ks > 0 && (isASCIILetterByte(text[ks-1]) || text[ks-1] == '_') {
