@@ -16,7 +16,7 @@ var realisticNames5Floor = map[string]struct {
 	maxDecoyHit   int
 	maxNameDecoys int
 }{
-	"realistic-dev6.jsonl":       {person: 0.945, fullyItems: 256, maxDecoyHit: 21, maxNameDecoys: 11},
+	"realistic-dev6.jsonl":       {person: 0.95, fullyItems: 258, maxDecoyHit: 21, maxNameDecoys: 11},
 	"realistic-dev7-names.jsonl": {person: 1, fullyItems: 28, maxDecoyHit: 0, maxNameDecoys: 0},
 }
 
@@ -101,6 +101,9 @@ func TestNames5Forms(t *testing.T) {
 		{"Que la empresa GEORGESCU está interesada", nil},
 		{"joint account for Tadhg and Ailbhe Kinsella", []string{"Tadhg", "Ailbhe Kinsella"}},
 		{"fondos de Vanguard and John Smith", []string{"John Smith"}},
+		{"[09:12] agent_wojciech: can you confirm the address?", []string{"wojciech"}},
+		{"[09:12] agent_support: can you confirm the address?", nil},
+		{"[09:12] agent_online: hello", nil},
 	}
 	for _, c := range cases {
 		var got []string

@@ -38,7 +38,8 @@ var byKeys = words(`por by`)
 // accountWords are user names that are no person's: service and system accounts.
 var accountWords = words(`root admin administrator administrador sistema system guest invitado anonymous anonimo
 null none nil unknown desconocido desconocida service svc backup test testing batch cron daemon nobody
-www-data default public operator api bot jenkins deploy monitor nagios postgres mysql oracle sa`)
+www-data default public operator api bot jenkins deploy monitor nagios postgres mysql oracle sa
+support soporte helpdesk team equipo ops online chat web app desk`)
 
 // appendFieldNames reads the value of a key=value field whose key names a user or a patient,
 // and a DICOM person name (SURNAME^GIVEN) anywhere: letters, dots, underscores, hyphens and
@@ -80,6 +81,10 @@ func appendFieldNames(out []Span, first int, text string, lower []byte) []Span {
 		c := off + k
 		off = c + 2
 		if c < 3 {
+			continue
+		}
+		if s0, ok := roleHandle(text, lower, c); ok {
+			out = appendPerson(out, text, s0, c, 0.8) // "[10:41] agent_X: …": the agent's name
 			continue
 		}
 		if l := lower[c-1]; l != 'r' && l != 'o' && l != 'e' && l != 'n' && l != 'a' && l != 'y' {
@@ -323,4 +328,31 @@ func innerCapital(w string) bool {
 		}
 	}
 	return false
+}
+
+// roleHandles are the role words of a chat label built as role_name ("agent_X:", "gestora_X:").
+var roleHandles = words(`agent agente operator operador operadora gestor gestora asesor asesora advisor nurse
+enfermera enfermero cust customer cliente clienta doctor dra dr`)
+
+// roleHandle: a chat label at a line start (or after "] ") ending at the colon c is a role word,
+// '_' and a name of letters only: the name's start.
+func roleHandle(text string, lower []byte, c int) (int, bool) {
+	u := c - 1
+	for u > 0 && c-u < 24 && (isASCIILetterByte(text[u]) || text[u] >= 0x80) {
+		u--
+	}
+	if text[u] != '_' || c-u-1 < 3 || c-u-1 > 20 {
+		return 0, false
+	}
+	ks := u
+	for ks > 0 && u-ks < 10 && isASCIILetterByte(text[ks-1]) {
+		ks--
+	}
+	if ks > 0 && text[ks-1] != '\n' && !(ks >= 2 && text[ks-1] == ' ' && text[ks-2] == ']') {
+		return 0, false
+	}
+	if !roleHandles[string(lower[ks:u])] || accountWords[string(lower[u+1:c])] {
+		return 0, false
+	}
+	return u + 1, true
 }
