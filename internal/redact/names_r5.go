@@ -71,6 +71,7 @@ func appendFieldNames(out []Span, first int, text string, lower []byte) []Span {
 			off = e
 		}
 	}
+	hasUnderscore := strings.IndexByte(text, '_') >= 0 // chat labels role_name: (roleHandle)
 	for off := 0; ; {
 		// "Generado por: aguado", "usuario: mpazos": a key and a colon, then one user name alone
 		// on its line
@@ -83,9 +84,11 @@ func appendFieldNames(out []Span, first int, text string, lower []byte) []Span {
 		if c < 3 {
 			continue
 		}
-		if s0, ok := roleHandle(text, lower, c); ok {
-			out = appendPerson(out, text, s0, c, 0.8) // "[10:41] agent_X: …": the agent's name
-			continue
+		if hasUnderscore && text[c-1] != ' ' {
+			if s0, ok := roleHandle(text, lower, c); ok {
+				out = appendPerson(out, text, s0, c, 0.8) // "[10:41] agent_X: …": the agent's name
+				continue
+			}
 		}
 		if l := lower[c-1]; l != 'r' && l != 'o' && l != 'e' && l != 'n' && l != 'a' && l != 'y' {
 			continue // no key of colonKeys ends there ("DNI: ", "Asunto: ", "[10:41] cliente: "…)
