@@ -174,6 +174,7 @@ func buildLexicon() {
 		{capsParticles, lexCapsParticles},
 		{streetWords, lexStreetWords},
 		{institutionHeads, lexInstitution},
+		{brandHeads, lexInstitution | lexNotNames},
 		{nameStops, lexNameStop},
 		{publicRoles, lexPublicRole},
 		{zhSurnames, lexZhSurname},
@@ -267,6 +268,11 @@ var nameCues = map[string]float64{
 	"tal": 0.75, "señores": 0.85, "sres": 0.85, "srs": 0.85, "senyors": 0.85, "attn": 0.85, "fao": 0.85, "atención": 0.8, "atencion": 0.8, "atenció": 0.8, "signed": 0.8, "signat": 0.8,
 	"signada": 0.8, "asinado": 0.8, "asinada": 0.8, "sinatua": 0.8, "sinatzailea": 0.8,
 	"llogater": 0.8, "llogatera": 0.8, "comprador/a": 0.8, "arrendatari": 0.8, "arrendatària": 0.8,
+	// round 5: data-protection and deed parties, police ranks, drivers in claims, GL/EU parents
+	"interesado": 0.8, "interesada": 0.8, "solicitante": 0.8, "compareciente": 0.8, "otorgante": 0.8,
+	"sgt": 0.85, "insp": 0.85, "inspector": 0.8, "inspectora": 0.8, "constable": 0.85,
+	"sergeant": 0.85, "officer": 0.75, "driver": 0.75, "conductor": 0.75, "conductora": 0.75,
+	"pai": 0.75, "nai": 0.75, "aita": 0.75, "parella": 0.7,
 }
 
 // closingWords end a letter's closing line ("Kind regards,", "Un saludo,", "Salutacions,",
@@ -379,6 +385,19 @@ jordi evole|ana rosa quintana|susanna griso|carlos herrera|arturo perez-reverte|
 rosa montero|almudena grandes|eduardo mendoza|dolores redondo|joe biden|donald trump|kamala harris|
 narendra modi|recep tayyip erdogan|benjamin netanyahu|pedro castillo|javier milei|gustavo petro|nicolas maduro|
 claudia sheinbaum|andres manuel lopez obrador|lula da silva|gabriel boric|dina boluarte|nayib bukele|
+pep guardiola|josep guardiola|vicente del bosque|carlo ancelotti|diego simeone|xabi alonso|
+zinedine zidane|jose mourinho|hansi flick|sergio busquets|david de gea|alvaro morata|
+aitana bonmati|jon rahm|seve ballesteros|mo salah|erling haaland|novak djokovic|
+roger federer|serena williams|lewis hamilton|max verstappen|valentino rossi|usain bolt|michael jordan|lebron james|
+tiger woods|simone biles|ilia topuria|alex palou|pau cubarsi|nico williams|
+juan roig|isak andic|rafael del pino|ana botin|jose maria alvarez pallete|ignacio sanchez galan|
+florentino perez|amancio ortega|sandra ortega|marta ortega|ortega y gasset|steve jobs|larry page|sergey brin|
+sam altman|satya nadella|sundar pichai|jensen huang|bernard arnault|richard branson|larry ellison|
+pedro duque|alvaro de marichalar|paquirri|bertin osborne|ana obregon|isabel preysler|tamara falco|
+mario vargas llosa|gabriel garcia marquez|isabel allende|miguel de cervantes|federico garcia lorca|
+pablo picasso|salvador dali|joan miro|antoni gaudi|santiago calatrava|rafael moneo|ferran adria|
+karlos arguiñano|martin berasategui|juan mari arzak|
+nacho cano|miguel bose|luz casal|alaska|c tangana|quevedo|bad bunny|aitana ocaña|lola indigo|
 king charles|prince william|princess kate|queen elizabeth|taylor swift|beyonce|lionel messi|cristiano ronaldo`, "|") {
 		m[fold(strings.TrimSpace(n))] = true
 	}
@@ -391,7 +410,10 @@ var newsWords = []string{"según", "segun", "dijo", "declaró", "declaro", "afir
 	"presidenta", "ministro", "ministra", "consejero delegado", "ceo", "boletín", "boletin", "comunicado", "titular de",
 	"news", "said", "announced", "according to", "press", "interview", "minister", "president", "parlamento", "rueda",
 	"segons", "premsa", "diari", "va anunciar", "va dir", "xornal", "prensa", "prentsa", "telediario", "informativo",
-	"headline", "reported", "bbc", "titular:", "titulares", "ha declarado", "declaracions", "declaracións"}
+	"headline", "reported", "bbc", "titular:", "titulares", "ha declarado", "declaracions", "declaracións",
+	"inauguró", "inauguro ", "inaugura", "inaugurar", "tele ", "televisión", "television", "la tv", "on tv", " radio ",
+	"la ràdio", "falaban de", "hablaban de", "parlaven de", "salía en", "salia en", "surt a", "fichaje",
+	"on the news", "in the news", "news:", "documental", " gira ", "concierto", "concert"}
 
 // institutionHeads are the words that open an institution's or a shop's name: a name right after
 // them, in the same run of capitalised words, is the institution's ("Hospital Álvaro Cunqueiro",
@@ -409,7 +431,15 @@ ferreteria carpinteria panaderia pasteleria fruteria carniceria peluqueria autoe
 supermercados almacenes electricidad fontaneria cristaleria gestoria muebles mobles autocares autobuses gruas pinturas
 maderas aluminios cerrajeria motos recambios neumaticos electrodomesticos joyeria relojeria libreria papeleria
 floristeria viajes academia imprenta lavanderia tintoreria mudanzas calzados confecciones carnicas embutidos
-conservas cafes vinos aceites`)
+conservas cafes vinos aceites
+royal servizo servei zerbitzua parador paradores`)
+
+// brandHeads are health services, insurers, banks and large companies: words that are no name
+// and open an institution's name ("Osakidetza Basurto", "Mapfre España"). Round 5.
+var brandHeads = words(`osakidetza sergas osasunbidea sacyl sescam sespa ibsalut insalud
+mapfre allianz axa sanitas adeslas asisa dkv caser generali ocaso mutua helvetia
+bbva caixabank bankinter unicaja ibercaja abanca kutxabank cajamar iberdrola endesa naturgy repsol
+telefonica movistar vodafone mercadona inditex`)
 
 // brands are companies and shops named after a person (folded full names): a span that is one of
 // them is the brand, in any context ("cargo de Rosa Clará", "paid to John Lewis").

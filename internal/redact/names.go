@@ -146,6 +146,13 @@ func splitWords(out []word, text string) []word {
 func isASCIILetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func capitalised(w string) bool {
+	if len(w) > 0 && w[0] < utf8.RuneSelf {
+		return w[0] >= 'A' && w[0] <= 'Z' // the common case, inlined: no rune decoding, no table
+	}
+	return capitalisedRune(w)
+}
+
+func capitalisedRune(w string) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsUpper(r)
 }
@@ -405,8 +412,12 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			}
 		}
 	}
+	if strings.IndexByte(text, '=') >= 0 || strings.IndexByte(text, '^') >= 0 || strings.Contains(text, ": ") {
+		out = appendFieldNames(out, first, text, fc.lower) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
+	}
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
+	out = adjustNamesR5(out, first, text)
 	out = dropInOffices(out, first, fc.offices)
 	return appendRepeats(out, first, ws, fc, text)
 }
@@ -771,6 +782,7 @@ var placeOf = words(`oficina oficines oficinas sucursal sucursales barrio barri 
 
 // institutionTails end the name of a branch, desk or team ("Costa Blanca International Branch").
 var institutionTails = words(`branch office desk team department dept services service support centre center bureau
+hospital hospitals infirmary hospice clinic surgery trust
 	airlines airways aereas aeries lineas holdings group logistics motors press`)
 
 // ordinalWords after a role word are the role's number ("el firmante segundo"), not a name
@@ -930,7 +942,14 @@ func surnamesCommaName(text string, ws []word, i int, fc *folder) (int, bool) {
 	if !ws[g].given(fc) {
 		// "MONTERO SALAS, Yurema", "HARRISON, Kasia Lorelei": surnames in capitals, one of them
 		// known, then capitalised words no list knows
-		if !caps || !knownSurname || !nameWord(&ws[g], fc) || ws[g].is(fc, lexCue|lexInstitution|lexPlaces|lexCompanyWords) {
+		// round 5: or, at a line, cell or label start, surnames in capitals no list knows
+		// ("Tenant: O'SULLIVAN, Fionnuala") or a given name that is also a word ("| Quintana
+		// Arbeloa, Socorro |"), when the name closes there
+		// (not "URL, StatusFound", "Dutch, German": a surname in capitals has four letters or
+		// more, surnames in Title case are two words, the given name has no inner capital)
+		ok := caps && knownSurname || lineOrItemStart(text, ws[i].start) && (caps && len(ws[j].text) >= 4 || j > i && ws[g].is(fc, lexLowerAmbiguous)) &&
+			closesAfter(text, ws[g].end) && !innerCapital(ws[g].text)
+		if !ok || !nameWord(&ws[g], fc) || ws[g].is(fc, lexCue|lexInstitution|lexPlaces|lexCompanyWords) {
 			return 0, false
 		}
 		end := g

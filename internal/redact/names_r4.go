@@ -474,6 +474,9 @@ func roleLowerEnd(text string, ws []word, i int, fc *folder) int {
 // famousAfterConjunction splits a folded run at its last conjunction ("indian wells y ana botin"):
 // the conjunction and the folded words after it (a slice of folded: no allocation).
 func famousAfterConjunction(folded []byte) (string, []byte, bool) {
+	if bytes.Count(folded, []byte{' '}) < 2 {
+		return "", nil, false // "word conjunction word" takes two spaces: most names have one
+	}
 	for k, c := range conjunctions {
 		if j := bytes.LastIndex(folded, c); j > 0 {
 			return conjunctionWords[k], folded[j+len(c):], true
