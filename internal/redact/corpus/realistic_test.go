@@ -52,6 +52,22 @@ func TestRealisticHeldoutV3IsFrozen(t *testing.T) {
 	}
 }
 
+// The fourth held-out set, written blind on 2026-12-02 14:45–14:49 UTC (digest recorded in b22a2a4
+// before the file entered the tree), run once to report at 142eadc and tuning data since
+// (realistic-dev8.jsonl).
+const realisticHeldoutV4SHA256 = "c33d8d575a2063ad2999b0d66ad9070b46aceb985f220eec36aaafc2902adac8"
+
+var realisticHeldoutV4File = filepath.Join("..", "..", "..", "testdata", "redact", "realistic-dev8.jsonl")
+
+func TestRealisticHeldoutV4IsFrozen(t *testing.T) {
+	_, raw := readRealistic(t, realisticHeldoutV4File)
+	sum := sha256.Sum256(raw)
+	if got := hex.EncodeToString(sum[:]); got != realisticHeldoutV4SHA256 {
+		t.Fatalf("%s has sha256 %s, want %s: the held-out set is frozen (see testdata/redact/REALISTIC.md)",
+			realisticHeldoutV4File, got, realisticHeldoutV4SHA256)
+	}
+}
+
 func TestRealisticHeldoutV2IsFrozen(t *testing.T) {
 	_, raw := readRealistic(t, realisticHeldoutV2File)
 	sum := sha256.Sum256(raw)
@@ -79,6 +95,7 @@ func TestRealisticCorpusShape(t *testing.T) {
 	held, _ := readRealistic(t, realisticDev2File)
 	v2, _ := readRealistic(t, realisticHeldoutV2File)
 	v3, _ := readRealistic(t, realisticHeldoutV3File)
+	v4, _ := readRealistic(t, realisticHeldoutV4File)
 	allowed := map[string]bool{}
 	for _, ty := range realisticTypes {
 		allowed[ty] = true
@@ -89,7 +106,8 @@ func TestRealisticCorpusShape(t *testing.T) {
 		name  string
 		items []Item
 	}{{"dev", dev}, {"dev2 (the spent first held-out half)", held}, {"dev4 (the spent second held-out set)", v2},
-		{"dev6 (the spent third held-out set)", v3}} {
+		{"dev6 (the spent third held-out set)", v3},
+		{"dev8 (the spent fourth held-out set)", v4}} {
 		if len(half.items) < realisticMinItems {
 			t.Errorf("%s half: %d items, want at least %d", half.name, len(half.items), realisticMinItems)
 		}
@@ -157,7 +175,7 @@ func realisticOverlap(it Item) string {
 // TestRealisticCheckDigits recomputes every check digit with this package's own helpers: a
 // value is valid unless it is labelled "valid": false, and then it must really be invalid.
 func TestRealisticCheckDigits(t *testing.T) {
-	for _, path := range []string{realisticDevFile, realisticDev2File, realisticHeldoutV2File, realisticHeldoutV3File} {
+	for _, path := range []string{realisticDevFile, realisticDev2File, realisticHeldoutV2File, realisticHeldoutV3File, realisticHeldoutV4File} {
 		items, _ := readRealistic(t, path)
 		for _, it := range items {
 			for i, e := range it.Entities {
