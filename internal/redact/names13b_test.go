@@ -55,24 +55,7 @@ func TestRealisticNames4Items(t *testing.T) {
 				t.Errorf("%s: DNI with a wrong letter", it.ID)
 			}
 		}
-		s := r.NewSession(0)
-		out, err := s.Redact(context.Background(), it.Text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Rehydrate(out) != it.Text {
-			t.Errorf("%s: rehydrated text differs from the original", it.ID)
-		}
-		var b strings.Builder
-		st := s.NewStream()
-		for k := 0; k < len(out); k += 3 {
-			b.WriteString(st.Write(out[k:min(len(out), k+3)]))
-		}
-		b.WriteString(st.Flush())
-		if b.String() != it.Text {
-			t.Errorf("%s: streamed rehydration differs from the original", it.ID)
-		}
-		s.Close()
+		checkRestores(t, r, it)
 	}
 }
 

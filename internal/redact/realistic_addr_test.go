@@ -68,24 +68,7 @@ func TestRealisticAddrItems(t *testing.T) {
 		if len(parts) != 4 || parts[0] != "rl" || parts[1] != it.Lang || parts[2] != it.Domain || parts[3] < "4401" || parts[3] > "4599" {
 			t.Errorf("%s: id not rl-<lang>-<domain>-4401..4599", it.ID)
 		}
-		s := r.NewSession(0)
-		out, err := s.Redact(context.Background(), it.Text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Rehydrate(out) != it.Text {
-			t.Errorf("%s: rehydrated text differs from the original", it.ID)
-		}
-		st := s.NewStream()
-		var b strings.Builder
-		for i := 0; i < len(out); i += 3 {
-			b.WriteString(st.Write(out[i:min(i+3, len(out))]))
-		}
-		b.WriteString(st.Flush())
-		if b.String() != it.Text {
-			t.Errorf("%s: streamed rehydration differs from the original", it.ID)
-		}
-		s.Close()
+		checkRestores(t, r, it)
 	}
 }
 

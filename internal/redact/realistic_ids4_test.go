@@ -51,24 +51,7 @@ func TestRealisticIDsRound4(t *testing.T) {
 func TestRealisticDev5RoundTrip(t *testing.T) {
 	r := newTestRedactor(t, DefaultConfig())
 	for _, it := range loadItems(t, "realistic-dev5-ids.jsonl") {
-		s := r.NewSession(0)
-		out, err := s.Redact(context.Background(), it.Text)
-		if err != nil {
-			t.Fatalf("%s: %v", it.ID, err)
-		}
-		if back := s.Rehydrate(out); back != it.Text {
-			t.Errorf("%s: rehydrated text differs from the original", it.ID)
-		}
-		st := s.NewStream()
-		var b strings.Builder
-		for i := 0; i < len(out); i += 3 {
-			b.WriteString(st.Write(out[i:min(i+3, len(out))]))
-		}
-		b.WriteString(st.Flush())
-		if b.String() != it.Text {
-			t.Errorf("%s: streamed rehydration differs from the original", it.ID)
-		}
-		s.Close()
+		checkRestores(t, r, it)
 	}
 }
 
