@@ -1546,20 +1546,24 @@ func townArticle(f string) bool {
 }
 
 // ukPostcode: SW15 2RD, OX7 5NJ, BS1 4DJ, EC1A 1BB.
-func (a *addrParser) ukPostcode(i int) int {
-	t := a.text
+func (a *addrParser) ukPostcode(i int) int { return ukPostcodeIn(a.text, i, 'A', 'Z') }
+
+// ukPostcodeIn reads a British postcode at i whose letters are all in lo..hi (one case: 'A'..'Z'
+// or 'a'..'z'); it returns its end, or 0.
+func ukPostcodeIn(t string, i int, lo, hi byte) int {
+	letter := func(c byte) bool { return c >= lo && c <= hi }
 	j := i
-	for j < len(t) && j-i < 2 && t[j] >= 'A' && t[j] <= 'Z' {
+	for j < len(t) && j-i < 2 && letter(t[j]) {
 		j++
 	}
 	if j == i || j >= len(t) || !isDigitByte(t[j]) {
 		return 0
 	}
 	j++
-	if j < len(t) && (isDigitByte(t[j]) || t[j] >= 'A' && t[j] <= 'Z') {
+	if j < len(t) && (isDigitByte(t[j]) || letter(t[j])) {
 		j++
 	}
-	if j+4 > len(t) || t[j] != ' ' || !isDigitByte(t[j+1]) || !(t[j+2] >= 'A' && t[j+2] <= 'Z') || !(t[j+3] >= 'A' && t[j+3] <= 'Z') {
+	if j+4 > len(t) || t[j] != ' ' || !isDigitByte(t[j+1]) || !letter(t[j+2]) || !letter(t[j+3]) {
 		return 0
 	}
 	if j+4 < len(t) && isWordByte(t[j+4]) {
@@ -2419,26 +2423,7 @@ func (a *addrParser) lowerUKTail(e int) bool {
 	return false
 }
 
-func ukPostcodeLower(t string, i int) int {
-	j := i
-	for j < len(t) && j-i < 2 && t[j] >= 'a' && t[j] <= 'z' {
-		j++
-	}
-	if j == i || j >= len(t) || !isDigitByte(t[j]) {
-		return 0
-	}
-	j++
-	if j < len(t) && (isDigitByte(t[j]) || t[j] >= 'a' && t[j] <= 'z') {
-		j++
-	}
-	if j+4 > len(t) || t[j] != ' ' || !isDigitByte(t[j+1]) || !(t[j+2] >= 'a' && t[j+2] <= 'z') || !(t[j+3] >= 'a' && t[j+3] <= 'z') {
-		return 0
-	}
-	if j+4 < len(t) && isWordByte(t[j+4]) {
-		return 0
-	}
-	return j + 4
-}
+func ukPostcodeLower(t string, i int) int { return ukPostcodeIn(t, i, 'a', 'z') }
 
 // stateZipLower: a US state and ZIP typed in lower case (il 62704).
 func stateZipLower(t string, i int) int {
