@@ -89,6 +89,18 @@ func TestDrainedStreamsAllComplete(t *testing.T) {
 	url := "http://" + listen
 	waitHTTP(t, url+"/readyz", http.StatusOK, 30*time.Second)
 	waitHTTP(t, "http://"+pm+"/readyz", http.StatusOK, 10*time.Second)
+	// The edge is ready as soon as one link is up: the streams below must go to the primary, so
+	// wait for its link too (on a busy machine the secondary's handshake can finish first, the
+	// streams then go there, and the primary, with nothing to drain, exits at once).
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, body := getStatus(url + "/readyz"); strings.Contains(body, `"name":"dc-primary","ready":true`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the edge's link to the primary did not come up within 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	const n = 10
 	outs := make([]streamOutcome, n)
