@@ -126,16 +126,21 @@ def build(id_, lang, domain, src):
     return it
 
 
-from dev3_ids_items import define  # noqa: E402  (the items, in their own file)
+def emit(define, lo, hi):
+    """Builds the items that define() declares, checks their ids (lo..hi), prints JSON lines."""
+    define(item, dict(dni=dni, dni_bad=dni_bad, nie=nie, nss=nss, ccc=ccc_digits, iban=iban_raw, ES=ES,
+                      group=group, card=card, card_bad=card_bad))
+    seen = set()
+    for id_, lang, domain, src in ITEMS:
+        if id_ in seen:
+            sys.exit("duplicate id " + id_)
+        seen.add(id_)
+        n = int(id_.rsplit("-", 1)[1])
+        if not (lo <= n <= hi) or not id_.startswith("rl-%s-%s-" % (lang, domain)):
+            sys.exit("bad id " + id_)
+        print(json.dumps(build(id_, lang, domain, src), ensure_ascii=False, separators=(",", ":")))
 
-define(item, dict(dni=dni, dni_bad=dni_bad, nie=nie, nss=nss, ccc=ccc_digits, iban=iban_raw, ES=ES,
-                  group=group, card=card, card_bad=card_bad))
-seen = set()
-for id_, lang, domain, src in ITEMS:
-    if id_ in seen:
-        sys.exit("duplicate id " + id_)
-    seen.add(id_)
-    n = int(id_.rsplit("-", 1)[1])
-    if not (2301 <= n <= 2599) or not id_.startswith("rl-%s-%s-" % (lang, domain)):
-        sys.exit("bad id " + id_)
-    print(json.dumps(build(id_, lang, domain, src), ensure_ascii=False, separators=(",", ":")))
+
+if __name__ == "__main__":
+    from dev3_ids_items import define  # the items, in their own file
+    emit(define, 2301, 2599)
