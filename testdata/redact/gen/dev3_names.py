@@ -260,15 +260,16 @@ def build(item_id, marked):
     return it
 
 
-def main():
+def emit(items, lo, hi):
+    """Builds items (id, marked text), checks their ids (lo..hi), prints JSON lines."""
     seen = set()
-    for item_id, marked in ITEMS:
+    for item_id, marked in items:
         assert item_id not in seen, item_id
         seen.add(item_id)
         n = int(item_id.rsplit("-", 1)[1])
-        assert 2001 <= n <= 2299, item_id
+        assert lo <= n <= hi, item_id
         sys.stdout.write(json.dumps(build(item_id, marked), ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    emit(ITEMS, 2001, 2299)

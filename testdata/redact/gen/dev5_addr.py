@@ -276,8 +276,9 @@ def build(item_id, marked):
     return item
 
 
-def main():
-    for item_id, marked in ITEMS:
+def emit(items):
+    """Builds items (id, marked text) and prints JSON lines."""
+    for item_id, marked in items:
         if "[[" not in marked and "{{" not in marked:
             sys.exit(item_id + ": no label")
         json.dump(build(item_id, marked), sys.stdout, ensure_ascii=False, separators=(",", ":"))
@@ -285,4 +286,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    emit(ITEMS)

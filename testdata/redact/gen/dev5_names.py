@@ -8,9 +8,6 @@ invented; public institutions, companies, public figures and office addresses ar
 
     python3 testdata/redact/gen/dev5_names.py > testdata/redact/realistic-dev5-names.jsonl
 """
-import json
-import re
-import sys
 
 ITEMS = [
     # --- batch 1: a lone name in lower case after an addressing verb or an honorific ---
@@ -214,50 +211,8 @@ ITEMS = [
     ("rl-en-bank-4180", "Sorry [[PERSON|Wiktoria]], the system was down. I'll ping [[PERSON|Callum]] about your card."),
 ]
 
-MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}")
-DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
-
-
-def expand(value):
-    if value.startswith("#"):
-        n = value[1:]
-        return n + DNI_LETTERS[int(n) % 23]
-    return value
-
-
-def build(item_id, marked):
-    lang, domain = item_id.split("-")[1], item_id.split("-")[2]
-    out, ents, decoys = b"", [], []
-    pos = 0
-    for m in MARK.finditer(marked):
-        out += marked[pos:m.start()].encode()
-        typ, val, is_decoy = (m.group(3), m.group(4), True) if m.group(3) else (m.group(1), m.group(2), False)
-        val = expand(val)
-        start = len(out)
-        out += val.encode()
-        lab = {"type": typ, "value": val, "start": start, "end": len(out)}
-        (decoys if is_decoy else ents).append(lab)
-        pos = m.end()
-    out += marked[pos:].encode()
-    text = out.decode()
-    # offsets are byte offsets (corpus.Item)
-    for lab in ents + decoys:
-        assert out[lab["start"]:lab["end"]].decode() == lab["value"], (item_id, lab)
-    it = {"id": item_id, "lang": lang, "domain": domain, "text": text, "entities": ents}
-    if decoys:
-        it["decoys"] = decoys
-    return it
-
-
-def main():
-    seen = set()
-    for item_id, marked in ITEMS:
-        assert item_id not in seen, item_id
-        seen.add(item_id)
-        n = int(item_id.rsplit("-", 1)[1])
-        assert 4001 <= n <= 4199, item_id
-        sys.stdout.write(json.dumps(build(item_id, marked), ensure_ascii=False) + "\n")
-
+# the markup, byte offsets and id checks are dev3_names.py's
+from dev3_names import emit  # noqa: E402
 
 if __name__ == "__main__":
-    main()
+    emit(ITEMS, 4001, 4199)

@@ -10,9 +10,6 @@ All people, numbers and addresses are invented.
 
     python3 testdata/redact/gen/dev7_addr.py > testdata/redact/realistic-dev7-addr.jsonl
 """
-import json
-import re
-import sys
 
 ITEMS = [
     # --- batch 1: written before any rule of this round ---
@@ -83,35 +80,8 @@ ITEMS = [
     ("rl-es-bank-6449", "El cliente vive en [[ADDRESS|calle Pintor Rosales 9, 28008 Madrid]], centralita de su empresa 91 000 13 13."),
 ]
 
-MARK = re.compile(r"\[\[([A-Z_]+)\|(.+?)\]\]|\{\{([A-Z_]+)\|(.+?)\}\}", re.S)
-
-
-def build(item_id, marked):
-    lang, domain = item_id.split("-")[1], item_id.split("-")[2]
-    out, ents, decoys = b"", [], []
-    pos = 0
-    for m in MARK.finditer(marked):
-        out += marked[pos:m.start()].encode()
-        typ, val, is_decoy = (m.group(3), m.group(4), True) if m.group(3) else (m.group(1), m.group(2), False)
-        start = len(out)
-        out += val.encode()
-        lab = {"type": typ, "value": val, "start": start, "end": len(out)}
-        (decoys if is_decoy else ents).append(lab)
-        pos = m.end()
-    out += marked[pos:].encode()
-    item = {"id": item_id, "lang": lang, "domain": domain, "text": out.decode(), "entities": ents}
-    if decoys:
-        item["decoys"] = decoys
-    return item
-
-
-def main():
-    for item_id, marked in ITEMS:
-        if "[[" not in marked and "{{" not in marked:
-            sys.exit(item_id + ": no label")
-        json.dump(build(item_id, marked), sys.stdout, ensure_ascii=False, separators=(",", ":"))
-        sys.stdout.write("\n")
-
+# the markup and byte offsets are dev5_addr.py's
+from dev5_addr import emit  # noqa: E402
 
 if __name__ == "__main__":
-    main()
+    emit(ITEMS)
