@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	"github.com/sucursal/sucursal/internal/admission"
@@ -95,9 +96,20 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	rw := newResponseWriter(w, req.Stream, start, s.m)
 	rw.writeTimeout = s.cfg.SlowClientTimeout
-	err := s.d.Chat.ServeChat(ctx, &pipeline.Request{ID: id, Received: start, Chat: req}, rw)
+	err := s.serveChat(ctx, &pipeline.Request{ID: id, Received: start, Chat: req}, rw)
 	code := "ok"
+	var pe *panicError
 	switch {
+	case errors.As(err, &pe):
+		// A bug in a stage (a recognizer reading past a text's end, say): the request ends with
+		// an OpenAI-shaped 500 (or a terminal error event), the panic is counted and logged
+		// without its value, and the process keeps serving. Nothing was forwarded for the part
+		// of the request that panicked: the stage that panicked never returned its text.
+		ce := chat.Internal("the edge agent hit an internal error serving this request; it was not forwarded")
+		code = ce.Code
+		s.m.panics.Inc()
+		log.Error("request panicked", "panic_type", pe.kind, "stack", pe.stack)
+		rw.fail(ce)
 	case err == nil:
 		err = rw.finish()
 	case stopped(r.Context()):
@@ -123,6 +135,31 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	log.Info("request served", "tenant", tenant, "model", req.Model, "stream", req.Stream,
 		"messages", len(req.Messages), "body_bytes", r.ContentLength, "code", code, "chunks", rw.chunks,
 		"ttft_ms", ms(rw.ttft), "duration_ms", ms(time.Since(start)))
+}
+
+// panicError is a panic in the pipeline, turned into an error so the request can be answered.
+// It keeps the panic value's type and the goroutine's stack, never the value itself: a value
+// built by a stage could hold a piece of the prompt.
+type panicError struct {
+	kind  string
+	stack string
+}
+
+func (e *panicError) Error() string { return "panic in the pipeline: " + e.kind }
+
+// serveChat runs the pipeline and turns a panic in the request's goroutine into a *panicError.
+// (Panics in goroutines a stage starts are not caught here; they stop the process, and systemd
+// restarts it.)
+func (s *Server) serveChat(ctx context.Context, req *pipeline.Request, rw *responseWriter) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler { // net/http's own way to abort a response: keep its meaning
+				panic(v)
+			}
+			err = &panicError{kind: fmt.Sprintf("%T", v), stack: string(debug.Stack())}
+		}
+	}()
+	return s.d.Chat.ServeChat(ctx, req, rw)
 }
 
 // estimateTokens is the prompt's size in tokens, roughly: four bytes of text a token.

@@ -11,6 +11,7 @@ type metrics struct {
 	inflight prometheus.Gauge
 	ttft     prometheus.Histogram
 	duration prometheus.Histogram
+	panics   prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -33,10 +34,14 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Help:    "Time to serve a chat completion request, end to end.",
 			Buckets: prometheus.ExponentialBuckets(0.005, 2, 16),
 		}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "api", Name: "chat_panics_total",
+			Help: "Chat completion requests that ended in a panic inside the pipeline (a bug: answered 500 internal_error, logged with its stack, never forwarded).",
+		}),
 	}
 	if reg != nil {
 		// sucursal_build_info: the edge-agent registers it here, with its HTTP face.
-		reg.MustRegister(m.requests, m.inflight, m.ttft, m.duration, buildinfo.Collector())
+		reg.MustRegister(m.requests, m.inflight, m.ttft, m.duration, m.panics, buildinfo.Collector())
 	}
 	return m
 }
