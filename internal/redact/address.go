@@ -1714,9 +1714,24 @@ func officeBefore(lower []byte, s int) bool {
 	before := window
 	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
+	} else if k >= 0 {
+		// the address starts a line: the line above speaks for it ("Domicilio:⏎C/ …",
+		// "Oficina 0049⏎Paseo …"), not the lines before that (a bank's letterhead above the
+		// customer's name and address)
+		if j := bytes.LastIndexAny(before[:k], ".\n;"); j >= 0 {
+			before = before[j+1:]
+		}
 	}
-	if companyFormAtEnd(before, true) {
-		return true // "Promociones Henares SL — C/ Industria 5"
+	line := window
+	if k := bytes.LastIndexByte(line, '\n'); k >= 0 {
+		line = line[k+1:]
+	}
+	if companyFormAtEnd(before, true) || len(line) < len(window) && companyFormAtEnd(line, true) || len(line) == len(window) && companyFormAtEnd(window[max(0, len(window)-48):], true) {
+		return true // "Promociones Henares SL — C/ Industria 5", "Mapfre España, S.A., Carretera …"
+	}
+	// a one-line signature: "Leire Mendía | Directora de oficina | Calle Mayor 20, …"
+	if t := bytes.TrimRight(line, " "); len(t) > 0 && t[len(t)-1] == '|' && pipeSignature(t) {
+		return true
 	}
 	// the later of a home word and an office word says whose address it is ("designa como
 	// domicilio el despacho de sus letrados, …": the office's)
@@ -1733,7 +1748,7 @@ func officeBefore(lower []byte, s int) bool {
 	if k == 0 || window[k-1] != '\n' {
 		return false
 	}
-	line := bytes.TrimRight(window[:k-1], "\r ")
+	line = bytes.TrimRight(window[:k-1], "\r ")
 	if j := bytes.LastIndexByte(line, '\n'); j >= 0 {
 		line = line[j+1:]
 	} else if len(window) == 160 {
@@ -1743,7 +1758,40 @@ func officeBefore(lower []byte, s int) bool {
 	if len(line) == 0 || len(line) > 80 {
 		return false
 	}
-	home, office, _ = ownerWordsIn(line)
+	return signatureLine(line)
+}
+
+// pipeSignature: a one-line signature before an address, its parts between bars, one of them a
+// job title or an office's line ("Gestor de clientes", "Relationship Manager", "Oficina 0049").
+func pipeSignature(line []byte) bool {
+	for len(line) > 0 {
+		k := bytes.LastIndexByte(line[:len(line)-1], '|')
+		seg := bytes.Trim(line[k+1:len(line)-1], " >")
+		for i := 0; i < len(seg); i++ {
+			if i > 0 && isWordByte(seg[i-1]) {
+				continue
+			}
+			for _, w := range signatureWordsByFirst[seg[i]] {
+				if bytes.HasPrefix(seg[i:], []byte(w)) {
+					return true
+				}
+			}
+		}
+		if _, office, _ := ownerWordsIn(seg); office >= 0 {
+			return true
+		}
+		if k < 0 {
+			break
+		}
+		line = line[:k+1]
+	}
+	return false
+}
+
+// signatureLine: a firm's signature line — no home word, and an office word or a firm's or
+// job's word ("Abogada", "Solicitor, … LLP", "Directora de oficina").
+func signatureLine(line []byte) bool {
+	home, office, _ := ownerWordsIn(line)
 	if home >= 0 {
 		return false
 	}
@@ -1892,7 +1940,9 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address",
 		// a firm's people and meeting words: the address after them is the firm's or the venue's
 		"notario", "notary", "notari ", "lawyer", "solicitor", "abogad", "advocat", "procurador", "la seu ",
-		"nos vemos en", "reunión en", "reunion en", "evento en", "meeting at", "see you at", "nuestras instalaciones"} {
+		"nos vemos en", "reunión en", "reunion en", "evento en", "meeting at", "see you at", "nuestras instalaciones",
+		// a signing's venue: "la firma de la escritura será en …", "signs on 4 March at …"
+		"la firma ", "firmará en", "firmaran en", "firmarán en", "signs on", "signs at", "sign at", "signing at", "completion at"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
 	}
 	return t
@@ -1902,7 +1952,13 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 // theirs only in a sentence with no home word ("vive junto al Ayuntamiento, calle …" is a home).
 var venueWordsByFirst = func() (t [256][]string) {
 	for _, w := range []string{"hotel", "hostal", "parador", "restaurante", "restaurant", " venue", "event at",
-		"juzgado", "audiencia", "ayuntamiento", "ajuntament", "concello", "tribunal", "empresa", "company", "firm "} {
+		"juzgado", "audiencia", "ayuntamiento", "ajuntament", "concello", "tribunal", "empresa", "company", "firm ",
+		// clinics, hospitals, insurers, schools, registries ("Derivado a Centro de Salud Torrero,
+		// calle …", "Referred to St Mary's Hospital, Praed Street …")
+		"centro de salud", "centre de salut", "centro de saúde", "osasun zentro", "health centre", "health center",
+		"medical centre", "medical center", "hospital ", "hospital,", "clínica", "clinica", "clinic,", "clinic ",
+		"ambulatori", "consultorio", " cap ", "mutua ", "aseguradora", "asseguradora", "insurer", "universidad",
+		"universitat", "university"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
