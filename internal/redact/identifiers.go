@@ -278,7 +278,56 @@ func phoneVeto(text string, start, end int) bool {
 	}
 	// "la centralita de Seguros Ocaso, 91 538 01 00": a switchboard word earlier on the line,
 	// past a company's name and a comma (the word reader above stops at the comma)
-	return switchboardBefore(text, start)
+	return switchboardBefore(text, start) || institutionLineBefore(text, start)
+}
+
+// institutionWords name a branch, a firm or a clinic whose published landline may follow later in
+// the same sentence ("Oficina 2095 · 943 …", "Despacho: Calle Génova 7, …, tel. 91 …", "Hospital
+// Universitario de Cruces; avisar al 946 …").
+var institutionWords = byteWords("oficina ", "despacho", "despatx", "bufete", "notaría", "notaria", "hospital ",
+	"centro de salud", "centre de salut", "centro de saúde", "clínica", "clinica", "ambulatori", "consultorio",
+	"juzgado", "ayuntamiento", "ajuntament", "concello", "health centre", "medical centre", "surgery")
+
+// personalLineWords say that a number in the same sentence is a person's ("su hija", "de casa",
+// "cliente", "mobile").
+var personalLineWords = byteWords(" su ", " sus ", "client", "pacient", "patient", "casa", "home", "móvil", "movil",
+	"mobile", "mòbil", "hij", "fill", "marido", "esposa", "mujer", "madre", "padre", "mare ", "pare ", "wife",
+	"husband", "daughter", " son ", "mother", "father", "particular", "personal", " his ", " her ", " mi ", " my ")
+
+// institutionLineBefore: a landline in a sentence, on one line, that names a branch, a firm or a
+// clinic before it and no person's word ("su hija … llama desde casa, 944 …" is hers).
+func institutionLineBefore(text string, i int) bool {
+	lo := max(0, i-120)
+	seg := text[lo:i]
+	if k := strings.LastIndexByte(seg, '\n'); k >= 0 {
+		seg = seg[k+1:]
+	}
+	// a sentence ends at ". " before a capital ("… 91 310 00 00. Cliente: …"), not at "tel. 91"
+	for k := len(seg) - 3; k >= 0; k-- {
+		if seg[k] == '.' && seg[k+1] == ' ' && seg[k+2] >= 'A' && seg[k+2] <= 'Z' {
+			seg = seg[k+2:]
+			break
+		}
+	}
+	var buf [120]byte
+	b := append(buf[:0], ' ')
+	b = appendLowerSameLength(b, seg)
+	hit := false
+	for _, w := range institutionWords {
+		if bytes.Contains(b, w) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	for _, w := range personalLineWords {
+		if bytes.Contains(b, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // switchboardWords name a business's line ("centralita", "switchboard", "recepción").
