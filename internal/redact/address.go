@@ -1073,6 +1073,15 @@ func (a *addrParser) number(i int) int {
 	}
 	if e < len(t) && isASCIILetterByte(t[e]) && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		e++ // 5B, 12A
+	} else if e+1 < len(t) && t[e] == '-' && t[e+1] >= 'A' && t[e+1] <= 'Z' {
+		// a Dutch house number's suffix: "263-H", "9-II", "123-AB"
+		k := e + 1
+		for k < len(t) && k-e <= 3 && t[k] >= 'A' && t[k] <= 'Z' {
+			k++
+		}
+		if k-e <= 3 && (k == len(t) || !isWordByte(t[k]) && t[k] != '-') {
+			e = k
+		}
 	}
 	if e+1 < len(t) && t[e] == '-' && isDigitByte(t[e+1]) {
 		if _, re, rn := a.p.digitsAt(e+1, 4); rn <= 4 && (re == len(t) || !isWordByte(t[re]) && t[re] != '-' && t[re] != '/') {
@@ -1106,7 +1115,7 @@ func (a *addrParser) floor(i int) int {
 			}
 			// a door letter after it ("bajo B", "bajo b"), not a conjunction ("y", "o", "e", "i", "a")
 			if fe+2 <= len(t) && t[fe] == ' ' && isASCIILetterByte(t[fe+1]) && (fe+2 == len(t) || !isWordByte(t[fe+2])) &&
-				strings.IndexByte("yoeiaYOEIA", t[fe+1]) < 0 {
+				(strings.IndexByte("yoeiaYOEIA", t[fe+1]) < 0 || (t[fe+1] == 'a' || t[fe+1] == 'A') && a.doorEnds(fe+2)) {
 				fe += 2
 			}
 			return fe
@@ -1168,6 +1177,8 @@ func (a *addrParser) floor(i int) int {
 				}
 			} else if j+1 == len(t) || strings.IndexByte(",.;\n", t[j+1]) >= 0 {
 				return j + 1
+			} else if t[j] != 'a' && t[j] != 'A' && t[j] != 'e' && a.doorEnds(j+1) {
+				return j + 1 // "ronda de segovia 22 1 d y no paga"
 			}
 		}
 	}
@@ -1209,6 +1220,10 @@ func (a *addrParser) floor(i int) int {
 	if j < len(t) && t[j] >= 'A' && t[j] <= 'Z' && (j+1 == len(t) || !isWordByte(t[j+1])) {
 		return j + 1 // 2º C, 3. B
 	}
+	if ordinal && j < len(t) && t[j] >= 'a' && t[j] <= 'h' && (j+1 == len(t) || !isWordByte(t[j+1])) &&
+		(t[j] != 'a' && t[j] != 'e' || a.doorEnds(j+1)) {
+		return j + 1 // "4º d, 41010 sevilla": the door letter typed in lower case
+	}
 	if f, fe := a.p.foldAt(j); fe > 0 && floorWords[f] {
 		if fe < len(t) && t[fe] == '.' {
 			fe++
@@ -1222,6 +1237,28 @@ func (a *addrParser) floor(i int) int {
 	}
 	return e
 }
+
+// doorEnds: a door letter ending at e closes the address: the text ends, or punctuation, a
+// postcode or a word that goes on the sentence follows ("bajo a desde 2019", "1 d y no paga"),
+// not an article or a noun ("bajo a la derecha", "2º a mano izquierda").
+func (a *addrParser) doorEnds(e int) bool {
+	t := a.text
+	if e == len(t) || strings.IndexByte(",.;:)\n\r", t[e]) >= 0 {
+		return true
+	}
+	if t[e] != ' ' || e+1 >= len(t) {
+		return false
+	}
+	if isDigitByte(t[e+1]) {
+		_, _, nd := a.p.digitsAt(e+1, 5)
+		return nd == 5
+	}
+	f, _ := a.p.foldAt(e + 1)
+	return doorFollowers[f]
+}
+
+// doorFollowers go on a sentence after an address's door letter.
+var doorFollowers = words(`y e i desde con pero porque hace since and with from but`)
 
 // unit: puerta 14, hab. 402, Flat 12, Apt 5B, parcela 14, km 3.
 func (a *addrParser) unit(i int) int {
@@ -1289,6 +1326,9 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		}
 	case nd == 4 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]):
 		e += 4 // 1100-048
+	case nd == 4 && !alone && e+3 < len(t) && t[e] == ' ' && t[e+1] >= 'A' && t[e+1] <= 'Z' && t[e+2] >= 'A' && t[e+2] <= 'Z' &&
+		t[e+3] == ' ' && e+4 < len(t) && t[e+4] >= 'A' && t[e+4] <= 'Z':
+		e += 3 // Dutch "1016 GV Amsterdam"
 	case nd == 4 && !alone:
 	case nd == 2 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]) &&
 		(e+4 == len(t) || t[e+4] == ' '):
@@ -1317,6 +1357,9 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 			lowerOK = addrTowns[f] || places[f] || !notTownWords[f] && a.prepBefore(i) && a.homeCueBefore(i)
 		}
 		if te := a.town(j, false, lowerOK); te > 0 {
+			if nd == 5 && te+1 < len(t) && t[te] == ' ' && t[te+1] >= 'a' && t[te+1] <= 'z' && !capitalised(t[j:]) {
+				te = a.townTail(te + 1) // "28014 madrid centro", "08970 sant joan despi."
+			}
 			return te, true
 		}
 	}
@@ -1324,6 +1367,41 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		return 0, false
 	}
 	return e, true
+}
+
+// townTail reads at i the rest of a town typed in lower case after its postcode, one or two
+// words that are no everyday word ("madrid centro", "sant joan despi"), ending at punctuation,
+// the end of the text or an everyday word; it returns the new end, or i-1 (the town as read).
+func (a *addrParser) townTail(i int) int {
+	t := a.text
+	end := i - 1
+	j := i
+	for n := 0; n < 2 && j < len(t); n++ {
+		w := a.p.wordAt(j)
+		if w < 0 {
+			break
+		}
+		ww := &a.p.ws[w]
+		if ww.is(a.p.fc, lexAddrStop|lexNameStop|lexNotNames|lexNameParticles|lexUnitWords|lexStreetTypeWords|lexCue) ||
+			utf8.RuneCountInString(ww.text) < 3 || capitalised(ww.text) || isDigitByte(ww.text[0]) {
+			break
+		}
+		end = ww.end
+		if end >= len(t) || t[end] != ' ' {
+			break
+		}
+		j = end + 1
+	}
+	if end < i {
+		return i - 1
+	}
+	if end == len(t) || strings.IndexByte(",.;:)\n", t[end]) >= 0 {
+		return end
+	}
+	if w := a.p.wordAt(end + 1); end+1 < len(t) && t[end] == ' ' && w >= 0 && a.p.ws[w].is(a.p.fc, lexAddrStop|lexNameStop) {
+		return end
+	}
+	return i - 1
 }
 
 // zip: a US ZIP code (5 digits) after a state.
@@ -1379,6 +1457,8 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 				return max(end, 0) // a province, or a town before its postcode ("Dublin D13 X2K7")
 			}
 		case !lower && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
+		case n > 0 && end > 0 && elidedTownWord(ww.text, lowerOK):
+			// "Port d'Andratx", "Sant Joan d'Alacant", "Castell d'Aro"
 		case (lowerOK || known && afterJoin) && lower && !sawCap && (end < 0 || afterJoin) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
 			// after a postcode inside an address, a town in lower case ("15701 santiago")
 		default:
@@ -1537,6 +1617,22 @@ func (a *addrParser) ukBefore(p int) int {
 }
 
 // townArticle: the articles a town's name may start with (La Ñora, A Coruña, O Grove, Els Hostalets).
+// elidedTownWord: "d'Andratx", "l'Escala", "d’Aro" inside a town's name (capitalised after the
+// apostrophe, or in lower case where a lower-case town may be).
+func elidedTownWord(w string, lowerOK bool) bool {
+	if len(w) < 4 || w[0] != 'd' && w[0] != 'l' && w[0] != 'D' && w[0] != 'L' {
+		return false
+	}
+	r := w[2:]
+	if w[1] != '\'' {
+		if !strings.HasPrefix(w[1:], "’") {
+			return false
+		}
+		r = w[1+len("’"):]
+	}
+	return len(r) >= 2 && (capitalised(r) || lowerOK)
+}
+
 func townArticle(f string) bool {
 	switch f {
 	case "la", "el", "las", "los", "a", "o", "as", "os", "els", "les", "l":
@@ -2134,7 +2230,7 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			strong = ok && k+6 < len(t) && capitalised(t[k+6:])
 		}
 	}
-	if !strong && !strings.Contains(t[max(0, i-48):i], " de") {
+	if !strong && !strings.Contains(t[max(0, i-48):i], " de") && !homeVerbIn(a.p.fc.lower[max(0, i-64):i]) {
 		return 0, 0 // nor a floor before it ("el 4ºC de Alberto Aguilera 20")
 	}
 	// the name
@@ -2173,6 +2269,10 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 		return 0, 0
 	}
 	ns := a.p.ws[start].start
+	if !strong && homeVerbEndsAt(a.p.fc.lower, ns) && a.bareHomeStreet(start, i, ne) {
+		// "vive en Hermanos Machado 14 con su hermana", "lives at Marqués de Larios 4"
+		return a.chainFrom(ns, segStreet, ne)
+	}
 	if !strong {
 		// "el 4ºC de Alberto Aguilera 20", "el 2º izq. del 14 de Goya": a floor, "de", the street
 		f := -1
@@ -2198,6 +2298,61 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 	}
 	return a.chainFrom(ns, segStreet, ne)
 }
+
+// homeVerbs say that the place right after them is where someone lives ("vive en Hermanos
+// Machado 14"); only they let a street with no type word, floor or postcode be read.
+var homeVerbs = []string{"vive en ", "vivo en ", "viven en ", "vivimos en ", "reside en ", "resido en ", "residen en ",
+	"domicilio en ", "domiciliado en ", "domiciliada en ", "vive na ", "vive no ", "viu a ", "viuen a ", "visc a ",
+	"resideix a ", "lives at ", "living at ", "live at ", "lives on ", "resides at ", "bizi da "}
+
+// homeVerbIn: a home verb in b (the bytes before a number).
+func homeVerbIn(b []byte) bool {
+	if !bytes.Contains(b, []byte("v")) && !bytes.Contains(b, []byte("res")) && !bytes.Contains(b, []byte("dom")) && !bytes.Contains(b, []byte("biz")) {
+		return false
+	}
+	for _, v := range homeVerbs {
+		if bytes.Contains(b, []byte(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// homeVerbEndsAt: a home verb right before s ("vive en |Hermanos Machado 14").
+func homeVerbEndsAt(lower []byte, s int) bool {
+	if s > len(lower) {
+		return false
+	}
+	b := lower[max(0, s-16):s]
+	for _, v := range homeVerbs {
+		if bytes.HasSuffix(b, []byte(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// bareHomeStreet: the name from word start and the number from i to ne are a street, not a town
+// and a count ("lives at Madrid 2"; "vive en Móstoles 15 años" is stopped by number): more than
+// one word or not a known place, and no measure after the number.
+func (a *addrParser) bareHomeStreet(start, i, ne int) bool {
+	t := a.text
+	if a.wordEndingAt(i-1) == start {
+		if f := string(a.p.ws[start].fold(a.p.fc)); places[f] || addrTowns[f] {
+			return false
+		}
+	}
+	if ne+1 < len(t) && t[ne] == ' ' {
+		if f, _ := a.p.foldAt(ne + 1); measureWords[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// measureWords after a number make it a count, not a house number.
+var measureWords = words(`años anos año ano anys any urte years year meses mes months month dias días days semanas weeks
+	horas hours hores minutos minutes min km metros meters m euros eur libras pounds personas people veces times`)
 
 // townPostcode: a 5-digit Spanish postcode at i after a known town ("en Toledo 45007", "Lugo
 // 27002,"), then punctuation or the end: where the postcode ends, or 0.
@@ -2416,6 +2571,11 @@ func (a *addrParser) nextLines(e int) int {
 		if isDigitByte(t[k]) {
 			if pe, ok := a.postcodeTown(k, false); ok {
 				return a.bracketPlace(pe)
+			}
+			// a floor and door on a line of its own ("Avda. de Portugal 31⏎3º D⏎37006 Salamanca")
+			if fe := a.floor(k); fe > 0 && n == 0 && (fe == len(t) || t[fe] == '\n' || t[fe] == '\r') {
+				e = fe
+				continue
 			}
 			return e
 		}
