@@ -231,8 +231,8 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 		if !inside && !officeBefore(fc.lower, ws[i].start) {
 			s := a.ukBefore(ws[i].start)
-			if k := len(out) - 1; k >= first && out[k].Type == TypeAddress && out[k].End <= s && s-out[k].End <= 2 &&
-				strings.Trim(text[out[k].End:s], ", ") == "" {
+			if k := len(out) - 1; k >= first && out[k].Type == TypeAddress && out[k].End <= s && s-out[k].End <= 6 &&
+				dublinDistrict(strings.Trim(text[out[k].End:s], ", ")) {
 				// the town and postcode after an address the chain ended before ("…, Howth, Dublin D13 X2K7")
 				out[k].End, out[k].Text = e, text[out[k].Start:e]
 				continue
@@ -669,6 +669,9 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	}
 	if anchored {
 		if e := a.town(i, prev == segPostcodeTown || prev == segTown, false); e > 0 {
+			if (prev == segStreet || prev == segNumber || prev == segFloor) && e+1 < len(t) && t[e] == ' ' && t[e+1] >= 'a' && t[e+1] <= 'z' && !capitalised(t[i:]) {
+				e = a.townTail(e + 1) // "calle olivo 5 puerto real.", "… 12 puerto de la cruz."
+			}
 			return segTown, e
 		}
 	}
@@ -1175,10 +1178,11 @@ func (a *addrParser) floor(i int) int {
 				if f, _ := a.p.foldAt(k); places[f] || addrTowns[f] {
 					return j + 1
 				}
+				if t[j] != 'a' && t[j] != 'A' && t[j] != 'e' && a.doorEnds(j+1) {
+					return j + 1 // "ronda de segovia 22 1 d y no paga"
+				}
 			} else if j+1 == len(t) || strings.IndexByte(",.;\n", t[j+1]) >= 0 {
 				return j + 1
-			} else if t[j] != 'a' && t[j] != 'A' && t[j] != 'e' && a.doorEnds(j+1) {
-				return j + 1 // "ronda de segovia 22 1 d y no paga"
 			}
 		}
 	}
@@ -1382,8 +1386,13 @@ func (a *addrParser) townTail(i int) int {
 			break
 		}
 		ww := &a.p.ws[w]
-		if ww.is(a.p.fc, lexAddrStop|lexNameStop|lexNotNames|lexNameParticles|lexUnitWords|lexStreetTypeWords|lexCue) ||
-			utf8.RuneCountInString(ww.text) < 3 || capitalised(ww.text) || isDigitByte(ww.text[0]) {
+		if ww.is(a.p.fc, lexNameParticles) && n < 2 && ww.end+1 < len(t) && t[ww.end] == ' ' {
+			n-- // "puerto de la cruz": particles between the town's words
+			j = ww.end + 1
+			continue
+		}
+		if ww.is(a.p.fc, lexAddrStop|lexNameStop|lexNotNames|lexNameParticles|lexUnitWords|lexStreetTypeWords|lexCue) &&
+			!townTailWords[string(ww.fold(a.p.fc))] || utf8.RuneCountInString(ww.text) < 3 || capitalised(ww.text) || isDigitByte(ww.text[0]) {
 			break
 		}
 		end = ww.end
@@ -1403,6 +1412,10 @@ func (a *addrParser) townTail(i int) int {
 	}
 	return i - 1
 }
+
+// townTailWords end a town's name typed after it though the names' lists read them as everyday
+// words ("madrid centro", "estepona pueblo").
+var townTailWords = words(`centro pueblo ciudad casco norte sur este oeste nord sud playa platja alto alta bajo baja real`)
 
 // zip: a US ZIP code (5 digits) after a state.
 func (a *addrParser) zip(i int) int {
@@ -2027,7 +2040,9 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 	for _, w := range []string{"vive", "domicili", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda",
 		"residing", "resident", "domiciled", "living at", "live at", "vecino", "vecina", "veciño", "veciña", " viu ", "bizi", "empadronad", "client ",
 		// a guest's stay is where the person is ("Turista alojado en el Hotel Sol, Calle Mayor 20")
-		"alojad", "se aloja", "hospedad", "allotjad", "staying at", "stays at", "aloxad"} {
+		"alojad", "se aloja", "hospedad", "allotjad", "staying at", "stays at", "aloxad",
+		// a notice served on someone at an address is served at theirs ("notificación a X en C/ …")
+		"notificaci", "notifíque", "notifique", "notificar a", "notifica a"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, false})
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
@@ -2153,6 +2168,12 @@ func (a *addrParser) homeCueBefore(i int) bool {
 		}
 	}
 	return false
+}
+
+// dublinDistrict: what may sit between a town and its Eircode: nothing, or a district's number
+// ("…, Dublin 6, D06 C9X4").
+func dublinDistrict(gap string) bool {
+	return gap == "" || len(gap) <= 2 && isDigitByte(gap[0]) && isDigitByte(gap[len(gap)-1])
 }
 
 // houseFirst open a house's or estate's name written before its street ("Villa Rosalinda, Camino
