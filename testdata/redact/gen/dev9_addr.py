@@ -111,6 +111,29 @@ ITEMS = [
     ("rl-es-clinic-8471", "Ingresado en el Hospital de Cruces; su hija [[PERSON|Nerea]] llama desde casa, [[PHONE|944 12 34 56]]."),
     ("rl-ca-bank-8472", "Oficina 0301. Client: [[PERSON|Marc Soler]], telèfon de casa [[PHONE|93 211 22 33]]"),
     ("rl-es-bank-8473", "[[PERSON|Amparo Giner]], tel. [[PHONE|963 44 55 66]], vive en [[ADDRESS|calle Sueca 8, 46006 Valencia]]"),
+    # --- batch 2: written after batch 1's rules and run before any change for it, to see how far
+    # those rules generalise (same forms, new surfaces and languages) ---
+    ("rl-es-bank-8474", "nos dice que ahora vive en [[ADDRESS|03502 benidorm playa]]. ok"),
+    ("rl-gl-clinic-8475", "reside en [[ADDRESS|Curros Enríquez 12, 2º dereita]] coa súa nai"),
+    ("rl-es-bank-8476", "vivo en [[ADDRESS|Reyes Católicos 9]] desde marzo"),
+    ("rl-en-bank-8477", "she is living at [[ADDRESS|Jan Luijkenstraat 12-III, 1071 CN Amsterdam]] now"),
+    ("rl-es-law-8478", "el arrendatario vive en [[ADDRESS|c/ feria 33 2 b]] y no contesta"),
+    ("rl-ca-clinic-8479", "viu al [[ADDRESS|carrer ample 4 sant cugat del valles]]. ve amb la filla"),
+    ("rl-en-law-8480", "Client: [[PERSON|Orla Byrne]], [[ADDRESS|22 Grove Park, Dublin 6W, D6W K1T2]]"),
+    ("rl-es-bank-8481", "D.ª [[PERSON|Pilar Ruano]]\n[[ADDRESS|Calle Mayor 7\nbajo B\n28013 Madrid]]"),
+    ("rl-es-law-8482", "Notifíquese a [[PERSON|Genaro Pla]] en su domicilio de [[ADDRESS|Avda. Aragón 30, 5º, 46021 Valencia]], con copia al Ayuntamiento."),
+    ("rl-ca-law-8483", "domicili a [[ADDRESS|carrer de la Font 2, 17310 Lloret de Mar]]"),
+    # decoys for the same forms
+    ("rl-es-clinic-8484", "Remitido desde la Clínica Dental Sonrisa, {{OFFICE|calle Uría 40, 33003 Oviedo}}."),
+    ("rl-en-clinic-8485", "Seen at Riverside Health Centre, {{OFFICE|2 Mill Lane, Leeds LS2 7EW}}; follow-up in 6 weeks."),
+    ("rl-es-bank-8486", "[[PERSON|Ander Zabala]] | Gestor comercial | {{OFFICE|Gran Vía 12, 48001 Bilbao}}"),
+    ("rl-es-bank-8487", "Un saludo,\n[[PERSON|Noelia Vidal]]\nOficina 3012 - Tel. {{OFFICE|976 71 00 00}}"),
+    ("rl-es-clinic-8488", "Consultas en el Hospital Reina Sofía, centralita aparte; cita previa {{OFFICE|957 01 00 00}}."),
+    ("rl-es-law-8489", "La firma será en la Notaría de Bilbao, {{OFFICE|calle Ercilla 20, 48009 Bilbao}}."),
+    ("rl-es-bank-8490", "lleva viviendo en Alcorcón {{REFERENCE|20 años}} y no quiere mudarse"),
+    ("rl-en-bank-8491", "he lives at home, {{STREET_GENERIC|2 miles}} from the branch"),
+    ("rl-es-clinic-8492", "Paciente de la Mutua Universal; su teléfono de casa [[PHONE|976 33 21 10]]."),
+    ("rl-es-bank-8493", "[[PERSON|Lucía Ferrer]], tel. fijo [[PHONE|964 22 11 00]], cliente de la oficina 0120."),
 ]
 
 # the markup and byte offsets are dev5_addr.py's
