@@ -375,7 +375,17 @@ func (a *addrParser) emit(out []Span, s, e int, score float64) []Span {
 
 // office: the address at s (widened as emit does) is an office's published one.
 func (a *addrParser) office(s int) bool {
-	return officeBefore(a.p.fc.lower, a.townBefore(a.unitsBefore(a.articleBefore(s))))
+	w := a.townBefore(a.unitsBefore(a.articleBefore(s)))
+	if officeBefore(a.p.fc.lower, w) {
+		return true
+	}
+	// a name widened over as a house's ("Riverside Health Centre, 2 Mill Lane, …") may be a
+	// venue's: read the venue words in it, with no home word before
+	if w < s && s <= len(a.p.fc.lower) {
+		home, office, venue := ownerWordsIn(a.p.fc.lower[w:s])
+		return home < 0 && (office >= 0 || venue >= 0) && officeBefore(a.p.fc.lower, s)
+	}
+	return false
 }
 
 // chainAt reads an address chain that starts at word i and returns its byte range.
@@ -1079,10 +1089,10 @@ func (a *addrParser) number(i int) int {
 	} else if e+1 < len(t) && t[e] == '-' && t[e+1] >= 'A' && t[e+1] <= 'Z' {
 		// a Dutch house number's suffix: "263-H", "9-II", "123-AB"
 		k := e + 1
-		for k < len(t) && k-e <= 3 && t[k] >= 'A' && t[k] <= 'Z' {
+		for k < len(t) && k-e <= 4 && t[k] >= 'A' && t[k] <= 'Z' {
 			k++
 		}
-		if k-e <= 3 && (k == len(t) || !isWordByte(t[k]) && t[k] != '-') {
+		if k-e <= 4 && (k == len(t) || !isWordByte(t[k]) && t[k] != '-') {
 			e = k
 		}
 	}
@@ -1854,6 +1864,18 @@ func officeBefore(lower []byte, s int) bool {
 	for k > 0 && (window[k-1] == ' ' || window[k-1] == '>' || window[k-1] == '\t') {
 		k--
 	}
+	if k > 0 && window[k-1] == ',' {
+		// "Floor 3, 20 Canada Square": a floor or suite first on the address's line
+		if j := bytes.LastIndexByte(window[:k], '\n'); j >= 0 && k-j <= 16 {
+			seg := window[j+1 : k]
+			for _, u := range []string{"floor ", "level ", "suite ", "unit ", "planta ", "piso ", "pis "} {
+				if bytes.HasPrefix(seg, []byte(u)) {
+					k = j + 1
+					break
+				}
+			}
+		}
+	}
 	if k == 0 || window[k-1] != '\n' {
 		return false
 	}
@@ -2080,7 +2102,8 @@ var venueWordsByFirst = func() (t [256][]string) {
 var signatureWordsByFirst = func() (t [256][]string) {
 	for _, w := range []string{"abogad", "advocat", "lawyer", "solicitor", "notari", "notary", "procurador", "gestor",
 		"xestor", "asesor", "asesoría", "assessor", "director", "directora", "manager", "legal", "llp", "partners",
-		"consult", "abokatu", "kudeatzaile", "responsable", "jefe", "jefa", "cap d", "head of", "associate", "asociad"} {
+		"consult", "abokatu", "kudeatzaile", "responsable", "jefe", "jefa", "cap d", "head of", "associate", "asociad",
+		"adviser", "advisor", "officer", "gerente", "plc", "ltd"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
@@ -2173,7 +2196,7 @@ func (a *addrParser) homeCueBefore(i int) bool {
 // dublinDistrict: what may sit between a town and its Eircode: nothing, or a district's number
 // ("…, Dublin 6, D06 C9X4").
 func dublinDistrict(gap string) bool {
-	return gap == "" || len(gap) <= 2 && isDigitByte(gap[0]) && isDigitByte(gap[len(gap)-1])
+	return gap == "" || len(gap) <= 3 && isDigitByte(gap[0]) && (isDigitByte(gap[len(gap)-1]) || gap[len(gap)-1] == 'W' && len(gap) > 1) // "Dublin 6W"
 }
 
 // houseFirst open a house's or estate's name written before its street ("Villa Rosalinda, Camino
@@ -2270,7 +2293,7 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			start = w // a word of any class before the particles ("Virgen de la …")
 			n = 5
 			continue
-		case start == w+1 && capitalised(ww.text) && ww.is(a.p.fc, lexCue|lexInstitution) && !ww.is(a.p.fc, lexAddrStop|lexGreeting):
+		case start == w+1 && capitalised(ww.text) && (ww.is(a.p.fc, lexCue|lexInstitution) || saintWords[string(ww.fold(a.p.fc))]) && !ww.is(a.p.fc, lexAddrStop|lexGreeting):
 			// a title or a firm's head word right before the name ("Doctor Areilza 12", "Hermanos
 			// Machado 14"): the names' lists read them as a cue or an institution, but before a
 			// name and a number they are the street's
@@ -2324,13 +2347,15 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 // Machado 14"); only they let a street with no type word, floor or postcode be read.
 var homeVerbs = []string{"vive en ", "vivo en ", "viven en ", "vivimos en ", "reside en ", "resido en ", "residen en ",
 	"domicilio en ", "domiciliado en ", "domiciliada en ", "vive na ", "vive no ", "viu a ", "viuen a ", "visc a ",
-	"resideix a ", "lives at ", "living at ", "live at ", "lives on ", "resides at ", "bizi da "}
+	"resideix a ", "lives at ", "living at ", "live at ", "lives on ", "resides at ", "bizi da ",
+	// a field's name ("Dirección: Goya 20", "enderezo: Curros Enríquez 12")
+	"domicilio: ", "dirección: ", "direccion: ", "address: ", "adreça: ", "enderezo: ", "helbidea: ", "domicili: "}
+
+// saintWords open a street named after a saint ("Sant Antoni Maria Claret 167").
+var saintWords = words(`san sant santa santo sao são`)
 
 // homeVerbIn: a home verb in b (the bytes before a number).
 func homeVerbIn(b []byte) bool {
-	if !bytes.Contains(b, []byte("v")) && !bytes.Contains(b, []byte("res")) && !bytes.Contains(b, []byte("dom")) && !bytes.Contains(b, []byte("biz")) {
-		return false
-	}
 	for _, v := range homeVerbs {
 		if bytes.Contains(b, []byte(v)) {
 			return true
@@ -2588,6 +2613,15 @@ func (a *addrParser) nextLines(e int) int {
 		k++
 		if k >= len(t) {
 			return e
+		}
+		if !isDigitByte(t[k]) && n == 0 {
+			// a floor word and door on a line of their own ("Calle Mayor 7⏎bajo B⏎28013 Madrid")
+			if f, _ := a.p.foldAt(k); floorWords[f] {
+				if fe := a.floor(k); fe > 0 && fe+1 < len(t) && t[fe] == '\n' && isDigitByte(t[fe+1]) {
+					e = fe
+					continue
+				}
+			}
 		}
 		if isDigitByte(t[k]) {
 			if pe, ok := a.postcodeTown(k, false); ok {
