@@ -2383,6 +2383,9 @@ func homeVerbEndsAt(lower []byte, s int) bool {
 // one word or not a known place, and no measure after the number.
 func (a *addrParser) bareHomeStreet(start, i, ne int) bool {
 	t := a.text
+	if _, _, nd := a.p.digitsAt(i, 4); nd > 3 {
+		return false // "address: Bank of Spain 2020 report": a year, not a house number
+	}
 	if a.wordEndingAt(i-1) == start {
 		if f := string(a.p.ws[start].fold(a.p.fc)); places[f] || addrTowns[f] {
 			return false
