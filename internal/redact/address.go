@@ -1831,25 +1831,32 @@ func officeBefore(lower []byte, s int) bool {
 	}
 	window := lower[max(0, s-160):s]
 	before := window
-	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 && k < len(before)-1 {
+	if k := lastBreak(before); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
 	} else if k >= 0 {
 		// the address starts a line: the line above speaks for it ("Domicilio:⏎C/ …",
 		// "Oficina 0049⏎Paseo …"), not the lines before that (a bank's letterhead above the
 		// customer's name and address)
-		if j := bytes.LastIndexAny(before[:k], ".\n;"); j >= 0 {
+		if j := lastBreak(before[:k]); j >= 0 {
 			before = before[j+1:]
 		}
 	}
-	line := window
-	if k := bytes.LastIndexByte(line, '\n'); k >= 0 {
-		line = line[k+1:]
+	if companyFormAtEnd(before, true) {
+		return true // "Promociones Henares SL — C/ Industria 5"
 	}
-	if companyFormAtEnd(before, true) || len(line) < len(window) && companyFormAtEnd(line, true) || len(line) == len(window) && companyFormAtEnd(window[max(0, len(window)-48):], true) {
-		return true // "Promociones Henares SL — C/ Industria 5", "Mapfre España, S.A., Carretera …"
+	// "Mapfre España, S.A., Carretera …": the legal form's own dots cut the sentence above
+	if n := len(before); n < len(window) && n < 48 && n+3 <= len(window) && window[len(window)-n-1] == '.' &&
+		window[len(window)-n-3] == '.' && strings.IndexByte("alu", window[len(window)-n-2]) >= 0 {
+		tail := window[max(0, len(window)-48):]
+		if k := bytes.LastIndexByte(tail, '\n'); k >= 0 {
+			tail = tail[k+1:]
+		}
+		if companyFormAtEnd(tail, true) {
+			return true
+		}
 	}
 	// a one-line signature: "Leire Mendía | Directora de oficina | Calle Mayor 20, …"
-	if t := bytes.TrimRight(line, " "); len(t) > 0 && t[len(t)-1] == '|' && pipeSignature(t) {
+	if t := bytes.TrimRight(before, " "); len(t) > 0 && t[len(t)-1] == '|' && pipeSignature(t) {
 		return true
 	}
 	// the later of a home word and an office word says whose address it is ("designa como
@@ -1879,7 +1886,7 @@ func officeBefore(lower []byte, s int) bool {
 	if k == 0 || window[k-1] != '\n' {
 		return false
 	}
-	line = bytes.TrimRight(window[:k-1], "\r ")
+	line := bytes.TrimRight(window[:k-1], "\r ")
 	if j := bytes.LastIndexByte(line, '\n'); j >= 0 {
 		line = line[j+1:]
 	} else if len(window) == 160 {
@@ -1995,9 +2002,10 @@ func companyFormAtEnd(b []byte, sep bool) bool {
 // address candidate).
 func ownerWordsIn(b []byte) (home, office, venue int) {
 	home, office, venue = -1, -1, -1
-	for i := 0; i < len(b); i++ {
-		if i+1 == len(b) {
-			break // every word has two bytes or more
+	for i := 0; i+1 < len(b); i++ { // every word has two bytes or more
+		// the first two bytes of some word: one bit test for most bytes of the text
+		if c := b[i+1]; ownerPairs[b[i]][c>>6]&(1<<(c&63)) == 0 {
+			continue
 		}
 		for _, w := range ownerKindsByFirst[b[i]] {
 			// the second byte first: most tries end there, without a call
@@ -2021,6 +2029,18 @@ const (
 	ownerOffice
 	ownerVenue
 )
+
+// ownerPairs: for each first byte, the second bytes of the owner words that start with it (a
+// 256-bit set), so that ownerWordsIn skips a byte with one test.
+var ownerPairs = func() (t [256][4]uint64) {
+	for c0, ws := range ownerKindsByFirst {
+		for _, w := range ws {
+			c1 := w.text[1]
+			t[c0][c1>>6] |= 1 << (c1 & 63)
+		}
+	}
+	return t
+}()
 
 // ownerKindsByFirst joins the home, office and venue words in one table by first byte, so that
 // ownerWordsIn looks each byte up once.
@@ -2088,10 +2108,9 @@ var venueWordsByFirst = func() (t [256][]string) {
 		"juzgado", "audiencia", "ayuntamiento", "ajuntament", "concello", "tribunal", "empresa", "company", "firm ",
 		// clinics, hospitals, insurers, schools, registries ("Derivado a Centro de Salud Torrero,
 		// calle …", "Referred to St Mary's Hospital, Praed Street …")
-		"centro de salud", "centre de salut", "centro de saúde", "osasun zentro", "health centre", "health center",
-		"medical centre", "medical center", "hospital ", "hospital,", "clínica", "clinica", "clinic,", "clinic ",
-		"ambulatori", "consultorio", " cap ", "mutua ", "aseguradora", "asseguradora", "insurer", "universidad",
-		"universitat", "university"} {
+		"centro de sa", "centre de salut", "osasun zentro", "health cent", "medical cent", "hospital ", "hospital,",
+		"clínic", "clinic", "ambulatori", "consultorio", " cap ", "mutua ", "aseguradora", "asseguradora", "insurer",
+		"universi"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
@@ -2182,7 +2201,7 @@ func (a *addrParser) homeCueBefore(i int) bool {
 		return false
 	}
 	before := lower[max(0, i-48):i]
-	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 {
+	if k := lastBreak(before); k >= 0 {
 		before = before[k+1:]
 	}
 	for _, c := range homeCues {
@@ -2274,7 +2293,7 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			strong = ok && k+6 < len(t) && capitalised(t[k+6:])
 		}
 	}
-	if !strong && !strings.Contains(t[max(0, i-48):i], " de") && !homeVerbIn(a.p.fc.lower[max(0, i-64):i]) {
+	if !strong && !strings.Contains(t[max(0, i-48):i], " de") && !a.homeVerbBeforeWord(w) {
 		return 0, 0 // nor a floor before it ("el 4ºC de Alberto Aguilera 20")
 	}
 	// the name
@@ -2354,10 +2373,10 @@ var homeVerbs = []string{"vive en ", "vivo en ", "viven en ", "vivimos en ", "re
 // saintWords open a street named after a saint ("Sant Antoni Maria Claret 167").
 var saintWords = words(`san sant santa santo sao são`)
 
-// homeVerbIn: a home verb in b (the bytes before a number).
-func homeVerbIn(b []byte) bool {
-	for _, v := range homeVerbs {
-		if bytes.Contains(b, []byte(v)) {
+// homeVerbBeforeWord: a home verb right before word w or one of the five words before it.
+func (a *addrParser) homeVerbBeforeWord(w int) bool {
+	for n := 0; n < 6 && w >= 0; n, w = n+1, w-1 {
+		if homeVerbEndsAt(a.p.fc.lower, a.p.ws[w].start) {
 			return true
 		}
 	}
@@ -2366,7 +2385,11 @@ func homeVerbIn(b []byte) bool {
 
 // homeVerbEndsAt: a home verb right before s ("vive en |Hermanos Machado 14").
 func homeVerbEndsAt(lower []byte, s int) bool {
-	if s > len(lower) {
+	if s < 3 || s > len(lower) || lower[s-1] != ' ' {
+		return false
+	}
+	// every home verb ends in "en ", "a ", "at ", "on ", "na ", "no ", "da " or ": "
+	if c := lower[s-2]; c != 'n' && c != 'a' && c != 't' && c != 'o' && c != ':' {
 		return false
 	}
 	b := lower[max(0, s-16):s]
@@ -2778,4 +2801,15 @@ func (a *addrParser) houseNumber(i, e int) bool {
 		return a.strongAfter(e)
 	}
 	return true
+}
+
+// lastBreak: the index of the last '.', '\n' or ';' in b, or -1 (bytes.LastIndexAny builds its
+// byte set on every call; this runs for every address candidate).
+func lastBreak(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if c := b[i]; c == '.' || c == '\n' || c == ';' {
+			return i
+		}
+	}
+	return -1
 }
