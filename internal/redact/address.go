@@ -2095,7 +2095,9 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 		"notario", "notary", "notari ", "lawyer", "solicitor", "abogad", "advocat", "procurador", "la seu ",
 		"nos vemos en", "reunión en", "reunion en", "evento en", "meeting at", "see you at", "nuestras instalaciones",
 		// a signing's venue: "la firma de la escritura será en …", "signs on 4 March at …"
-		"la firma ", "firmará en", "firmaran en", "firmarán en", "signs on", "signs at", "sign at", "signing at", "completion at"} {
+		"la firma ", "firmará en", "firmaran en", "firmarán en", "signs on", "signs at", "sign at", "signing at", "completion at",
+		// an employer's address: "vive en … y trabaja en Mercadona, calle …"
+		"trabaja en", "works at", "treballa a", "traballa en"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
 	}
 	return t

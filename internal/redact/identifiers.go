@@ -286,7 +286,8 @@ func phoneVeto(text string, start, end int) bool {
 // Universitario de Cruces; avisar al 946 …").
 var institutionWords = byteWords("oficina ", "despacho", "despatx", "bufete", "notaría", "notaria", "hospital ",
 	"centro de salud", "centre de salut", "centro de saúde", "clínica", "clinica", "ambulatori", "consultorio",
-	"juzgado", "ayuntamiento", "ajuntament", "concello", "health centre", "medical centre", "surgery")
+	"juzgado", "ayuntamiento", "ajuntament", "concello", "health centre", "medical centre", "surgery", "farmacia",
+	"pharmacy")
 
 // personalLineWords say that a number in the same sentence is a person's ("su hija", "de casa",
 // "cliente", "mobile").

@@ -113,7 +113,11 @@ func TestAddressOffice6(t *testing.T) {
 		{"Banco Sol\nOficina 0049\nPaseo Real 7\n47006 Valladolid\n\nSra. Eva Gil\nCalle Toro 3, 4º A\n47007 Valladolid", "Calle Toro 3, 4º A\n47007 Valladolid", TypeAddress, true},
 		{"Oficio al Ayuntamiento; notificación a Luis Gil en C/ Toro 9, 3º, 47001 Valladolid", "C/ Toro 9, 3º, 47001 Valladolid", TypeAddress, true},
 		{"vive cerca del Hospital Clínico, calle Mayor 5, 28013 Madrid", "calle Mayor 5, 28013 Madrid", TypeAddress, true},
+		{"vive en calle Luna 3, 46001 Valencia y trabaja en Mercadona, calle Sur 8, 46001 Valencia", "calle Sur 8, 46001 Valencia", TypeAddress, false},
+		{"vive en calle Luna 3, 46001 Valencia y trabaja en Mercadona, calle Sur 8, 46001 Valencia", "calle Luna 3, 46001 Valencia", TypeAddress, true},
+		{"Trabaja en Correos. Domicilio: calle Mayor 3, 50001 Zaragoza", "calle Mayor 3, 50001 Zaragoza", TypeAddress, true},
 		// switchboards
+		{"Farmacia López, tel. 976 12 34 56", "976 12 34 56", TypePhone, false},
 		{"Un saludo,\nIker Gil\nOficina 2095 · 943 00 12 34", "943 00 12 34", TypePhone, false},
 		{"Despacho: Calle Toro 7, 28004 Madrid, tel. 91 310 00 00.", "91 310 00 00", TypePhone, false},
 		{"Cita en Hospital de Cruces; avisar al 946 00 60 00 si no puede.", "946 00 60 00", TypePhone, false},
