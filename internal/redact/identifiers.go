@@ -278,7 +278,28 @@ func phoneVeto(text string, start, end int) bool {
 	}
 	// "la centralita de Seguros Ocaso, 91 538 01 00": a switchboard word earlier on the line,
 	// past a company's name and a comma (the word reader above stops at the comma)
-	return switchboardBefore(text, start) || institutionLineBefore(text, start)
+	return switchboardBefore(text, start) || institutionLineBefore(text, start) || officeLineAbove(text, start)
+}
+
+// officeLineAbove: a landline on a line of a firm's signature block, after the firm's address
+// ("Astur Legal Abogados⏎C/ Fruela 5, 33007 Oviedo · 985 …", "Abogada⏎Paseo … · 91 …"): the
+// address guard's own reading of the line above (a firm's name, a job title, an office line, no
+// home word) decides, and no person's word may sit on the phone's line.
+func officeLineAbove(text string, start int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	if ls == 0 || start-ls > 100 || start == ls {
+		return false
+	}
+	lo := max(0, ls-160)
+	var buf [260]byte
+	b := appendLowerSameLength(buf[:0], text[lo:start])
+	own := b[ls-lo:]
+	for _, w := range personalLineWords {
+		if bytes.Contains(own, w) {
+			return false
+		}
+	}
+	return officeBefore(b, ls-lo)
 }
 
 // institutionWords name a branch, a firm or a clinic whose published landline may follow later in
