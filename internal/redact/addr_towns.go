@@ -27,7 +27,8 @@ tolosa azpeitia bergara mondragon arrasate hondarribia hendaye bayonne biarritz 
 porto braga coimbra faro milano torino napoli firenze bologna genova koln hamburg frankfurt stuttgart
 rotterdam utrecht antwerpen gent bruges manchester birmingham liverpool leeds glasgow edinburgh cardiff
 belfast cork galway limerick bucuresti warszawa krakow kyiv casablanca rabat tanger quito bogota lima caracas
-medellin guayaquil asuncion montevideo miami york boston chicago houston austin`)
+medellin guayaquil asuncion montevideo miami york boston chicago houston austin
+villanueva villafranca villarreal vilafranca castelldefels mataro despi llobregat`)
 
 // townPrefixes open a town's name that goes on without a particle ("santa cruz de tenerife",
 // "san sebastian de los reyes", "vilanova i la geltru"), so a second lower-case word may follow.

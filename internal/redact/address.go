@@ -231,8 +231,8 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 		if !inside && !officeBefore(fc.lower, ws[i].start) {
 			s := a.ukBefore(ws[i].start)
-			if k := len(out) - 1; k >= first && out[k].Type == TypeAddress && out[k].End <= s && s-out[k].End <= 2 &&
-				strings.Trim(text[out[k].End:s], ", ") == "" {
+			if k := len(out) - 1; k >= first && out[k].Type == TypeAddress && out[k].End <= s && s-out[k].End <= 6 &&
+				dublinDistrict(strings.Trim(text[out[k].End:s], ", ")) {
 				// the town and postcode after an address the chain ended before ("…, Howth, Dublin D13 X2K7")
 				out[k].End, out[k].Text = e, text[out[k].Start:e]
 				continue
@@ -375,7 +375,17 @@ func (a *addrParser) emit(out []Span, s, e int, score float64) []Span {
 
 // office: the address at s (widened as emit does) is an office's published one.
 func (a *addrParser) office(s int) bool {
-	return officeBefore(a.p.fc.lower, a.townBefore(a.unitsBefore(a.articleBefore(s))))
+	w := a.townBefore(a.unitsBefore(a.articleBefore(s)))
+	if officeBefore(a.p.fc.lower, w) {
+		return true
+	}
+	// a name widened over as a house's ("Riverside Health Centre, 2 Mill Lane, …") may be a
+	// venue's: read the venue words in it, with no home word before
+	if w < s && s <= len(a.p.fc.lower) {
+		home, office, venue := ownerWordsIn(a.p.fc.lower[w:s])
+		return home < 0 && (office >= 0 || venue >= 0) && officeBefore(a.p.fc.lower, s)
+	}
+	return false
 }
 
 // chainAt reads an address chain that starts at word i and returns its byte range.
@@ -669,6 +679,9 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	}
 	if anchored {
 		if e := a.town(i, prev == segPostcodeTown || prev == segTown, false); e > 0 {
+			if (prev == segStreet || prev == segNumber || prev == segFloor) && e+1 < len(t) && t[e] == ' ' && t[e+1] >= 'a' && t[e+1] <= 'z' && !capitalised(t[i:]) {
+				e = a.townTail(e + 1) // "calle olivo 5 puerto real.", "… 12 puerto de la cruz."
+			}
 			return segTown, e
 		}
 	}
@@ -1073,6 +1086,15 @@ func (a *addrParser) number(i int) int {
 	}
 	if e < len(t) && isASCIILetterByte(t[e]) && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		e++ // 5B, 12A
+	} else if e+1 < len(t) && t[e] == '-' && t[e+1] >= 'A' && t[e+1] <= 'Z' {
+		// a Dutch house number's suffix: "263-H", "9-II", "123-AB"
+		k := e + 1
+		for k < len(t) && k-e <= 4 && t[k] >= 'A' && t[k] <= 'Z' {
+			k++
+		}
+		if k-e <= 4 && (k == len(t) || !isWordByte(t[k]) && t[k] != '-') {
+			e = k
+		}
 	}
 	if e+1 < len(t) && t[e] == '-' && isDigitByte(t[e+1]) {
 		if _, re, rn := a.p.digitsAt(e+1, 4); rn <= 4 && (re == len(t) || !isWordByte(t[re]) && t[re] != '-' && t[re] != '/') {
@@ -1106,7 +1128,7 @@ func (a *addrParser) floor(i int) int {
 			}
 			// a door letter after it ("bajo B", "bajo b"), not a conjunction ("y", "o", "e", "i", "a")
 			if fe+2 <= len(t) && t[fe] == ' ' && isASCIILetterByte(t[fe+1]) && (fe+2 == len(t) || !isWordByte(t[fe+2])) &&
-				strings.IndexByte("yoeiaYOEIA", t[fe+1]) < 0 {
+				(strings.IndexByte("yoeiaYOEIA", t[fe+1]) < 0 || (t[fe+1] == 'a' || t[fe+1] == 'A') && a.doorEnds(fe+2)) {
 				fe += 2
 			}
 			return fe
@@ -1166,6 +1188,9 @@ func (a *addrParser) floor(i int) int {
 				if f, _ := a.p.foldAt(k); places[f] || addrTowns[f] {
 					return j + 1
 				}
+				if t[j] != 'a' && t[j] != 'A' && t[j] != 'e' && a.doorEnds(j+1) {
+					return j + 1 // "ronda de segovia 22 1 d y no paga"
+				}
 			} else if j+1 == len(t) || strings.IndexByte(",.;\n", t[j+1]) >= 0 {
 				return j + 1
 			}
@@ -1209,6 +1234,10 @@ func (a *addrParser) floor(i int) int {
 	if j < len(t) && t[j] >= 'A' && t[j] <= 'Z' && (j+1 == len(t) || !isWordByte(t[j+1])) {
 		return j + 1 // 2º C, 3. B
 	}
+	if ordinal && j < len(t) && t[j] >= 'a' && t[j] <= 'h' && (j+1 == len(t) || !isWordByte(t[j+1])) &&
+		(t[j] != 'a' && t[j] != 'e' || a.doorEnds(j+1)) {
+		return j + 1 // "4º d, 41010 sevilla": the door letter typed in lower case
+	}
 	if f, fe := a.p.foldAt(j); fe > 0 && floorWords[f] {
 		if fe < len(t) && t[fe] == '.' {
 			fe++
@@ -1222,6 +1251,28 @@ func (a *addrParser) floor(i int) int {
 	}
 	return e
 }
+
+// doorEnds: a door letter ending at e closes the address: the text ends, or punctuation, a
+// postcode or a word that goes on the sentence follows ("bajo a desde 2019", "1 d y no paga"),
+// not an article or a noun ("bajo a la derecha", "2º a mano izquierda").
+func (a *addrParser) doorEnds(e int) bool {
+	t := a.text
+	if e == len(t) || strings.IndexByte(",.;:)\n\r", t[e]) >= 0 {
+		return true
+	}
+	if t[e] != ' ' || e+1 >= len(t) {
+		return false
+	}
+	if isDigitByte(t[e+1]) {
+		_, _, nd := a.p.digitsAt(e+1, 5)
+		return nd == 5
+	}
+	f, _ := a.p.foldAt(e + 1)
+	return doorFollowers[f]
+}
+
+// doorFollowers go on a sentence after an address's door letter.
+var doorFollowers = words(`y e i desde con pero porque hace since and with from but`)
 
 // unit: puerta 14, hab. 402, Flat 12, Apt 5B, parcela 14, km 3.
 func (a *addrParser) unit(i int) int {
@@ -1289,6 +1340,9 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		}
 	case nd == 4 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]):
 		e += 4 // 1100-048
+	case nd == 4 && !alone && e+3 < len(t) && t[e] == ' ' && t[e+1] >= 'A' && t[e+1] <= 'Z' && t[e+2] >= 'A' && t[e+2] <= 'Z' &&
+		t[e+3] == ' ' && e+4 < len(t) && t[e+4] >= 'A' && t[e+4] <= 'Z':
+		e += 3 // Dutch "1016 GV Amsterdam"
 	case nd == 4 && !alone:
 	case nd == 2 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]) &&
 		(e+4 == len(t) || t[e+4] == ' '):
@@ -1317,6 +1371,9 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 			lowerOK = addrTowns[f] || places[f] || !notTownWords[f] && a.prepBefore(i) && a.homeCueBefore(i)
 		}
 		if te := a.town(j, false, lowerOK); te > 0 {
+			if nd == 5 && te+1 < len(t) && t[te] == ' ' && t[te+1] >= 'a' && t[te+1] <= 'z' && !capitalised(t[j:]) {
+				te = a.townTail(te + 1) // "28014 madrid centro", "08970 sant joan despi."
+			}
 			return te, true
 		}
 	}
@@ -1325,6 +1382,50 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 	}
 	return e, true
 }
+
+// townTail reads at i the rest of a town typed in lower case after its postcode, one or two
+// words that are no everyday word ("madrid centro", "sant joan despi"), ending at punctuation,
+// the end of the text or an everyday word; it returns the new end, or i-1 (the town as read).
+func (a *addrParser) townTail(i int) int {
+	t := a.text
+	end := i - 1
+	j := i
+	for n := 0; n < 2 && j < len(t); n++ {
+		w := a.p.wordAt(j)
+		if w < 0 {
+			break
+		}
+		ww := &a.p.ws[w]
+		if ww.is(a.p.fc, lexNameParticles) && n < 2 && ww.end+1 < len(t) && t[ww.end] == ' ' {
+			n-- // "puerto de la cruz": particles between the town's words
+			j = ww.end + 1
+			continue
+		}
+		if ww.is(a.p.fc, lexAddrStop|lexNameStop|lexNotNames|lexNameParticles|lexUnitWords|lexStreetTypeWords|lexCue) &&
+			!townTailWords[string(ww.fold(a.p.fc))] || utf8.RuneCountInString(ww.text) < 3 || capitalised(ww.text) || isDigitByte(ww.text[0]) {
+			break
+		}
+		end = ww.end
+		if end >= len(t) || t[end] != ' ' {
+			break
+		}
+		j = end + 1
+	}
+	if end < i {
+		return i - 1
+	}
+	if end == len(t) || strings.IndexByte(",.;:)\n", t[end]) >= 0 {
+		return end
+	}
+	if w := a.p.wordAt(end + 1); end+1 < len(t) && t[end] == ' ' && w >= 0 && a.p.ws[w].is(a.p.fc, lexAddrStop|lexNameStop) {
+		return end
+	}
+	return i - 1
+}
+
+// townTailWords end a town's name typed after it though the names' lists read them as everyday
+// words ("madrid centro", "estepona pueblo").
+var townTailWords = words(`centro pueblo ciudad casco norte sur este oeste nord sud playa platja alto alta bajo baja real`)
 
 // zip: a US ZIP code (5 digits) after a state.
 func (a *addrParser) zip(i int) int {
@@ -1379,6 +1480,8 @@ func (a *addrParser) town(i int, province, lowerOK bool) int {
 				return max(end, 0) // a province, or a town before its postcode ("Dublin D13 X2K7")
 			}
 		case !lower && notNames[fw] && n > 0 && (fw == "reina" || fw == "plana"):
+		case n > 0 && end > 0 && elidedTownWord(ww.text, lowerOK):
+			// "Port d'Andratx", "Sant Joan d'Alacant", "Castell d'Aro"
 		case (lowerOK || known && afterJoin) && lower && !sawCap && (end < 0 || afterJoin) && !ww.is(a.p.fc, lexAddrStop|lexNotNames|lexNameParticles) && len(ww.text) >= 3:
 			// after a postcode inside an address, a town in lower case ("15701 santiago")
 		default:
@@ -1537,6 +1640,22 @@ func (a *addrParser) ukBefore(p int) int {
 }
 
 // townArticle: the articles a town's name may start with (La Ñora, A Coruña, O Grove, Els Hostalets).
+// elidedTownWord: "d'Andratx", "l'Escala", "d’Aro" inside a town's name (capitalised after the
+// apostrophe, or in lower case where a lower-case town may be).
+func elidedTownWord(w string, lowerOK bool) bool {
+	if len(w) < 4 || w[0] != 'd' && w[0] != 'l' && w[0] != 'D' && w[0] != 'L' {
+		return false
+	}
+	r := w[2:]
+	if w[1] != '\'' {
+		if !strings.HasPrefix(w[1:], "’") {
+			return false
+		}
+		r = w[1+len("’"):]
+	}
+	return len(r) >= 2 && (capitalised(r) || lowerOK)
+}
+
 func townArticle(f string) bool {
 	switch f {
 	case "la", "el", "las", "los", "a", "o", "as", "os", "els", "les", "l":
@@ -1712,11 +1831,33 @@ func officeBefore(lower []byte, s int) bool {
 	}
 	window := lower[max(0, s-160):s]
 	before := window
-	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 && k < len(before)-1 {
+	if k := lastBreak(before); k >= 0 && k < len(before)-1 {
 		before = before[k+1:]
+	} else if k >= 0 {
+		// the address starts a line: the line above speaks for it ("Domicilio:⏎C/ …",
+		// "Oficina 0049⏎Paseo …"), not the lines before that (a bank's letterhead above the
+		// customer's name and address)
+		if j := lastBreak(before[:k]); j >= 0 {
+			before = before[j+1:]
+		}
 	}
 	if companyFormAtEnd(before, true) {
 		return true // "Promociones Henares SL — C/ Industria 5"
+	}
+	// "Mapfre España, S.A., Carretera …": the legal form's own dots cut the sentence above
+	if n := len(before); n < len(window) && n < 48 && n+3 <= len(window) && window[len(window)-n-1] == '.' &&
+		window[len(window)-n-3] == '.' && strings.IndexByte("alu", window[len(window)-n-2]) >= 0 {
+		tail := window[max(0, len(window)-48):]
+		if k := bytes.LastIndexByte(tail, '\n'); k >= 0 {
+			tail = tail[k+1:]
+		}
+		if companyFormAtEnd(tail, true) {
+			return true
+		}
+	}
+	// a one-line signature: "Leire Mendía | Directora de oficina | Calle Mayor 20, …"
+	if t := bytes.TrimRight(before, " "); len(t) > 0 && t[len(t)-1] == '|' && pipeSignature(t) {
+		return true
 	}
 	// the later of a home word and an office word says whose address it is ("designa como
 	// domicilio el despacho de sus letrados, …": the office's)
@@ -1729,6 +1870,18 @@ func officeBefore(lower []byte, s int) bool {
 	k := len(window)
 	for k > 0 && (window[k-1] == ' ' || window[k-1] == '>' || window[k-1] == '\t') {
 		k--
+	}
+	if k > 0 && window[k-1] == ',' {
+		// "Floor 3, 20 Canada Square": a floor or suite first on the address's line
+		if j := bytes.LastIndexByte(window[:k], '\n'); j >= 0 && k-j <= 16 {
+			seg := window[j+1 : k]
+			for _, u := range []string{"floor ", "level ", "suite ", "unit ", "planta ", "piso ", "pis "} {
+				if bytes.HasPrefix(seg, []byte(u)) {
+					k = j + 1
+					break
+				}
+			}
+		}
 	}
 	if k == 0 || window[k-1] != '\n' {
 		return false
@@ -1743,7 +1896,40 @@ func officeBefore(lower []byte, s int) bool {
 	if len(line) == 0 || len(line) > 80 {
 		return false
 	}
-	home, office, _ = ownerWordsIn(line)
+	return signatureLine(line)
+}
+
+// pipeSignature: a one-line signature before an address, its parts between bars, one of them a
+// job title or an office's line ("Gestor de clientes", "Relationship Manager", "Oficina 0049").
+func pipeSignature(line []byte) bool {
+	for len(line) > 0 {
+		k := bytes.LastIndexByte(line[:len(line)-1], '|')
+		seg := bytes.Trim(line[k+1:len(line)-1], " >")
+		for i := 0; i < len(seg); i++ {
+			if i > 0 && isWordByte(seg[i-1]) {
+				continue
+			}
+			for _, w := range signatureWordsByFirst[seg[i]] {
+				if bytes.HasPrefix(seg[i:], []byte(w)) {
+					return true
+				}
+			}
+		}
+		if _, office, _ := ownerWordsIn(seg); office >= 0 {
+			return true
+		}
+		if k < 0 {
+			break
+		}
+		line = line[:k+1]
+	}
+	return false
+}
+
+// signatureLine: a firm's signature line — no home word, and an office word or a firm's or
+// job's word ("Abogada", "Solicitor, … LLP", "Directora de oficina").
+func signatureLine(line []byte) bool {
+	home, office, _ := ownerWordsIn(line)
 	if home >= 0 {
 		return false
 	}
@@ -1816,9 +2002,10 @@ func companyFormAtEnd(b []byte, sep bool) bool {
 // address candidate).
 func ownerWordsIn(b []byte) (home, office, venue int) {
 	home, office, venue = -1, -1, -1
-	for i := 0; i < len(b); i++ {
-		if i+1 == len(b) {
-			break // every word has two bytes or more
+	for i := 0; i+1 < len(b); i++ { // every word has two bytes or more
+		// the first two bytes of some word: one bit test for most bytes of the text
+		if c := b[i+1]; ownerPairs[b[i]][c>>6]&(1<<(c&63)) == 0 {
+			continue
 		}
 		for _, w := range ownerKindsByFirst[b[i]] {
 			// the second byte first: most tries end there, without a call
@@ -1842,6 +2029,18 @@ const (
 	ownerOffice
 	ownerVenue
 )
+
+// ownerPairs: for each first byte, the second bytes of the owner words that start with it (a
+// 256-bit set), so that ownerWordsIn skips a byte with one test.
+var ownerPairs = func() (t [256][4]uint64) {
+	for c0, ws := range ownerKindsByFirst {
+		for _, w := range ws {
+			c1 := w.text[1]
+			t[c0][c1>>6] |= 1 << (c1 & 63)
+		}
+	}
+	return t
+}()
 
 // ownerKindsByFirst joins the home, office and venue words in one table by first byte, so that
 // ownerWordsIn looks each byte up once.
@@ -1883,7 +2082,9 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 	for _, w := range []string{"vive", "domicili", "reside", "cliente", "clienta", "su casa", "mi casa", "lives", "my address", "su dirección", "mudado", "muda",
 		"residing", "resident", "domiciled", "living at", "live at", "vecino", "vecina", "veciño", "veciña", " viu ", "bizi", "empadronad", "client ",
 		// a guest's stay is where the person is ("Turista alojado en el Hotel Sol, Calle Mayor 20")
-		"alojad", "se aloja", "hospedad", "allotjad", "staying at", "stays at", "aloxad"} {
+		"alojad", "se aloja", "hospedad", "allotjad", "staying at", "stays at", "aloxad",
+		// a notice served on someone at an address is served at theirs ("notificación a X en C/ …")
+		"notificaci", "notifíque", "notifique", "notificar a", "notifica a"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, false})
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
@@ -1892,7 +2093,11 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address",
 		// a firm's people and meeting words: the address after them is the firm's or the venue's
 		"notario", "notary", "notari ", "lawyer", "solicitor", "abogad", "advocat", "procurador", "la seu ",
-		"nos vemos en", "reunión en", "reunion en", "evento en", "meeting at", "see you at", "nuestras instalaciones"} {
+		"nos vemos en", "reunión en", "reunion en", "evento en", "meeting at", "see you at", "nuestras instalaciones",
+		// a signing's venue: "la firma de la escritura será en …", "signs on 4 March at …"
+		"la firma ", "firmará en", "firmaran en", "firmarán en", "signs on", "signs at", "sign at", "signing at", "completion at",
+		// an employer's address: "vive en … y trabaja en Mercadona, calle …"
+		"trabaja en", "works at", "treballa a", "traballa en"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, true})
 	}
 	return t
@@ -1902,7 +2107,12 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 // theirs only in a sentence with no home word ("vive junto al Ayuntamiento, calle …" is a home).
 var venueWordsByFirst = func() (t [256][]string) {
 	for _, w := range []string{"hotel", "hostal", "parador", "restaurante", "restaurant", " venue", "event at",
-		"juzgado", "audiencia", "ayuntamiento", "ajuntament", "concello", "tribunal", "empresa", "company", "firm "} {
+		"juzgado", "audiencia", "ayuntamiento", "ajuntament", "concello", "tribunal", "empresa", "company", "firm ",
+		// clinics, hospitals, insurers, schools, registries ("Derivado a Centro de Salud Torrero,
+		// calle …", "Referred to St Mary's Hospital, Praed Street …")
+		"centro de sa", "centre de salut", "osasun zentro", "health cent", "medical cent", "hospital ", "hospital,",
+		"clínic", "clinic", "ambulatori", "consultorio", " cap ", "mutua ", "aseguradora", "asseguradora", "insurer",
+		"universi"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
@@ -1913,7 +2123,8 @@ var venueWordsByFirst = func() (t [256][]string) {
 var signatureWordsByFirst = func() (t [256][]string) {
 	for _, w := range []string{"abogad", "advocat", "lawyer", "solicitor", "notari", "notary", "procurador", "gestor",
 		"xestor", "asesor", "asesoría", "assessor", "director", "directora", "manager", "legal", "llp", "partners",
-		"consult", "abokatu", "kudeatzaile", "responsable", "jefe", "jefa", "cap d", "head of", "associate", "asociad"} {
+		"consult", "abokatu", "kudeatzaile", "responsable", "jefe", "jefa", "cap d", "head of", "associate", "asociad",
+		"adviser", "advisor", "officer", "gerente", "plc", "ltd"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
@@ -1992,7 +2203,7 @@ func (a *addrParser) homeCueBefore(i int) bool {
 		return false
 	}
 	before := lower[max(0, i-48):i]
-	if k := bytes.LastIndexAny(before, ".\n;"); k >= 0 {
+	if k := lastBreak(before); k >= 0 {
 		before = before[k+1:]
 	}
 	for _, c := range homeCues {
@@ -2001,6 +2212,12 @@ func (a *addrParser) homeCueBefore(i int) bool {
 		}
 	}
 	return false
+}
+
+// dublinDistrict: what may sit between a town and its Eircode: nothing, or a district's number
+// ("…, Dublin 6, D06 C9X4").
+func dublinDistrict(gap string) bool {
+	return gap == "" || len(gap) <= 3 && isDigitByte(gap[0]) && (isDigitByte(gap[len(gap)-1]) || gap[len(gap)-1] == 'W' && len(gap) > 1) // "Dublin 6W"
 }
 
 // houseFirst open a house's or estate's name written before its street ("Villa Rosalinda, Camino
@@ -2078,7 +2295,7 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			strong = ok && k+6 < len(t) && capitalised(t[k+6:])
 		}
 	}
-	if !strong && !strings.Contains(t[max(0, i-48):i], " de") {
+	if !strong && !strings.Contains(t[max(0, i-48):i], " de") && !a.homeVerbBeforeWord(w) {
 		return 0, 0 // nor a floor before it ("el 4ºC de Alberto Aguilera 20")
 	}
 	// the name
@@ -2097,7 +2314,7 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 			start = w // a word of any class before the particles ("Virgen de la …")
 			n = 5
 			continue
-		case start == w+1 && capitalised(ww.text) && ww.is(a.p.fc, lexCue|lexInstitution) && !ww.is(a.p.fc, lexAddrStop|lexGreeting):
+		case start == w+1 && capitalised(ww.text) && (ww.is(a.p.fc, lexCue|lexInstitution) || saintWords[string(ww.fold(a.p.fc))]) && !ww.is(a.p.fc, lexAddrStop|lexGreeting):
 			// a title or a firm's head word right before the name ("Doctor Areilza 12", "Hermanos
 			// Machado 14"): the names' lists read them as a cue or an institution, but before a
 			// name and a number they are the street's
@@ -2117,6 +2334,10 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 		return 0, 0
 	}
 	ns := a.p.ws[start].start
+	if !strong && homeVerbEndsAt(a.p.fc.lower, ns) && a.bareHomeStreet(start, i, ne) {
+		// "vive en Hermanos Machado 14 con su hermana", "lives at Marqués de Larios 4"
+		return a.chainFrom(ns, segStreet, ne)
+	}
 	if !strong {
 		// "el 4ºC de Alberto Aguilera 20", "el 2º izq. del 14 de Goya": a floor, "de", the street
 		f := -1
@@ -2142,6 +2363,70 @@ func (a *addrParser) bareStreetAt(i int) (int, int) {
 	}
 	return a.chainFrom(ns, segStreet, ne)
 }
+
+// homeVerbs say that the place right after them is where someone lives ("vive en Hermanos
+// Machado 14"); only they let a street with no type word, floor or postcode be read.
+var homeVerbs = []string{"vive en ", "vivo en ", "viven en ", "vivimos en ", "reside en ", "resido en ", "residen en ",
+	"domicilio en ", "domiciliado en ", "domiciliada en ", "vive na ", "vive no ", "viu a ", "viuen a ", "visc a ",
+	"resideix a ", "lives at ", "living at ", "live at ", "lives on ", "resides at ", "bizi da ",
+	// a field's name ("Dirección: Goya 20", "enderezo: Curros Enríquez 12")
+	"domicilio: ", "dirección: ", "direccion: ", "address: ", "adreça: ", "enderezo: ", "helbidea: ", "domicili: "}
+
+// saintWords open a street named after a saint ("Sant Antoni Maria Claret 167").
+var saintWords = words(`san sant santa santo sao são`)
+
+// homeVerbBeforeWord: a home verb right before word w or one of the five words before it.
+func (a *addrParser) homeVerbBeforeWord(w int) bool {
+	for n := 0; n < 6 && w >= 0; n, w = n+1, w-1 {
+		if homeVerbEndsAt(a.p.fc.lower, a.p.ws[w].start) {
+			return true
+		}
+	}
+	return false
+}
+
+// homeVerbEndsAt: a home verb right before s ("vive en |Hermanos Machado 14").
+func homeVerbEndsAt(lower []byte, s int) bool {
+	if s < 3 || s > len(lower) || lower[s-1] != ' ' {
+		return false
+	}
+	// every home verb ends in "en ", "a ", "at ", "on ", "na ", "no ", "da " or ": "
+	if c := lower[s-2]; c != 'n' && c != 'a' && c != 't' && c != 'o' && c != ':' {
+		return false
+	}
+	b := lower[max(0, s-16):s]
+	for _, v := range homeVerbs {
+		if bytes.HasSuffix(b, []byte(v)) {
+			return true
+		}
+	}
+	return false
+}
+
+// bareHomeStreet: the name from word start and the number from i to ne are a street, not a town
+// and a count ("lives at Madrid 2"; "vive en Móstoles 15 años" is stopped by number): more than
+// one word or not a known place, and no measure after the number.
+func (a *addrParser) bareHomeStreet(start, i, ne int) bool {
+	t := a.text
+	if _, _, nd := a.p.digitsAt(i, 4); nd > 3 {
+		return false // "address: Bank of Spain 2020 report": a year, not a house number
+	}
+	if a.wordEndingAt(i-1) == start {
+		if f := string(a.p.ws[start].fold(a.p.fc)); places[f] || addrTowns[f] {
+			return false
+		}
+	}
+	if ne+1 < len(t) && t[ne] == ' ' {
+		if f, _ := a.p.foldAt(ne + 1); measureWords[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// measureWords after a number make it a count, not a house number.
+var measureWords = words(`años anos año ano anys any urte years year meses mes months month dias días days semanas weeks
+	horas hours hores minutos minutes min km metros meters m euros eur libras pounds personas people veces times`)
 
 // townPostcode: a 5-digit Spanish postcode at i after a known town ("en Toledo 45007", "Lugo
 // 27002,"), then punctuation or the end: where the postcode ends, or 0.
@@ -2357,9 +2642,23 @@ func (a *addrParser) nextLines(e int) int {
 		if k >= len(t) {
 			return e
 		}
+		if !isDigitByte(t[k]) && n == 0 {
+			// a floor word and door on a line of their own ("Calle Mayor 7⏎bajo B⏎28013 Madrid")
+			if f, _ := a.p.foldAt(k); floorWords[f] {
+				if fe := a.floor(k); fe > 0 && fe+1 < len(t) && t[fe] == '\n' && isDigitByte(t[fe+1]) {
+					e = fe
+					continue
+				}
+			}
+		}
 		if isDigitByte(t[k]) {
 			if pe, ok := a.postcodeTown(k, false); ok {
 				return a.bracketPlace(pe)
+			}
+			// a floor and door on a line of its own ("Avda. de Portugal 31⏎3º D⏎37006 Salamanca")
+			if fe := a.floor(k); fe > 0 && n == 0 && (fe == len(t) || t[fe] == '\n' || t[fe] == '\r') {
+				e = fe
+				continue
 			}
 			return e
 		}
@@ -2504,4 +2803,15 @@ func (a *addrParser) houseNumber(i, e int) bool {
 		return a.strongAfter(e)
 	}
 	return true
+}
+
+// lastBreak: the index of the last '.', '\n' or ';' in b, or -1 (bytes.LastIndexAny builds its
+// byte set on every call; this runs for every address candidate).
+func lastBreak(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if c := b[i]; c == '.' || c == '\n' || c == ';' {
+			return i
+		}
+	}
+	return -1
 }

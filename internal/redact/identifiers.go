@@ -278,7 +278,78 @@ func phoneVeto(text string, start, end int) bool {
 	}
 	// "la centralita de Seguros Ocaso, 91 538 01 00": a switchboard word earlier on the line,
 	// past a company's name and a comma (the word reader above stops at the comma)
-	return switchboardBefore(text, start)
+	return switchboardBefore(text, start) || institutionLineBefore(text, start) || officeLineAbove(text, start)
+}
+
+// officeLineAbove: a landline on a line of a firm's signature block, after the firm's address
+// ("Astur Legal Abogados⏎C/ Fruela 5, 33007 Oviedo · 985 …", "Abogada⏎Paseo … · 91 …"): the
+// address guard's own reading of the line above (a firm's name, a job title, an office line, no
+// home word) decides, and no person's word may sit on the phone's line.
+func officeLineAbove(text string, start int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	if ls == 0 || start-ls > 100 || start == ls {
+		return false
+	}
+	lo := max(0, ls-160)
+	var buf [260]byte
+	b := appendLowerSameLength(buf[:0], text[lo:start])
+	own := b[ls-lo:]
+	for _, w := range personalLineWords {
+		if bytes.Contains(own, w) {
+			return false
+		}
+	}
+	return officeBefore(b, ls-lo)
+}
+
+// institutionWords name a branch, a firm or a clinic whose published landline may follow later in
+// the same sentence ("Oficina 2095 · 943 …", "Despacho: Calle Génova 7, …, tel. 91 …", "Hospital
+// Universitario de Cruces; avisar al 946 …").
+var institutionWords = byteWords("oficina ", "despacho", "despatx", "bufete", "notaría", "notaria", "hospital ",
+	"centro de salud", "centre de salut", "centro de saúde", "clínica", "clinica", "ambulatori", "consultorio",
+	"juzgado", "ayuntamiento", "ajuntament", "concello", "health centre", "medical centre", "surgery", "farmacia",
+	"pharmacy")
+
+// personalLineWords say that a number in the same sentence is a person's ("su hija", "de casa",
+// "cliente", "mobile").
+var personalLineWords = byteWords(" su ", " sus ", "client", "pacient", "patient", "casa", "home", "móvil", "movil",
+	"mobile", "mòbil", "hij", "fill", "marido", "esposa", "mujer", "madre", "padre", "mare ", "pare ", "wife",
+	"husband", "daughter", " son ", "mother", "father", "particular", "personal", " his ", " her ", " mi ", " my ")
+
+// institutionLineBefore: a landline in a sentence, on one line, that names a branch, a firm or a
+// clinic before it and no person's word ("su hija … llama desde casa, 944 …" is hers).
+func institutionLineBefore(text string, i int) bool {
+	lo := max(0, i-120)
+	seg := text[lo:i]
+	if k := strings.LastIndexByte(seg, '\n'); k >= 0 {
+		seg = seg[k+1:]
+	}
+	// a sentence ends at ". " before a capital ("… 91 310 00 00. Cliente: …"), not at "tel. 91"
+	for k := len(seg) - 3; k >= 0; k-- {
+		if seg[k] == '.' && seg[k+1] == ' ' && seg[k+2] >= 'A' && seg[k+2] <= 'Z' {
+			seg = seg[k+2:]
+			break
+		}
+	}
+	var buf [120]byte
+	b := append(buf[:0], ' ')
+	b = appendLowerSameLength(b, seg)
+	hit := false
+	for _, w := range institutionWords {
+		if bytes.Contains(b, w) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return false
+	}
+	for _, w := range personalLineWords {
+		if bytes.Contains(b, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // switchboardWords name a business's line ("centralita", "switchboard", "recepción").
