@@ -312,7 +312,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 				continue
 			}
 			end := extendName(text, ws, i+1, fc)
-			if end > i+1 && institutionTails[string(ws[end].fold(fc))] {
+			if end > i+1 && (institutionTails[string(ws[end].fold(fc))] || institutionBefore(text, ws, end, fc)) {
 				i = end // "Defendant: Iberia Líneas Aéreas": a company
 				continue
 			}
@@ -415,6 +415,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	if strings.IndexByte(text, '=') >= 0 || strings.IndexByte(text, '^') >= 0 || strings.Contains(text, ": ") {
 		out = appendFieldNames(out, first, text, fc.lower) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
 	}
+	out = appendNamesR6(out, first, ws, fc, text)
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = adjustNamesR5(out, first, text)
@@ -1128,7 +1129,7 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 		if at < n && out[at].Start < w.end {
 			continue // already inside a name
 		}
-		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {
+		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames) || len(w.text) >= 5 && parts.has(w.fold(fc)) && lowerRepeatOK(text, w, fc)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {
 			s := w.start
 			if j := particlesBefore(text, ws, k, fc); j < k && capitalised(ws[j].text) && (at == first || out[at-1].End <= ws[j].start) {
 				s = ws[j].start // "… Van der Berg prefers": the particles of a surname said again
