@@ -95,7 +95,7 @@ const (
 	lexZhSurname
 	lexGreeting
 	lexAddressCue // a verb right before a name in addressedLower/addressedCap (ask, llamó, venido…)
-	lexR6Cue      // a word a round-6 rule starts from: kinLower, surnameKeysLoose, "to"/"with" (names_r6.go)
+	lexR6Cue      // a word a round-6 rule starts from: kinLower, surnameKeysLoose, articlePersonVerbs, spokeVerbsEN, closingLast
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 128 KiB
@@ -190,7 +190,7 @@ func buildLexicon() {
 			lexicon[fold(w)] |= lexAddressCue
 		}
 	}
-	for _, set := range []map[string]bool{kinLower, surnameKeysLoose, {"to": true, "with": true}} {
+	for _, set := range []map[string]bool{kinLower, surnameKeysLoose, articlePersonVerbs, spokeVerbsEN, closingLast} {
 		for w := range set {
 			lexicon[fold(w)] |= lexR6Cue
 		}

@@ -37,7 +37,7 @@ func (w *word) given(fc *folder) bool {
 	if n := len(f); n > 4 && f[n-2] == '\'' && f[n-1] == 's' {
 		return lexLookup(f[:n-2])&lexGivenNames != 0 // "gareth's direct debit": a possessive
 	}
-	return strings.IndexByte(string(f), '-') > 0 && isGiven(f)
+	return bytes.IndexByte(f, '-') > 0 && isGiven(f)
 }
 
 // folder folds the words of one text. lower is the text lower-cased by
@@ -184,6 +184,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	// what the text holds at all, once, so that rules whose cue is absent cost nothing per word
 	hasCaption := strings.Contains(text, " v ") || strings.Contains(text, " v. ") || strings.Contains(text, " vs")
 	hasDigits := strings.IndexAny(text, "0123456789") >= 0
+	var cands [96]int32 // words a round-6 rule may start from (appendNamesR6)
+	nc, candsAll := 0, false
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		c0 := w.text[0]
@@ -246,6 +248,14 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			continue
 		}
 		wp := &ws[i]
+		if r6Candidate(text, wp, wp.class(fc)) {
+			if nc < len(cands) {
+				cands[nc] = int32(i)
+				nc++
+			} else {
+				candsAll = true
+			}
+		}
 		cueScore, isCue := 0.0, false
 		if wp.is(fc, lexCue) {
 			cueScore, isCue = nameCues[string(f)]
@@ -415,7 +425,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	if strings.IndexByte(text, '=') >= 0 || strings.IndexByte(text, '^') >= 0 || strings.Contains(text, ": ") {
 		out = appendFieldNames(out, first, text, fc.lower) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
 	}
-	out = appendNamesR6(out, first, ws, fc, text)
+	out = appendNamesR6(out, first, ws, fc, text, cands[:nc], candsAll)
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = adjustNamesR5(out, first, text)

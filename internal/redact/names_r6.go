@@ -98,38 +98,29 @@ var possessedThings = words(`mobile phone number email e-mail address husband wi
 	partner brother sister account card flat house car payslip passport dob birthday gp carer niece nephew grandson
 	granddaughter landlord tenant employer`)
 
-// appendNamesR6 appends this round's names; out[first:] are the names found so far.
-func appendNamesR6(out []Span, first int, ws []word, fc *folder, text string) []Span {
+// r6Candidate: the main loop of appendNames reached word w (no earlier rule took it), and a
+// rule of this round may start from it — its classes are cls, already looked up there.
+func r6Candidate(text string, w *word, cls uint32) bool {
+	return cls&(lexGreeting|lexCue|lexR6Cue) != 0 ||
+		w.end+2 < len(text) && text[w.end] == '\'' && text[w.end+1] == 's' && text[w.end+2] == ' ' && capitalised(w.text)
+}
+
+// appendNamesR6 appends this round's names; out[first:] are the names found so far. cands are
+// the words r6Candidate took in the main loop, in text order; all (the list overflowed) reads
+// every word instead.
+func appendNamesR6(out []Span, first int, ws []word, fc *folder, text string, cands []int32, all bool) []Span {
 	n0 := len(out)
-	hasColon := strings.IndexByte(text, ':') >= 0
-	for i := 0; i < len(ws); i++ {
+	next := 0 // words before next are inside a name this pass found
+	try := func(i int) {
+		if i < next {
+			return
+		}
 		w := &ws[i]
-		c0 := w.text[0]
-		if c0 < 'a' && !(c0 >= 'A' && c0 <= 'Z') {
-			continue
+		if all && !r6Candidate(text, w, w.class(fc)) {
+			return
 		}
-		if c0 >= 'A' && c0 <= 'Z' && w.start >= 2 && text[w.start-2] == ',' && text[w.start-1] == ' ' {
-			if e, ok := closingLineName(text, ws, i, fc); ok && !namedAt(out[first:], w.start) {
-				out = appendPerson(out, text, w.start, ws[e].end, 0.8)
-				i = e
-				continue
-			}
-		}
-		if len(w.text) < 2 {
-			continue
-		}
-		if len(w.text) == 2 && i+2 < len(ws) && personalArticle(w.text) {
-			// "la iolanda refereix millora", "el quimet ha trucat": the personal article of Catalan
-			// and Galician, a lower-case word, then a person's verb
-			if j := i + 1; gap(text, *w, ws[j], false) && gap(text, ws[j], ws[j+1], false) && !capitalised(ws[j].text) &&
-				articlePersonVerbs[string(ws[j+1].fold(fc))] && lowerNameFree(text, &ws[j], fc) && !lowerAmbiguous[string(ws[j].fold(fc))] &&
-				!namedAt(out[first:], ws[j].start) {
-				out = appendPerson(out, text, ws[j].start, ws[j].end, 0.7)
-				i = j
-				continue
-			}
-		}
-		if c0 >= 'A' && c0 <= 'Z' && w.end+3 < len(text) && text[w.end] == '\'' && text[w.end+1] == 's' && text[w.end+2] == ' ' {
+		cls := w.class(fc)
+		if capitalised(w.text) && w.end+3 < len(text) && text[w.end] == '\'' && text[w.end+1] == 's' && text[w.end+2] == ' ' {
 			// "Glenys's mobile is …": a capitalised word no list knows, then a possessive of a
 			// person's things
 			if j := i + 1; j < len(ws) && possessedThings[string(ws[j].fold(fc))] && nameWord(w, fc) && !allCaps(w.text) &&
@@ -139,45 +130,75 @@ func appendNamesR6(out []Span, first int, ws []word, fc *folder, text string) []
 					s = ws[i-1].start // "Glenys Pryce's mobile"
 				}
 				out = appendPerson(out, text, s, w.end, 0.7)
-				continue
+				next = i + 1
+				return
 			}
 		}
-		cls := w.class(fc)
-		if cls&(lexGreeting|lexCue|lexR6Cue) == 0 {
-			continue
-		}
-		switch {
-		case cls&lexGreeting != 0:
+		if cls&lexGreeting != 0 {
 			if j, ok := greetedLower(text, ws, i, fc); ok && !namedAt(out[first:], ws[j].start) {
 				out = appendPerson(out, text, ws[j].start, ws[j].end, 0.75)
-				i = j
+				next = j + 1
 			}
-		case cls&lexCue != 0 || kinLower[string(w.fold(fc))]:
+			return
+		}
+		f := w.fold(fc)
+		if cls&lexCue != 0 || cls&lexR6Cue != 0 && kinLower[string(f)] {
 			if s, e, ok := kinOrRoleName(text, ws, i, fc); ok && !namedAt(out[first:], ws[s].start) {
 				out = appendPerson(out, text, ws[s].start, ws[e].end, 0.75)
-				i = e
+				next = e + 1
 			}
-		case cls&lexR6Cue == 0:
-		case surnameKeysLoose[string(w.fold(fc))]:
+			return
+		}
+		if cls&lexR6Cue == 0 {
+			return
+		}
+		switch {
+		case surnameKeysLoose[string(f)]:
 			if j, ok := looseSurname(text, ws, i, fc); ok && !namedAt(out[first:], ws[j].start) {
 				out = appendPerson(out, text, ws[j].start, ws[j].end, 0.8)
-				i = j
+				next = j + 1
 			}
-		case (w.text == "to" || w.text == "with") && i > 0 && i+1 < len(ws) && gap(text, ws[i-1], *w, false) && gap(text, *w, ws[i+1], false) &&
-			spokeVerbsEN[string(ws[i-1].fold(fc))]:
+		case i+2 < len(ws) && spokeVerbsEN[string(f)]:
 			// "I spoke to Ottilie this morning": a capitalised word no list knows after "spoke to"
-			j := i + 1
-			if nameWord(&ws[j], fc) && !ws[j].is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameStop) && !allCaps(ws[j].text) &&
+			if t, j := ws[i+1].text, i+2; (t == "to" || t == "with") && gap(text, *w, ws[i+1], false) && gap(text, ws[i+1], ws[j], false) &&
+				nameWord(&ws[j], fc) && !ws[j].is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameStop) && !allCaps(ws[j].text) &&
 				!namedAt(out[first:], ws[j].start) && !companyAfter(text, ws[j].end) {
 				e := extendName(text, ws, j, fc)
 				out = appendPerson(out, text, ws[j].start, ws[e].end, 0.7)
-				i = e
+				next = e + 1
+			}
+		case i >= 2 && articlePersonVerbs[string(f)]:
+			// "la iolanda refereix millora": the personal article of Catalan and Galician, a
+			// lower-case word, then a person's verb
+			if j := i - 1; j >= next && personalArticle(ws[j-1].text) && !capitalised(ws[j].text) && gap(text, ws[j-1], ws[j], false) &&
+				gap(text, ws[j], *w, false) && lowerNameFree(text, &ws[j], fc) && !lowerAmbiguous[string(ws[j].fold(fc))] &&
+				!namedAt(out[first:], ws[j].start) {
+				out = appendPerson(out, text, ws[j].start, ws[j].end, 0.7)
+			}
+		case closingLast[string(f)] && i+1 < len(ws) && ws[i+1].start == w.end+2 && text[w.end] == ',' && text[w.end+1] == ' ':
+			// "Cordialement, P. Garnier": the signature on the closing's line
+			if j := i + 1; capitalised(ws[j].text) {
+				if e, ok := closingLineName(text, ws, j, fc); ok && !namedAt(out[first:], ws[j].start) {
+					out = appendPerson(out, text, ws[j].start, ws[e].end, 0.8)
+					next = e + 1
+				}
 			}
 		}
 	}
-	if hasColon {
+	if all {
+		for i := range ws {
+			try(i)
+		}
+	} else {
+		for _, i := range cands {
+			try(int(i))
+		}
+	}
+	if strings.IndexByte(text, ':') >= 0 {
 		out = appendNameFields(out, first, text, fc.lower)
-		out = appendChatLabels(out, first, ws, fc, text)
+		if hasTimeStamp(text) {
+			out = appendChatLabels(out, first, ws, fc, text)
+		}
 	}
 	if len(out) > n0 && n0 > first {
 		slices.SortStableFunc(out[first:], func(a, b Span) int { return a.Start - b.Start })
@@ -246,6 +267,11 @@ func lowerNameFree(text string, w *word, fc *folder) bool {
 //     clienta venezolana, Yesenia, quiere…", "hijo menor: Yeray,", "the patient (bogdan)").
 func kinOrRoleName(text string, ws []word, i int, fc *folder) (int, int, bool) {
 	if i+1 >= len(ws) {
+		return 0, 0, false
+	}
+	switch text[ws[i].end:ws[i+1].start] {
+	case " ", ", ", ": ", " (", ":\t":
+	default:
 		return 0, 0, false
 	}
 	f := ws[i].fold(fc)
@@ -598,4 +624,20 @@ func lowerRepeatOK(text string, w *word, fc *folder) bool {
 	f := w.fold(fc)
 	return lowerFree(w, fc) && lettersOnly(w.text) && !notNameLower[string(f)] && !adjectiveLike(f) && !commonVerbs[string(f)] &&
 		!verbLike(w.text) && !speechVerbs[string(f)] && !subjectVerbs[string(f)] && !lowerAmbiguous[string(f)]
+}
+
+// hasTimeStamp: the text holds "hh:mm" followed by a space or ']' somewhere (a chat line's time).
+func hasTimeStamp(text string) bool {
+	for off := 0; ; {
+		k := strings.IndexByte(text[off:], ':')
+		if k < 0 {
+			return false
+		}
+		c := off + k
+		off = c + 1
+		if c >= 1 && c+3 < len(text) && isDigitByte(text[c-1]) && isDigitByte(text[c+1]) && isDigitByte(text[c+2]) &&
+			(text[c+3] == ' ' || text[c+3] == ']' || text[c+3] == ':') {
+			return true
+		}
+	}
 }
