@@ -108,6 +108,15 @@ func TestNames6Forms(t *testing.T) {
 		{"Monday's meeting is off", nil},
 		{"evolució: la gemma refereix dolor", []string{"gemma"}},
 		{"a la pantalla diu error", nil},
+		// precision: what a greeting, a kinship word, a role's colon or a chat line's time is followed by
+		{"hello world, this is a test", nil},
+		{"su marido igual.", nil},
+		{"el seu fill gran, que viu a Reus", nil},
+		{"la paciente, estable, sin cambios", nil},
+		{"10:00 Reunión: presupuesto\n11:00 Comité: riesgos", nil},
+		{"[10:00] ERR_TIMEOUT: retry", nil},
+		{"surname please, and the dni", nil},
+		{"Nombre: Hospital Comarcal", nil},
 		// the lower-case repeat of a name found once
 		{"Paciente: Eustaquio Larrañeta. dice larrañeta que no", []string{"Eustaquio Larrañeta", "larrañeta"}},
 		{"Tomador: Transportes Ribera. Gestor: Oficina 0412", nil},

@@ -64,6 +64,7 @@ var greetedNot = words(`there all everyone everybody guys folks team people agai
 	compañero compañera compañeros compañeras companys companyes company companya colega colegas familia family crack
 	caracola hombre mujer señor señora senyor senyora sir madam love dear darling hun babe bro tronco tronca socio socia
 	todos todas tothom totes tots todo buenas buenos bon bona bos boas good morning afternoon evening hola hello hi hey
+	world mundo mon beaucoup bien lots much mil muchas muchisimas moltes moitas tanto igualmente adeu ciao
 	soporte support oficina office sucursal branch colleague colleagues colega colegas collega col·lega customer customers
 	client clients cliente clientes patient patients paciente pacientes doctor doctors doctora doctores reader user users
 	partners member members sirs madams manager team`)
@@ -74,6 +75,17 @@ var kinLower = words(`marit dona home mare pare mamá mama papá papa mami papi 
 	partner pareja parella novio novia nuvi nuvia bikotea senarra emaztea alaba semea ama aita amona aitona
 	abuela abuelo avia avi avoa avó avo abuelita abuelito yaya yayo iaia iaio tío tía tieta tiet prima primo cosina cosí
 	cuñada cuñado cunyada cunyat suegra suegro sogra sogre nuera yerno jove gendre enfermera cuidadora cuidador`)
+
+// kinNot are lower-case words after a kinship word that describe or qualify rather than name
+// ("su marido igual.", "el seu fill gran", "my son too.") or state a status after a role's colon
+// ("Paciente: Estable", "Cliente: Particular").
+var kinNot = words(`gran gros grande petit petita pequeno pequena maior vello vella novo nova txikia nagusia zaharra
+	igual tambien también tampoco ya aun aún todavia todavía ahora hoy ayer mañana manana luego bien mal solo sola
+	too also now today yesterday again either neither well ok okay vale tb tmb tamb tampoc també tambe avui ahir ara
+	particular empresa activo activa estable normal ninguno ninguna nadie pendiente autonomo autonoma jubilado jubilada
+	fallecido fallecida hombre femenino masculino vip premium preferente nuevo nueva habitual si no sí yes none
+	field campo camp eremua box casilla column columna required obligatorio obligatoria vacio empty blank missing
+	wrong incorrect correct right porfa please gracias thanks`)
 
 // kinDeterminers come before a kinship word ("su", "el seu", "a súa", "my", "bere").
 var kinDeterminers = words(`su sus mi mis tu el la los las seu seva meu meva teu teva sa son súa sua seus meus miña mina
@@ -228,7 +240,7 @@ func greetedLower(text string, ws []word, i int, fc *folder) (int, bool) {
 		return 0, false // a capitalised name is greeted's
 	}
 	f := w.fold(fc)
-	if len(f) < 3 || len(f) > 14 || !lowerFree(w, fc) || greetedNot[string(f)] || notAddressees[string(f)] || greetings[string(f)] ||
+	if len(f) < 3 || len(f) > 14 || !lowerFree(w, fc) || greetedNot[string(f)] || adjectiveLike(f) || notNameLower[string(f)] || kinNot[string(f)] || notAddressees[string(f)] || greetings[string(f)] ||
 		w.is(fc, lexGreeting) || verbLike(w.text) || commonVerbs[string(f)] || !lettersOnly(w.text) {
 		return 0, false
 	}
@@ -256,6 +268,7 @@ func lowerNameFree(text string, w *word, fc *folder) bool {
 	return lowerFree(w, fc) && lettersOnly(w.text) && !notNameLower[string(f)] && !afterHonorific[string(f)] && !adjectiveLike(f) &&
 		!subjectVerbs[string(f)] && !speechVerbs[string(f)] && !commonVerbs[string(f)] && !verbLike(w.text) &&
 		!afterLowerName[string(f)] && !kinLower[string(f)] && !kinCues[string(f)] && !greetedNot[string(f)] && !notAddressed[string(f)] &&
+		!kinNot[string(f)] &&
 		!inAddressToken(text, w) && !(w.end < len(text) && (isDigitByte(text[w.end]) || text[w.end] == '@'))
 }
 
@@ -312,6 +325,10 @@ func kinOrRoleName(text string, ws []word, i int, fc *folder) (int, int, bool) {
 		if !nameWord(w, fc) || allCaps(w.text) || len(w.text) < 3 {
 			return 0, 0, false
 		}
+		if f := w.fold(fc); kinNot[string(f)] || notNameLower[string(f)] || adjectiveLike(f) || commonVerbs[string(f)] || verbLike(w.text) ||
+			nameFieldNot[string(f)] {
+			return 0, 0, false // "Paciente: Estable.", "Cliente: Particular,"
+		}
 	} else if !lowerNameFree(text, w, fc) || !(kin || g == " (" || w.given(fc)) {
 		return 0, 0, false // "Paciente: perfecto, si…": a lower-case word after a role is a name only in brackets or if known
 	}
@@ -342,7 +359,7 @@ func looseSurname(text string, ws []word, i int, fc *folder) (int, bool) {
 	}
 	w := &ws[j]
 	f := w.fold(fc)
-	if len(f) < 3 || !lettersOnly(w.text) || surnameKeyNot[string(f)] || allCaps(w.text) && len(w.text) <= 4 ||
+	if len(f) < 3 || !lettersOnly(w.text) || surnameKeyNot[string(f)] || kinNot[string(f)] || adjectiveLike(f) || allCaps(w.text) && len(w.text) <= 4 ||
 		w.is(fc, lexCue|lexNotNames|lexNameStop|lexNameParticles) || verbLike(w.text) || commonVerbs[string(f)] {
 		return 0, false
 	}
@@ -491,6 +508,10 @@ done:
 	if nameFieldNot[v] || accountWords[v] {
 		return 0, 0, false
 	}
+	if sp := strings.IndexByte(v, ' '); sp > 0 && lexLookup([]byte(fold(v[:sp])))&(lexInstitution|lexCompanyWords) != 0 ||
+		sp < 0 && lexLookup([]byte(fold(v)))&(lexInstitution|lexCompanyWords) != 0 {
+		return 0, 0, false // "Nombre: Hospital Comarcal", "Nombre: Seguros Bilbao"
+	}
 	if companySuffixAt(text, e) || companyAfter(text, e) {
 		return 0, 0, false
 	}
@@ -551,6 +572,11 @@ func appendChatLabels(out []Span, first int, ws []word, fc *folder, text string)
 			if !capitalised(label) && lexLookup(lf)&lexGivenNames == 0 || allCaps(label) {
 				continue
 			}
+			if lexLookup(lf)&lexGivenNames == 0 && strings.Count(text, " "+label+":") < 2 {
+				continue // "10:00 Reunión: …", an agenda's line; a chat speaks more than once
+			}
+		} else if allCaps(label) {
+			continue // "[10:00] ERR_TIMEOUT:"
 		}
 		out = appendHandle(out, text, ls, c)
 	}
