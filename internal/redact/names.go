@@ -1296,10 +1296,18 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 		if nameParticles[ws[j].text] && j+1 < len(ws) {
 			continue // kept only if a capitalised word follows
 		}
+		if capsSurnameParticles[ws[j].text] && j+1 < len(ws) && capitalised(ws[j+1].text) {
+			continue // "Mohamed El Amrani", "Declan Ó Briain": kept only if the name goes on
+		}
 		break
 	}
 	return end
 }
+
+// capsSurnameParticles open Arabic, Berber and Irish surnames in Title case ("El Amrani", "Ben
+// Youssef", "Ait Ali", "Ó Briain", "Mac Giolla"); a sentence's article or preposition elsewhere.
+var capsSurnameParticles = map[string]bool{"El": true, "Al": true, "Ben": true, "Bin": true, "Abu": true, "Ait": true,
+	"Aït": true, "Ould": true, "Ó": true, "Ní": true, "Nic": true, "Mac": true, "Ua": true}
 
 // lowerWordOrMarkBefore: the text before position k (a space) ends in a lower-case word or in
 // ':', ',' or '('.

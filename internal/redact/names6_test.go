@@ -117,6 +117,10 @@ func TestNames6Forms(t *testing.T) {
 		{"[10:00] ERR_TIMEOUT: retry", nil},
 		{"surname please, and the dni", nil},
 		{"Nombre: Hospital Comarcal", nil},
+		// surnames with an Arabic, Berber or Irish particle in Title case
+		{"transferencia de Karima Ben Youssef, cliente", []string{"Karima Ben Youssef"}},
+		{"pay Siobhán Ní Dhomhnaill today", []string{"Siobhán Ní Dhomhnaill"}},
+		{"Visitó a Karima. El lunes vuelve", []string{"Karima"}},
 		// the lower-case repeat of a name found once
 		{"Paciente: Eustaquio Larrañeta. dice larrañeta que no", []string{"Eustaquio Larrañeta", "larrañeta"}},
 		{"Tomador: Transportes Ribera. Gestor: Oficina 0412", nil},
