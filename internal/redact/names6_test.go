@@ -18,7 +18,7 @@ var realisticNames6Floor = []struct {
 	maxNameDecoys int
 }{
 	{"realistic-dev9-names.jsonl", 1, 48, 3, 3}, // before the round: 0.736, 35 of 48, 3 decoys
-	{"realistic-dev8.jsonl", 0.97, 265, 25, 9},  // before: 0.936, 248 of 300, 25 decoys
+	{"realistic-dev8.jsonl", 0.976, 267, 25, 9}, // before: 0.936, 248 of 300, 25 decoys
 	{"realistic-dev6.jsonl", 0.957, 275, 10, 3}, // before: 0.956, 274 of 300, 10 decoys
 }
 
