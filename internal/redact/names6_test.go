@@ -117,6 +117,10 @@ func TestNames6Forms(t *testing.T) {
 		{"[10:00] ERR_TIMEOUT: retry", nil},
 		{"surname please, and the dni", nil},
 		{"Nombre: Hospital Comarcal", nil},
+		{"her passport, and her home address.", nil},
+		{"o seu home xurxo non pode vir", []string{"xurxo"}},
+		{"i el seu marit alemany, passaport", nil},
+		{"la prima riesgo.", nil},
 		// surnames with an Arabic, Berber or Irish particle in Title case
 		{"transferencia de Karima Ben Youssef, cliente", []string{"Karima Ben Youssef"}},
 		{"pay Siobhán Ní Dhomhnaill today", []string{"Siobhán Ní Dhomhnaill"}},

@@ -73,8 +73,8 @@ var greetedNot = words(`there all everyone everybody guys folks team people agai
 // "el seu marit tomas", "la mamá rocío", "my son jake"), beyond kinCues.
 var kinLower = words(`marit dona home mare pare mamá mama papá papa mami papi mum mom mummy dad daddy son boy girl
 	partner pareja parella novio novia nuvi nuvia bikotea senarra emaztea alaba semea ama aita amona aitona
-	abuela abuelo avia avi avoa avó avo abuelita abuelito yaya yayo iaia iaio tío tía tieta tiet prima primo cosina cosí
-	cuñada cuñado cunyada cunyat suegra suegro sogra sogre nuera yerno jove gendre enfermera cuidadora cuidador`)
+	abuela abuelo avia avi avoa avó avo abuelita abuelito yaya yayo iaia iaio tío tía tieta tiet cosina cosí
+	cuñada cuñado cunyada cunyat suegra suegro sogra sogre nuera yerno gendre enfermera cuidadora cuidador`)
 
 // kinNot are lower-case words after a kinship word that describe or qualify rather than name
 // ("su marido igual.", "el seu fill gran", "my son too.") or state a status after a role's colon
@@ -85,7 +85,15 @@ var kinNot = words(`gran gros grande petit petita pequeno pequena maior vello ve
 	particular empresa activo activa estable normal ninguno ninguna nadie pendiente autonomo autonoma jubilado jubilada
 	fallecido fallecida hombre femenino masculino vip premium preferente nuevo nueva habitual si no sí yes none
 	field campo camp eremua box casilla column columna required obligatorio obligatoria vacio empty blank missing
-	wrong incorrect correct right porfa please gracias thanks`)
+	wrong incorrect correct right porfa please gracias thanks
+	alemany alemanya angles anglesa italia italiana portugues portuguesa rus russa xines xinesa romanes romanesa
+	ucraines ucrainesa marroqui polones polonesa holandes holandesa belga suis suissa irlandes irlandesa escoces escocesa
+	galego galega catala catalana basc basca gallec gallega andalus andalusa
+	dutch belgian swiss swedish norwegian danish finnish greek turkish indian filipino filipina brazilian mexican
+	colombian venezuelan peruvian argentinian argentine cuban`)
+
+// galicianPossessives come before Galician "home" (husband), which is English "home" otherwise.
+var galicianPossessives = words(`seu meu teu noso voso`)
 
 // kinDeterminers come before a kinship word ("su", "el seu", "a súa", "my", "bere").
 var kinDeterminers = words(`su sus mi mis tu el la los las seu seva meu meva teu teva sa son súa sua seus meus miña mina
@@ -298,6 +306,9 @@ func kinOrRoleName(text string, ws []word, i int, fc *folder) (int, int, bool) {
 	}
 	j := i + 1
 	g := text[ws[i].end:ws[j].start]
+	if kin && string(f) == "home" && (i == 0 || !galicianPossessives[string(ws[i-1].fold(fc))]) {
+		return 0, 0, false // "her home address": Galician "o seu home" only
+	}
 	if kin && g == " " && i > 0 && gap(text, ws[i-1], ws[i], false) && kinDeterminers[string(ws[i-1].fold(fc))] && !capitalised(ws[j].text) &&
 		lowerNameFree(text, &ws[j], fc) {
 		e := ws[j].end
