@@ -385,6 +385,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := extendLower(text, ws, i, fc)
 			if i > 0 && gap(text, ws[i-1], w, true) && ws[i-1].is(fc, lexCue) {
 				end = unknownSurnameAfter(text, ws, end, fc) // "el client pere vilaró (…"
+			} else {
+				end = lowerSurnameBeforeID(text, ws, end, fc) // "bronwen pryce dob '56"
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
 			i = end

@@ -18,7 +18,7 @@ var realisticNames6Floor = []struct {
 	maxNameDecoys int
 }{
 	{"realistic-dev9-names.jsonl", 1, 48, 3, 3}, // before the round: 0.736, 35 of 48, 3 decoys
-	{"realistic-dev8.jsonl", 0.976, 267, 25, 9}, // before: 0.936, 248 of 300, 25 decoys
+	{"realistic-dev8.jsonl", 0.978, 267, 25, 9}, // before: 0.936, 248 of 300, 25 decoys
 	{"realistic-dev6.jsonl", 0.957, 275, 10, 3}, // before: 0.956, 274 of 300, 10 decoys
 }
 
@@ -121,6 +121,9 @@ func TestNames6Forms(t *testing.T) {
 		{"o seu home xurxo non pode vir", []string{"xurxo"}},
 		{"i el seu marit alemany, passaport", nil},
 		{"la prima riesgo.", nil},
+		{"nota: la paciente lucía ferrándiz dni 12345678Z", []string{"lucía ferrándiz"}},
+		{"gp note: gareth prydderch dob 1956", []string{"gareth prydderch"}},
+		{"habla con lucía mañana dni pendiente", []string{"lucía"}},
 		// surnames with an Arabic, Berber or Irish particle in Title case
 		{"transferencia de Karima Ben Youssef, cliente", []string{"Karima Ben Youssef"}},
 		{"pay Siobhán Ní Dhomhnaill today", []string{"Siobhán Ní Dhomhnaill"}},

@@ -678,3 +678,20 @@ func hasTimeStamp(text string) bool {
 		}
 	}
 }
+
+// idWordsAfterName are what follows a name in a record line: an identifier's or a birth date's
+// key ("bronwen pryce dob '56", "antía rei dni …").
+var idWordsAfterName = words(`dob dni nie nif nss born nacido nacida nascut nascuda nado nada jaio tel tlf tfno movil mobile
+	passport pasaporte passaport pasaporta`)
+
+// lowerSurnameBeforeID: after the lower-case name ending at ws[end], one more lower-case word no
+// list knows when an identifier's or a birth date's key follows it; end otherwise.
+func lowerSurnameBeforeID(text string, ws []word, end int, fc *folder) int {
+	j := end + 1
+	if j+1 >= len(ws) || !gap(text, ws[end], ws[j], false) || !gap(text, ws[j], ws[j+1], false) || capitalised(ws[j].text) ||
+		!idWordsAfterName[string(ws[j+1].fold(fc))] || !lowerFree(&ws[j], fc) || !lettersOnly(ws[j].text) ||
+		verbLike(ws[j].text) || commonVerbs[string(ws[j].fold(fc))] || notNameLower[string(ws[j].fold(fc))] {
+		return end
+	}
+	return j
+}
