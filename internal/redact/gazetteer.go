@@ -95,16 +95,17 @@ const (
 	lexZhSurname
 	lexGreeting
 	lexAddressCue // a verb right before a name in addressedLower/addressedCap (ask, llamó, venido…)
+	lexR6Cue      // a word a round-6 rule starts from: kinLower, surnameKeysLoose, articlePersonVerbs, spokeVerbsEN, closingLast
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 128 KiB
 // in all (about two fifths full, small enough to stay in cache): a slot holds the
-// top 40 bits of the word's FNV-1a hash and its 24 class bits (lexClassBits); the low bits of the
+// top 39 bits of the word's FNV-1a hash and its 25 class bits (lexClassBits); the low bits of the
 // hash pick the slot. One probe, no key bytes to compare. With about seven thousand words, the chance that another word of a text shares a
 // 40-bit tag with one of them is about 5e-9 per word.
 const (
 	lexSlots     = 1 << 14
-	lexClassBits = 24
+	lexClassBits = 25
 	lexClassMask = 1<<lexClassBits - 1
 )
 
@@ -145,7 +146,7 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 || lexAddressCue >= 1<<lexClassBits {
+		if len(lexicon) > lexSlots*3/4 || lexR6Cue >= 1<<lexClassBits {
 			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
@@ -187,6 +188,11 @@ func buildLexicon() {
 	for _, set := range []map[string]bool{addressVerbsEN, arrivalVerbs, arrivalAfterHa} {
 		for w := range set {
 			lexicon[fold(w)] |= lexAddressCue
+		}
+	}
+	for _, set := range []map[string]bool{kinLower, surnameKeysLoose, articlePersonVerbs, spokeVerbsEN, closingLast} {
+		for w := range set {
+			lexicon[fold(w)] |= lexR6Cue
 		}
 	}
 	for w := range greetings2 {
@@ -273,13 +279,16 @@ var nameCues = map[string]float64{
 	"sgt": 0.85, "insp": 0.85, "inspector": 0.8, "inspectora": 0.8, "constable": 0.85,
 	"sergeant": 0.85, "officer": 0.75, "driver": 0.75, "conductor": 0.75, "conductora": 0.75,
 	"pai": 0.75, "nai": 0.75, "aita": 0.75, "parella": 0.7,
+	// round 6: policy holders, account managers, solicitors, Basque patients and customers
+	"tomador": 0.8, "tomadora": 0.8, "asegurado": 0.8, "asegurada": 0.8, "gestor": 0.75, "gestora": 0.75,
+	"barrister": 0.75, "gaixoa": 0.8, "bezeroa": 0.8, "tutor": 0.75, "tutora": 0.75,
 }
 
 // closingWords end a letter's closing line ("Kind regards,", "Un saludo,", "Salutacions,",
 // "Ondo izan,"): a line of capitalised words alone after it is the signature.
 var closingWords = []string{"regards", "saludo", "saludos", "atentamente", "cordialmente", "salutacions", "salutació",
 	"saúdos", "saudos", "agurrak", "ondo izan", "besos", "abrazo", "abrazos", "cheers", "thanks", "thank you", "gracias",
-	"grazas", "gràcies", "sincerely", "best", "wishes", "faithfully", "cordialment", "atentament", "aperta", "muxu"}
+	"grazas", "gràcies", "cordialement", "sincerely", "best", "wishes", "faithfully", "cordialment", "atentament", "aperta", "muxu"}
 
 // headerWords are mail header keys that a sender's or recipient's name follows ("De: …", "From: …").
 var headerWords = words(`de from para to cc cco bcc remitente destinatario`)
@@ -439,7 +448,9 @@ royal servizo servei zerbitzua parador paradores`)
 var brandHeads = words(`osakidetza sergas osasunbidea sacyl sescam sespa ibsalut insalud
 mapfre allianz axa sanitas adeslas asisa dkv caser generali ocaso mutua helvetia
 bbva caixabank bankinter unicaja ibercaja abanca kutxabank cajamar iberdrola endesa naturgy repsol
-telefonica movistar vodafone mercadona inditex`)
+telefonica movistar vodafone mercadona inditex
+barclays lloyds natwest hsbc halifax nationwide monzo revolut starling hmrc dvla sabadell bankia openbank citibank
+paypal amazon google microsoft`)
 
 // brands are companies and shops named after a person (folded full names): a span that is one of
 // them is the brand, in any context ("cargo de Rosa Clará", "paid to John Lewis").

@@ -37,7 +37,7 @@ func (w *word) given(fc *folder) bool {
 	if n := len(f); n > 4 && f[n-2] == '\'' && f[n-1] == 's' {
 		return lexLookup(f[:n-2])&lexGivenNames != 0 // "gareth's direct debit": a possessive
 	}
-	return strings.IndexByte(string(f), '-') > 0 && isGiven(f)
+	return bytes.IndexByte(f, '-') > 0 && isGiven(f)
 }
 
 // folder folds the words of one text. lower is the text lower-cased by
@@ -184,6 +184,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	// what the text holds at all, once, so that rules whose cue is absent cost nothing per word
 	hasCaption := strings.Contains(text, " v ") || strings.Contains(text, " v. ") || strings.Contains(text, " vs")
 	hasDigits := strings.IndexAny(text, "0123456789") >= 0
+	var cands [96]int32 // words a round-6 rule may start from (appendNamesR6)
+	nc, candsAll := 0, false
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		c0 := w.text[0]
@@ -246,6 +248,14 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			continue
 		}
 		wp := &ws[i]
+		if r6Candidate(text, wp, wp.class(fc)) {
+			if nc < len(cands) {
+				cands[nc] = int32(i)
+				nc++
+			} else {
+				candsAll = true
+			}
+		}
 		cueScore, isCue := 0.0, false
 		if wp.is(fc, lexCue) {
 			cueScore, isCue = nameCues[string(f)]
@@ -312,7 +322,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 				continue
 			}
 			end := extendName(text, ws, i+1, fc)
-			if end > i+1 && institutionTails[string(ws[end].fold(fc))] {
+			if end > i+1 && (institutionTails[string(ws[end].fold(fc))] || institutionBefore(text, ws, end, fc)) {
 				i = end // "Defendant: Iberia Líneas Aéreas": a company
 				continue
 			}
@@ -375,6 +385,8 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			end := extendLower(text, ws, i, fc)
 			if i > 0 && gap(text, ws[i-1], w, true) && ws[i-1].is(fc, lexCue) {
 				end = unknownSurnameAfter(text, ws, end, fc) // "el client pere vilaró (…"
+			} else {
+				end = lowerSurnameBeforeID(text, ws, end, fc) // "bronwen pryce dob '56"
 			}
 			out = appendPerson(out, text, w.start, ws[end].end, 0.6)
 			i = end
@@ -415,6 +427,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	if strings.IndexByte(text, '=') >= 0 || strings.IndexByte(text, '^') >= 0 || strings.Contains(text, ": ") {
 		out = appendFieldNames(out, first, text, fc.lower) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
 	}
+	out = appendNamesR6(out, first, ws, fc, text, cands[:nc], candsAll)
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = adjustNamesR5(out, first, text)
@@ -1128,7 +1141,7 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 		if at < n && out[at].Start < w.end {
 			continue // already inside a name
 		}
-		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {
+		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames) || len(w.text) >= 5 && parts.has(w.fold(fc)) && lowerRepeatOK(text, w, fc)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {
 			s := w.start
 			if j := particlesBefore(text, ws, k, fc); j < k && capitalised(ws[j].text) && (at == first || out[at-1].End <= ws[j].start) {
 				s = ws[j].start // "… Van der Berg prefers": the particles of a surname said again
@@ -1285,10 +1298,18 @@ func extendName(text string, ws []word, i int, fc *folder) int {
 		if nameParticles[ws[j].text] && j+1 < len(ws) {
 			continue // kept only if a capitalised word follows
 		}
+		if capsSurnameParticles[ws[j].text] && j+1 < len(ws) && capitalised(ws[j+1].text) {
+			continue // "Mohamed El Amrani", "Declan Ó Briain": kept only if the name goes on
+		}
 		break
 	}
 	return end
 }
+
+// capsSurnameParticles open Arabic, Berber and Irish surnames in Title case ("El Amrani", "Ben
+// Youssef", "Ait Ali", "Ó Briain", "Mac Giolla"); a sentence's article or preposition elsewhere.
+var capsSurnameParticles = map[string]bool{"El": true, "Al": true, "Ben": true, "Bin": true, "Abu": true, "Ait": true,
+	"Aït": true, "Ould": true, "Ó": true, "Ní": true, "Nic": true, "Mac": true, "Ua": true}
 
 // lowerWordOrMarkBefore: the text before position k (a space) ends in a lower-case word or in
 // ':', ',' or '('.

@@ -19,7 +19,7 @@ var realisticNamesRoundsFloor = []struct {
 	maxNameDecoys int
 }{
 	{"realistic-dev4.jsonl", 0.975, 243, 19, 1},
-	{"realistic-dev5-names.jsonl", 0.95, 170, 0, 0},
+	{"realistic-dev5-names.jsonl", 0.955, 171, 0, 0},
 	{"realistic-dev6.jsonl", 0.95, 258, 21, 11},
 	{"realistic-dev7-names.jsonl", 1, 28, 0, 0},
 }

@@ -477,8 +477,23 @@ func famousAfterConjunction(folded []byte) (string, []byte, bool) {
 	if bytes.Count(folded, []byte{' '}) < 2 {
 		return "", nil, false // "word conjunction word" takes two spaces: most names have one
 	}
+	// the last occurrence of each conjunction, in one pass over the spaces (what bytes.LastIndex
+	// of each would give, without four Rabin-Karp scans)
+	var last [4]int
+	for j := bytes.IndexByte(folded, ' '); j >= 0; {
+		for k, c := range conjunctions {
+			if bytes.HasPrefix(folded[j:], c) {
+				last[k] = j
+			}
+		}
+		n := bytes.IndexByte(folded[j+1:], ' ')
+		if n < 0 {
+			break
+		}
+		j += 1 + n
+	}
 	for k, c := range conjunctions {
-		if j := bytes.LastIndex(folded, c); j > 0 {
+		if j := last[k]; j > 0 {
 			return conjunctionWords[k], folded[j+len(c):], true
 		}
 	}

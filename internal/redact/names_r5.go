@@ -24,11 +24,11 @@ func closesAfter(text string, e int) bool {
 // fieldKeys name a log or export field that holds a person's user name or name
 // ("user=ramon.tejedor", "usuario=mpazos", "patient=SURNAME^GIVEN").
 // ("name=", "owner=" are not: code and markup use them for files, fields and groups).
-var fieldKeys = words(`user usuario username user_name login usr operator operador operadora patient paciente
+var fieldKeys = words(`user usuario usuari usuaria username user_name login usr operator operador operadora patient paciente
 pac requested_by created_by updated_by modified_by assigned_to assignee reporter`)
 
 // colonKeys are the same keys written "key: value" in a report's header ("Generado por: aguado").
-var colonKeys = words(`user usuario username login usr operator operador operadora autor author
+var colonKeys = words(`user usuario usuari usuaria username login usr operator operador operadora autor author
 generado_por generated_by created_by creado_por exportado_por exported_by modificado_por modified_by
 run_by ejecutado_por requested_by solicitado_por`)
 
