@@ -326,7 +326,12 @@ func (p *dateParser) numeric(i int) int {
 		}
 		return p.endsOrBasque(e)
 	case na <= 2 && (nc == 4 || nc == 2):
-		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) {
+		if nc == 4 && (c < 1900 || c > 2100) {
+			return 0
+		}
+		if !validDay(a, b) && !(nc == 4 && sep != '.' && b > 12 && validDay(b, a)) {
+			// month first (US: 10/27/1984) only when the day cannot be a month and the year
+			// has four digits
 			return 0
 		}
 		return p.endsOrBasque(e)
@@ -671,6 +676,13 @@ func (p *dateParser) basque(i int) int {
 // appendDOB: the first date within reach after a birth cue.
 func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
 	p := dateParser{text: text, ws: ws, fc: fc}
+	if f := string(ws[h.word].fold(fc)); f == "cumple" || f == "cumpleanos" || f == "birthday" {
+		// "el 14 de marzo de 1983 es su cumple", "12/03/1979 is his birthday": the date said
+		// before the birthday word is the birth; one after it then is another ("…, no el 21")
+		if s, e := birthdayDateBefore(&p, h.start); e > 0 {
+			return append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.85, Source: "cue"})
+		}
+	}
 	limit := min(len(text), h.end+48)
 	for i := h.end; i < limit; i++ {
 		c := text[i]
@@ -903,8 +915,11 @@ func todayBefore(text string, i int) bool {
 // appendBirthYear: a year alone after a birth cue ("nacida en el 63", "es del '49", "born in
 // 1949").
 func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
-	if w := ws[h.word]; string(w.fold(fc)) == "e" && !strings.HasPrefix(text[w.start:], "é") && !strings.HasPrefix(text[w.start:], "É") {
-		return out // Galician "é do 46" — the verb only with its accent: a bare "e do" is "and of the"
+	if w := ws[h.word]; string(w.fold(fc)) == "e" && !strings.HasPrefix(text[w.start:], "é") && !strings.HasPrefix(text[w.start:], "É") &&
+		!sentenceOfItsOwn(text, w.start, h.end) {
+		// Galician "é do 46" — the verb only with its accent: a bare "e do" is "and of the",
+		// unless it is a sentence of its own ("… con febre. e do 52. a filla …")
+		return out
 	}
 	i := h.end
 	places := 0
@@ -987,6 +1002,10 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 		}
 	}
 	out = append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
+	if k, e2 := otherPersonYear(text, e, e-i); e2 > 0 {
+		// "el abuelo es del 39 y ella del 44": the year of the next person said with it
+		return append(out, Span{Start: k, End: e2, Type: TypeDOB, Text: text[k:e2], Score: 0.8, Source: "cue"})
+	}
 	// "es del 40 o del 41", "born in '51 or '52": the other year of the answer
 	for _, w := range []string{" o del ", " o el ", " or ", " o ", " ou do ", " ou ", " edo "} {
 		if len(text)-e > len(w) && strings.EqualFold(text[e:e+len(w)], w) {
@@ -1025,7 +1044,13 @@ func birthPlaceCue(ws []word, h cueHit, fc *folder) bool {
 
 // appendStarBirth: a year or a date of birth after the genealogists' star in brackets
 // ("Ramiro Lastra (*1947)", "(* 12.3.1950)"). Read with an index search for "(*", not a scan.
+//
+// It also runs this file's few whole-text birth scans that no cue phrase starts (each an index
+// search for a rare word first): see appendBirthdayWord.
 func appendStarBirth(out []Span, text string, ws []word, fc *folder) []Span {
+	out = appendBirthdayWord(out, text, ws, fc)
+	out = appendPairBirthYears(out, text, ws, fc)
+	out = appendBirthListNext(out, text, ws, fc)
 	for off := 0; ; {
 		k := strings.Index(text[off:], "(*")
 		if k < 0 {
@@ -1282,17 +1307,331 @@ func appendBornAbbrev(out []Span, text string, h cueHit, ws []word, fc *folder) 
 	}
 	p := dateParser{text: text, ws: ws, fc: fc}
 	i := p.spaces(h.end + 1)
-	if i >= len(text) || i == h.end+1 && !isDigitByte(text[i]) {
+	if i >= len(text) || i == h.end+1 && !isDigitByte(text[i]) && text[i] != '\'' {
 		return out
 	}
 	e := p.parse(i, false)
 	if e == 0 {
 		if y, ye, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(ye) {
 			e = ye
+		} else if text[k] == '(' {
+			// "(n. 61)", "(b. '47)": two digits closing the brackets
+			j := i
+			if text[j] == '\'' {
+				j++
+			}
+			if y, ye, n := p.digitsAt(j, 2); n == 2 && y >= 10 && ye < len(text) && text[ye] == ')' {
+				e = ye
+			}
 		}
 	}
 	if e <= i || dateYear(text[i:e]) > 2025 {
 		return out
 	}
 	return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+}
+
+// birthdayFillers may stand between a date and the birthday word after it ("es su cumple", "is
+// his birthday", "és el seu aniversari", "é o seu aniversario").
+var birthdayFillers = words(`es su is his her their my our was the és el seu la seva é o da mi nuestro nuestra sera será fue`)
+
+// birthdayDateBefore: a date (with a year up to birthAnswerLastYear, or a day and month) that
+// ends right before at, past up to three birthday fillers; its start and end, or 0, 0.
+func birthdayDateBefore(p *dateParser, at int) (int, int) {
+	text := p.text
+	e := at
+	for n := 0; n < 4; n++ {
+		for e > 0 && (text[e-1] == ' ' || text[e-1] == ',') {
+			e--
+		}
+		k := e
+		for k > 0 && (isASCIILetterByte(text[k-1]) || text[k-1] >= 0x80) {
+			k--
+		}
+		if k == e || n == 3 || !birthdayFillers[strings.ToLower(text[k:e])] {
+			break
+		}
+		e = k
+	}
+	if e == 0 || !isWordByte(text[e-1]) {
+		return 0, 0
+	}
+	for i := max(0, e-48); i < e; i++ {
+		if !isWordByte(text[i]) || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		if end := p.parse(i, true); end == e || end > 0 && p.trimSpaces(end) == e {
+			if y := lastYear(text[i:e]); y > birthAnswerLastYear {
+				return 0, 0
+			}
+			return i, e
+		}
+	}
+	return 0, 0
+}
+
+// appendBirthdayWord: a date right before the Catalan "aniversari" or the Basque
+// "urtebetetze" ("el 4 de juliol de 1966 és el seu aniversari"), read as birthdayDateBefore reads
+// one before "cumple" and "birthday" (those are cue words; these two are not).
+func appendBirthdayWord(out []Span, text string, ws []word, fc *folder) []Span {
+	if len(fc.lower) != len(text) {
+		return out
+	}
+	var p *dateParser
+	for _, w := range [...]string{"aniversari", "urtebetetze"} {
+		for off := 0; ; {
+			k := bytes.Index(fc.lower[off:], []byte(w))
+			if k < 0 {
+				break
+			}
+			at := off + k
+			off = at + len(w)
+			if at > 0 && isWordByte(text[at-1]) || w == "aniversari" && off < len(text) && isASCIILetterByte(text[off]) {
+				continue // "aniversario": Spanish, an anniversary
+			}
+			if p == nil {
+				p = &dateParser{text: text, ws: ws, fc: fc}
+			}
+			if s, e := birthdayDateBefore(p, at); e > 0 {
+				out = append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.85, Source: "cue"})
+			}
+		}
+	}
+	return out
+}
+
+// sentenceOfItsOwn: text[s:e] starts a sentence (line start or after ". ") and the two- or
+// four-digit year after it ends one (". ", ",", ";" or the line's end).
+func sentenceOfItsOwn(text string, s, e int) bool {
+	b := s
+	for b > 0 && text[b-1] == ' ' {
+		b--
+	}
+	if b > 0 && text[b-1] != '.' && text[b-1] != '\n' && text[b-1] != '!' && text[b-1] != '?' {
+		return false
+	}
+	for e < len(text) && text[e] == ' ' {
+		e++
+	}
+	d := e
+	for d < len(text) && isDigitByte(text[d]) {
+		d++
+	}
+	if n := d - e; n != 2 && n != 4 {
+		return false
+	}
+	return d == len(text) || text[d] == '.' || text[d] == ',' || text[d] == ';' || text[d] == '\n'
+}
+
+// otherPersonWords may stand between "y" and a second person's year ("y ella del 44", "i el
+// seu germà del 51", "and his wife in '52").
+var otherPersonWords = words(`ella el él ell elle she he his her wife husband mujer marido esposa esposo hermano hermana
+	germa germà germana dona home seu seva su sa muller home irma irmán irmao neba ahizpa anaia arreba emaztea senarra
+	hijo hija fill filla fillo`)
+
+// otherPersonYear: after a year of birth ending at e (n digits), ", y ella del 44" / " and his
+// wife in '52": the same kind of year for the next person; its start and end, or 0, 0.
+func otherPersonYear(text string, e, n int) (int, int) {
+	i := e
+	for i < len(text) && (text[i] == ' ' || text[i] == ',') {
+		i++
+	}
+	k := i
+	for k < len(text) && isASCIILetterByte(text[k]) {
+		k++
+	}
+	switch strings.ToLower(text[i:k]) {
+	case "y", "i", "e", "and", "eta":
+	default:
+		return 0, 0
+	}
+	i = k
+	words := 0
+	for words < 4 {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		k = i
+		for k < len(text) && (isASCIILetterByte(text[k]) || text[k] >= 0x80) {
+			k++
+		}
+		if k == i {
+			break
+		}
+		f := strings.ToLower(text[i:k])
+		if f == "del" || f == "do" || f == "in" || f == "de" {
+			i = k
+			for i < len(text) && text[i] == ' ' {
+				i++
+			}
+			if words == 0 {
+				return 0, 0 // "y del 3 al 5": no second person named
+			}
+			s := i
+			if i < len(text) && text[i] == '\'' {
+				i++
+			}
+			d := i
+			for d < len(text) && isDigitByte(text[d]) {
+				d++
+			}
+			if d-i != n || d < len(text) && (isWordByte(text[d]) || text[d] == '/' || text[d] == '-') {
+				return 0, 0
+			}
+			rest := strings.ToLower(strings.TrimLeft(text[d:min(len(text), d+8)], " "))
+			if strings.HasPrefix(rest, "al ") || strings.HasPrefix(rest, "de ") || strings.HasPrefix(rest, "a ") || strings.HasPrefix(rest, "ao ") {
+				return 0, 0
+			}
+			return s, d
+		}
+		if !otherPersonWords[f] {
+			return 0, 0
+		}
+		words++
+		i = k
+	}
+	return 0, 0
+}
+
+// pairBirthWords open a year shared by the two people just named ("los dos del 47", "ambos son
+// del 52", "tots dos del 60", "biak 58koak" is left out).
+var pairBirthWords = [...]string{"los dos del ", "las dos del ", "los dos son del ", "las dos son del ", "ambos del ",
+	"ambas del ", "ambos son del ", "ambas son del ", "tots dos del ", "totes dues del ", "tots dos són del ",
+	"os dous do ", "as dúas do ", "both born in "}
+
+// appendPairBirthYears: a two- or four-digit year after pairBirthWords, read with
+// appendBirthYear's checks (not a day: "los dos del 3 al 5", no month after it).
+func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span {
+	if len(fc.lower) != len(text) || !bytes.Contains(fc.lower, []byte(" d")) {
+		return out
+	}
+	for _, w := range pairBirthWords {
+		for off := 0; ; {
+			k := bytes.Index(fc.lower[off:], []byte(w))
+			if k < 0 {
+				break
+			}
+			at := off + k
+			off = at + len(w)
+			if at > 0 && isWordByte(text[at-1]) {
+				continue
+			}
+			i := off
+			if i < len(text) && text[i] == '\'' {
+				i++
+			}
+			d := i
+			for d < len(text) && isDigitByte(text[d]) {
+				d++
+			}
+			if n := d - i; n != 2 && !(n == 4 && atoi(text[i:d]) >= 1900 && atoi(text[i:d]) <= birthAnswerLastYear) {
+				continue
+			}
+			if d < len(text) && (isWordByte(text[d]) || strings.IndexByte("/-:º°", text[d]) >= 0 || text[d] == 0xC2) {
+				continue
+			}
+			rest := strings.ToLower(strings.TrimLeft(text[d:min(len(text), d+10)], " "))
+			if strings.HasPrefix(rest, "al ") || strings.HasPrefix(rest, "a ") || strings.HasPrefix(rest, "de ") ||
+				strings.HasPrefix(rest, "del ") || strings.HasPrefix(rest, "años") || strings.HasPrefix(rest, "anos") || strings.HasPrefix(rest, "h ") {
+				continue
+			}
+			if thingBefore(text, at) {
+				continue // "los dos del contrato…", a thing dated
+			}
+			out = append(out, Span{Start: off, End: d, Type: TypeDOB, Text: text[off:d], Score: 0.8, Source: "cue"})
+		}
+	}
+	return out
+}
+
+// notBirthListWords, between two dates, say the second is another event than a birth (the
+// notBirthWords say it too).
+var notBirthListWords = []string{"marri", "wedding", "wed ", "divorc", "muri", "murió", "mort", "hil ", "ezkon", "bautiz",
+	"baptis", "graduat", "titulad", "arriv", "llegó", "llego", "moved", "mudó", "mudo", "entró", "entro", "started", "empez",
+	"comenz", "jubil", "retir", "no ", "not ", "until", "hasta", "fins", "ata ", "al ", "to "}
+
+// appendBirthListNext: a second full date in a list of births, after a date of birth that a
+// cue found ("fechas de nacimiento: él el 3 de abril de 1950, ella el 22/09/1953", "DOB: me
+// 1980-02-11, my wife 1982-07-30"): within 40 bytes on the same line, after a comma or "y"/
+// "and", with only a few words between, none of another event, and a year up to
+// birthAnswerLastYear.
+func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span {
+	n := len(out)
+	for k := 0; k < n; k++ {
+		sp := out[k]
+		if sp.Type != TypeDOB || sp.Source != "cue" || lastYear(sp.Text) == 0 && !strings.Contains(sp.Text, "/") {
+			continue
+		}
+		e := sp.End
+		lim := min(len(text), e+40)
+		if nl := strings.IndexByte(text[e:lim], '\n'); nl >= 0 {
+			lim = e + nl
+		}
+		if e >= lim || text[e] != ',' && text[e] != ' ' && text[e] != ';' {
+			continue
+		}
+		gapOK := false
+		p := dateParser{text: text, ws: ws, fc: fc}
+		for i := e; i < lim; i++ {
+			c := text[i]
+			if isDigitByte(c) && !isWordByte(text[i-1]) {
+				if !gapOK {
+					break
+				}
+				end := p.numeric(i)
+				if end == 0 {
+					end = p.parse(i, false)
+				}
+				if end == 0 || dateYear(text[i:end]) == 0 && lastYear(text[i:end]) == 0 {
+					break
+				}
+				if y := max(dateYear(text[i:end]), lastYear(text[i:end])); y < 1900 || y > birthAnswerLastYear {
+					break
+				}
+				gap := strings.ToLower(text[e:i])
+				if notBirthGap(text[e:i]) || strings.Count(gap, " ") > 5 || !hasLetter(gap) {
+					// a bare ", " between two dates is a table row's next cell (f_alta after
+					// f_nacimiento), not the next person of a list
+					break
+				}
+				other := false
+				for _, w := range notBirthListWords {
+					if strings.Contains(gap, w) {
+						other = true
+						break
+					}
+				}
+				if !other && !overlapsAny(out, i, end) {
+					out = append(out, Span{Start: i, End: end, Type: TypeDOB, Text: text[i:end], Score: 0.8, Source: "cue"})
+				}
+				break
+			}
+			if c == '.' && i+1 < len(text) && text[i+1] == ' ' || c == '(' || c == ':' {
+				break
+			}
+			if c == ',' || c == ';' || i+3 < lim && (text[i:i+3] == " y " || text[i:i+3] == " i " || text[i:i+3] == " e ") || i+5 < lim && text[i:i+5] == " and " {
+				gapOK = true
+			}
+		}
+	}
+	return out
+}
+
+// overlapsAny: a span of out overlaps [s, e).
+func overlapsAny(out []Span, s, e int) bool {
+	for _, sp := range out {
+		if sp.Start < e && s < sp.End {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isASCIILetterByte(s[i]) || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
