@@ -1133,12 +1133,21 @@ const recordDOBLastYear = 2010
 func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore func(string) float64) []Span {
 	n := len(out)
 	p := dateParser{text: text, ws: ws, fc: fc}
-	for i := 0; i+8 <= len(text); i++ {
+	for i := 0; i+4 <= len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
 			continue
 		}
-		e := p.numeric(i)
+		e := 0
+		if i+8 <= len(text) {
+			e = p.numeric(i)
+		}
 		if e == 0 {
+			if e = yearFieldAt(text, i); e > 0 {
+				if a := fieldAnchor(out[:n], text, i, minScore); a >= 0 {
+					out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
+				}
+				i = e
+			}
 			continue
 		}
 		if y := dateYear(text[i:e]); y < 1900 || y > recordDOBLastYear {
@@ -1601,7 +1610,7 @@ func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span 
 						break
 					}
 				}
-				if !other && !overlapsAny(out, i, end) {
+				if !other {
 					out = append(out, Span{Start: i, End: end, Type: TypeDOB, Text: text[i:end], Score: 0.8, Source: "cue"})
 				}
 				break
@@ -1617,15 +1626,6 @@ func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span 
 	return out
 }
 
-// overlapsAny: a span of out overlaps [s, e).
-func overlapsAny(out []Span, s, e int) bool {
-	for _, sp := range out {
-		if sp.Start < e && s < sp.End {
-			return true
-		}
-	}
-	return false
-}
 
 func hasLetter(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -1634,4 +1634,53 @@ func hasLetter(s string) bool {
 		}
 	}
 	return false
+}
+
+// fieldSeps separate the fields of a record line ("NHC 0043817 - OTXOA, Patxi - 1938 - alta …",
+// "| Ruiz Peña, Tomás | 1944 |", "Martín Gil; 1957; …").
+const fieldSeps = "-|;,\t()"
+
+// yearFieldAt: a year from 1900 to recordDOBLastYear alone in a field of a record line at i
+// (a separator before it and after it, or the line's end); its end, or 0.
+func yearFieldAt(text string, i int) int {
+	if i+4 > len(text) || !allDigits(text[i:i+4]) || i+4 < len(text) && (isWordByte(text[i+4]) || text[i+4] == '.' && i+5 < len(text) && isDigitByte(text[i+5]) || text[i+4] == '/' || text[i+4] == '-' && i+5 < len(text) && isDigitByte(text[i+5])) {
+		return 0
+	}
+	if y := atoi(text[i : i+4]); y < 1900 || y > recordDOBLastYear {
+		return 0
+	}
+	b := i
+	for b > 0 && text[b-1] == ' ' {
+		b--
+	}
+	if b == 0 || strings.IndexByte(fieldSeps, text[b-1]) < 0 {
+		return 0
+	}
+	a := i + 4
+	for a < len(text) && text[a] == ' ' {
+		a++
+	}
+	if a < len(text) && text[a] != '\n' && text[a] != '\r' && strings.IndexByte(fieldSeps, text[a]) < 0 {
+		return 0
+	}
+	return i + 4
+}
+
+// fieldAnchor: a person or a personal identifier (recordDOBAnchors, scored at least minScore)
+// ends before i on the same line with only field separators and spaces between — the year is
+// the field right after the name or the number; the anchor's end, or -1.
+func fieldAnchor(spans []Span, text string, i int, minScore func(string) float64) int {
+	b := i
+	for b > 0 && (text[b-1] == ' ' || strings.IndexByte(fieldSeps, text[b-1]) >= 0) {
+		b--
+	}
+	if b == i {
+		return -1
+	}
+	for _, sp := range spans {
+		if sp.End == b && recordDOBAnchors[sp.Type] && sp.Score >= minScore(sp.Type) {
+			return b
+		}
+	}
+	return -1
 }

@@ -146,6 +146,9 @@ var (
 	colTypes = [9]string{"", TypeDOB, TypeEmail, TypePhone, TypeAddress, TypePassport, TypeMRN, TypeDNI, TypePerson}
 )
 
+// tableGapLines: how many lines without the delimiter may stand between a header and its rows.
+const tableGapLines = 3
+
 // tableDelims are the cell separators of a header row, most telling first.
 const tableDelims = "|\t;,"
 
@@ -156,7 +159,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 	var cols []string
 	var cells [][2]int
 	delim := byte(0)
-	headerCells := 0
+	headerCells, gapLines := 0, 0
 	for ls := 0; ls < len(text); {
 		le := strings.IndexByte(text[ls:], '\n')
 		if le < 0 {
@@ -169,10 +172,21 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 		if lineEnd > ls && text[lineEnd-1] == '\r' {
 			lineEnd--
 		}
+		suspended := false
 		if delim != 0 {
 			if strings.IndexByte(line, delim) < 0 {
-				delim, cols = 0, cols[:0]
+				// a blank line, a page break ("--- página 2 ---") or a short note ("export run
+				// 2026-12-01") between the header and its rows: the header still types the
+				// rows for up to tableGapLines such lines (not for a comma, which prose has)
+				gapLines++
+				if gapLines > tableGapLines || delim == ',' || len(line) > 80 || headerOf(line) {
+					delim, cols = 0, cols[:0]
+				} else {
+					suspended = true
+					out = appendKeyValue(out, &p, ls, lineEnd)
+				}
 			} else if !separatorRow(line) {
+				gapLines = 0
 				cells = splitCells(cells[:0], text, ls, lineEnd, delim)
 				if len(cells) == headerCells {
 					for k, c := range cells {
@@ -183,7 +197,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 				}
 			}
 		}
-		if delim == 0 {
+		if delim == 0 && !suspended {
 			if d, n := headerDelim(line); d != 0 {
 				cells = splitCells(cells[:0], text, ls, lineEnd, d)
 				cols = cols[:0]
@@ -196,7 +210,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 					}
 				}
 				if typed > 0 && len(cells) >= 2 && n > 0 {
-					delim, headerCells = d, len(cells)
+					delim, headerCells, gapLines = d, len(cells), 0
 				} else {
 					cols = cols[:0]
 				}
@@ -714,4 +728,10 @@ func jsonStringEnd(text string, i int) int {
 		}
 	}
 	return -1
+}
+
+// headerOf: line is a header row of its own (another table starts).
+func headerOf(line string) bool {
+	d, _ := headerDelim(line)
+	return d != 0
 }
