@@ -705,8 +705,8 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			!(e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.' && e+1 < len(text) && isDigitByte(text[e+1]))) {
 			// a year alone first: "year of birth 1939", "any de naixement: 1958", "va néixer l'any
 			// 1947", Basque "jaio zen 1950ean"
-			if notBirthGap(text[h.end:i]) {
-				return out
+			if notBirthGap(text[h.end:i]) || thingAfter(text, e) {
+				return out // "nació en 1931 el edificio": a thing's year
 			}
 			e = p.yearEnd(e)
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
@@ -730,6 +730,9 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if e := p.parse(i, true); e > i {
 			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {
 				return out // "(hoy es 10/03/2025)": today, not a birth; "no consta. Ingreso el …"
+			}
+			if d := dayWordBefore(text, i); d >= h.end {
+				i = d // "nacida el día nueve de septiembre de …": the day word is the date's
 			}
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.85, Source: "cue"})
 		}
@@ -1001,6 +1004,12 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 			return out
 		}
 	}
+	if thingAfter(text, e) {
+		return out // "nació en 1931 el edificio": the subject after the verb is a thing
+	}
+	if cw := string(ws[h.word].fold(fc)); (cw == "es" || cw == "son" || cw == "era") && thingBefore(text, h.start) {
+		return out // "la libreta es del 98": the thing's year
+	}
 	out = append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
 	if k, e2 := otherPersonYear(text, e, e-i); e2 > 0 {
 		// "el abuelo es del 39 y ella del 44": the year of the next person said with it
@@ -1103,7 +1112,8 @@ func thingBefore(text string, i int) bool {
 var thingWords = words(`factura recibo carta cita reunion reunión contrato escritura documento correo email mail mensaje
 	extracto cargo pago transferencia pedido informe foto video vídeo ley decreto sentencia auto resolución resolucion
 	nota acta movimiento pagaré pagare préstamo prestamo hipoteca cuenta tarjeta version versión modelo coche piso
-	edificio casa libro plan noticia ingreso alta denuncia demanda poder testamento certificado`)
+	edificio casa libro plan noticia ingreso alta denuncia demanda poder testamento certificado
+	libreta cartilla poliza póliza seguro deposito depósito fondo plazo recibos`)
 
 // recordDOBAnchors are the types after which a full date on the same line is read as the
 // person's date of birth when nothing says otherwise: a record line, a table row, a name
@@ -1548,9 +1558,52 @@ func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span
 				continue // "los dos del contrato…", a thing dated
 			}
 			out = append(out, Span{Start: off, End: d, Type: TypeDOB, Text: text[off:d], Score: 0.8, Source: "cue"})
+			// "los dos del 49 y del 52": one of each
+			for _, c := range [...]string{" y del ", " o del ", " i del ", " e do ", " and ", " y el "} {
+				if len(text)-d > len(c) && strings.EqualFold(text[d:d+len(c)], c) {
+					k := d + len(c)
+					if k < len(text) && text[k] == '\'' {
+						k++
+					}
+					e2 := k
+					for e2 < len(text) && isDigitByte(text[e2]) {
+						e2++
+					}
+					if e2-k == d-i && (e2 == len(text) || !isWordByte(text[e2]) && strings.IndexByte("/-:", text[e2]) < 0) {
+						out = append(out, Span{Start: d + len(c), End: e2, Type: TypeDOB, Text: text[d+len(c) : e2], Score: 0.8, Source: "cue"})
+					}
+					break
+				}
+			}
 		}
 	}
 	return out
+}
+
+// thingAfter: an article and a thing word right after e ("… en 1931 el edificio"): what the
+// verb before dates is that thing.
+func thingAfter(text string, e int) bool {
+	i := e
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	k := i
+	for k < len(text) && isASCIILetterByte(text[k]) {
+		k++
+	}
+	switch strings.ToLower(text[i:k]) {
+	case "el", "la", "los", "las", "the", "o", "a":
+	default:
+		return false
+	}
+	for k < len(text) && text[k] == ' ' {
+		k++
+	}
+	j := k
+	for j < len(text) && (isASCIILetterByte(text[j]) || text[j] >= 0x80) {
+		j++
+	}
+	return thingWords[strings.ToLower(text[k:j])]
 }
 
 // notBirthListWords, between two dates, say the second is another event than a birth (the
@@ -1594,8 +1647,9 @@ func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span 
 				if end == 0 || dateYear(text[i:end]) == 0 && lastYear(text[i:end]) == 0 {
 					break
 				}
-				if y := max(dateYear(text[i:end]), lastYear(text[i:end])); y < 1900 || y > birthAnswerLastYear {
-					break
+				if y := max(dateYear(text[i:end]), lastYear(text[i:end])); (y < 1900 || y > birthAnswerLastYear) &&
+					!(y == 0 && end-i > 8 && isDigitByte(text[end-1]) && isDigitByte(text[end-2])) {
+					break // a written date may end in a two-digit year ("y yo el 2 de diciembre del 82")
 				}
 				gap := strings.ToLower(text[e:i])
 				if notBirthGap(text[e:i]) || strings.Count(gap, " ") > 5 || !hasLetter(gap) {
@@ -1680,6 +1734,21 @@ func fieldAnchor(spans []Span, text string, i int, minScore func(string) float64
 	for _, sp := range spans {
 		if sp.End == b && recordDOBAnchors[sp.Type] && sp.Score >= minScore(sp.Type) {
 			return b
+		}
+	}
+	return -1
+}
+
+// dayWordBefore: the start of "día " / "dia " / "día: " right before i (a notary's "nacida el
+// día nueve de septiembre…"), or -1.
+func dayWordBefore(text string, i int) int {
+	j := i
+	for j > 0 && text[j-1] == ' ' {
+		j--
+	}
+	for _, w := range [...]string{"día", "dia", "Día", "Dia", "DÍA", "DIA"} {
+		if j >= len(w) && text[j-len(w):j] == w && (j == len(w) || !isWordByte(text[j-len(w)-1]) && text[j-len(w)-1] < 0x80) {
+			return j - len(w)
 		}
 	}
 	return -1
