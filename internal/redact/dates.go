@@ -1680,7 +1680,6 @@ func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span 
 	return out
 }
 
-
 func hasLetter(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if isASCIILetterByte(s[i]) || s[i] >= 0x80 {
