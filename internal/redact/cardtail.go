@@ -46,6 +46,10 @@ func wordAtOffset(ws []word, i int) int {
 // card or its expiry ("…, código 771"); alone they name a postcode, an order's, a promotion's.
 var cardCodeWords = words(`codigo code codi cod kodea kodigoa`)
 
+// codeQualifiers may stand before the code word ("sec code 538", "security code", "seg.
+// código").
+var codeQualifiers = words(`sec security seg secure verif verification ver`)
+
 // codeAfterWords may follow a security code and still leave it one (currency and units may not).
 var notCodeAfter = words(`eur euro euros usd gbp libras pounds dolares dollars pts pesetas ptas x por percent`)
 
@@ -79,7 +83,7 @@ func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards [
 				}
 				break
 			}
-			if f != "y" && f != "and" && f != "i" && f != "e" && f != "eta" && f != "el" && f != "o" && f != "the" {
+			if f != "y" && f != "and" && f != "i" && f != "e" && f != "eta" && f != "el" && f != "o" && f != "the" && !codeQualifiers[f] {
 				break
 			}
 			wi++

@@ -72,7 +72,7 @@ def define(item, h):
          "pac. [[PERSON|Baltasar]], tiene {{AGE|76}} años, del [[DOB|49]] dice él; ingresa por disnea")
     # ---- security code, passport, plates, health card, spelled e-mail -------------------------
     item("rl-en-bank-8222", "en", "bank",
-         "deposit on card [[CARD|" + card('492181730091845') + "]], exp Jun 2029, sec code [[CVV|538]]. Room code {{REFERENCE|4471}}.")
+         "deposit on card [[CARD|" + card('492181730091845') + "]], exp [[CARD_EXP|Jun 2029]], sec code [[CVV|538]]. Room code {{REFERENCE|4471}}.")
     item("rl-es-law-8223", "es", "law",
          "el poder lo firma [[PERSON|Zhang Wei]] ([[PASSPORT|E72019384]], china) ante notario; la sociedad es {{COMPANY|Inversiones Alba SL}}, CIF {{CHECKSUM|B12345674}}")
     item("rl-en-law-8224", "en", "law",
