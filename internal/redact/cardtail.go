@@ -57,7 +57,11 @@ var notCodeAfter = words(`eur euro euros usd gbp libras pounds dolares dollars p
 // number within 60 bytes on the same line: the three or four digits right after it ("04/27 318",
 // "11/27, 448") or after a bare code word within the next few words ("hasta 0130, codigo 771",
 // "venc. 10/27 y código 614").
+//
+// It also appends the European health card numbers (ehic.go), a whole-text index search run
+// at the same point of the rules pass.
 func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards []Span) []Span {
+	out = appendEHIC(out, text)
 	n := len(out)
 	for k := 0; k < n; k++ {
 		exp := out[k]
