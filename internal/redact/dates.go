@@ -1151,6 +1151,17 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 		if i+8 <= len(text) {
 			e = p.numeric(i)
 		}
+		if e == 0 && i >= 6 && text[i-4:i] == "del " {
+			// "- Xuacu Cuervo, DNI 3968657F, del 58": a two-digit year after "del" as the
+			// last field of a record line, right after a name or an identifier
+			if d := i + 2; d <= len(text) && isDigitByte(text[i+1]) && (d == len(text) || text[d] == '\n' || text[d] == '\r' || text[d] == ')' || text[d] == ';' || text[d] == '.' && (d+1 == len(text) || text[d+1] == ' ' || text[d+1] == '\n')) {
+				if b := i - 4; (text[b-1] == ',' || text[b-1] == ' ' && (text[b-2] == ',' || text[b-2] == '-')) && fieldAnchor(out[:n], text, b, minScore) >= 0 {
+					out = append(out, Span{Start: i, End: d, Type: TypeDOB, Text: text[i:d], Score: 0.8, Source: "record"})
+				}
+			}
+			i += 2
+			continue
+		}
 		if e == 0 {
 			if e = yearFieldAt(text, i); e > 0 {
 				if a := fieldAnchor(out[:n], text, i, minScore); a >= 0 {
@@ -1644,7 +1655,7 @@ func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span 
 				if end == 0 {
 					end = p.parse(i, false)
 				}
-				if end == 0 || dateYear(text[i:end]) == 0 && lastYear(text[i:end]) == 0 {
+				if end == 0 {
 					break
 				}
 				if y := max(dateYear(text[i:end]), lastYear(text[i:end])); (y < 1900 || y > birthAnswerLastYear) &&

@@ -108,7 +108,8 @@ func TestRealisticDevRoundTrip(t *testing.T) {
 	r := newTestRedactor(t, DefaultConfig())
 	var items []corpus.Item
 	for _, f := range []string{"realistic-dev.jsonl", "realistic-dev2.jsonl", "realistic-dev3-ids.jsonl",
-		"realistic-dev3-names.jsonl", "realistic-dev4.jsonl", "realistic-dev6.jsonl", "realistic-dev8.jsonl"} {
+		"realistic-dev3-names.jsonl", "realistic-dev4.jsonl", "realistic-dev6.jsonl", "realistic-dev8.jsonl",
+		"realistic-dev9-ids.jsonl"} {
 		items = append(items, loadItems(t, f)...)
 	}
 	bad := 0

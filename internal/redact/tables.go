@@ -159,7 +159,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 	var cols []string
 	var cells [][2]int
 	delim := byte(0)
-	headerCells, gapLines := 0, 0
+	headerCells, gapLines, pageBreak := 0, 0, false
 	for ls := 0; ls < len(text); {
 		le := strings.IndexByte(text[ls:], '\n')
 		if le < 0 {
@@ -179,14 +179,21 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 				// 2026-12-01") between the header and its rows: the header still types the
 				// rows for up to tableGapLines such lines (not for a comma, which prose has)
 				gapLines++
-				if gapLines > tableGapLines || delim == ',' || len(line) > 80 || headerOf(line) {
+				if pageBreakLine(line) {
+					pageBreak = true
+				}
+				if gapLines > tableGapLines || delim == ',' && !pageBreak && strings.TrimSpace(line) != "" || len(line) > 80 || headerOf(line) {
 					delim, cols = 0, cols[:0]
 				} else {
 					suspended = true
 					out = appendKeyValue(out, &p, ls, lineEnd)
 				}
+			} else if delim == ',' && gapLines > 0 && !pageBreak {
+				// a comma table resumes only past a page break: after a blank line, a line
+				// with commas is as often prose
+				delim, cols = 0, cols[:0]
 			} else if !separatorRow(line) {
-				gapLines = 0
+				gapLines, pageBreak = 0, false
 				cells = splitCells(cells[:0], text, ls, lineEnd, delim)
 				if len(cells) == headerCells {
 					for k, c := range cells {
@@ -210,7 +217,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 					}
 				}
 				if typed > 0 && len(cells) >= 2 && n > 0 {
-					delim, headerCells, gapLines = d, len(cells), 0
+					delim, headerCells, gapLines, pageBreak = d, len(cells), 0, false
 				} else {
 					cols = cols[:0]
 				}
@@ -389,8 +396,8 @@ func appendCell(out []Span, p *dateParser, typ string, s, e int) []Span {
 			return out
 		}
 	case TypeMRN:
-		if digits < 4 || len(v) > 24 || strings.Count(v, " ") > 2 {
-			return out
+		if digits < 4 || len(v) > 24 || strings.Count(v, " ") > 2 && (digits < 8 || strings.Count(v, " ") > 4) {
+			return out // a CIP is typed in five groups: "SORA 0 361012 00 7"
 		}
 	case TypeDNI:
 		if digits < 7 || len(v) > 16 {
@@ -734,4 +741,22 @@ func jsonStringEnd(text string, i int) int {
 func headerOf(line string) bool {
 	d, _ := headerDelim(line)
 	return d != 0
+}
+
+// pageBreakLine: a page break an export or a paste leaves between a header and its rows
+// ("--- page 2 ---", "=== Página 3 ===", "[pàgina 2]", "-----").
+func pageBreakLine(line string) bool {
+	t := strings.ToLower(strings.Trim(line, " \t\r-=*_[]()#"))
+	if len(line) > 40 || strings.Trim(line, " \t\r") == "" {
+		return false
+	}
+	if t == "" {
+		return true // a rule of dashes
+	}
+	for _, w := range [...]string{"page", "página", "pagina", "pàgina", "pag.", "pág.", "orria", "orrialdea", "páxina", "paxina"} {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
 }
