@@ -1154,7 +1154,7 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 		if e == 0 && i >= 6 && text[i-4:i] == "del " {
 			// "- Xuacu Cuervo, DNI 3968657F, del 58": a two-digit year after "del" as the
 			// last field of a record line, right after a name or an identifier
-			if d := i + 2; d <= len(text) && isDigitByte(text[i+1]) && (d == len(text) || text[d] == '\n' || text[d] == '\r' || text[d] == ')' || text[d] == ';' || text[d] == '.' && (d+1 == len(text) || text[d+1] == ' ' || text[d+1] == '\n')) {
+			if d := i + 2; d <= len(text) && isDigitByte(text[i+1]) && (d == len(text) || text[d] == '\n' || text[d] == '\r' || text[d] == ')' || text[d] == ';' || text[d] == ',' || text[d] == '.' && (d+1 == len(text) || text[d+1] == ' ' || text[d+1] == '\n')) {
 				if b := i - 4; (text[b-1] == ',' || text[b-1] == ' ' && (text[b-2] == ',' || text[b-2] == '-')) && fieldAnchor(out[:n], text, b, minScore) >= 0 {
 					out = append(out, Span{Start: i, End: d, Type: TypeDOB, Text: text[i:d], Score: 0.8, Source: "record"})
 				}
@@ -1668,7 +1668,7 @@ func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span 
 					// f_nacimiento), not the next person of a list
 					break
 				}
-				other := false
+				other := !personGap(text[e:i])
 				for _, w := range notBirthListWords {
 					if strings.Contains(gap, w) {
 						other = true
@@ -1762,4 +1762,32 @@ func dayWordBefore(text string, i int) int {
 		}
 	}
 	return -1
+}
+
+// listGapWords may stand between two births of a list: pronouns, kinship words, articles and
+// possessives ("…, ella el 22/09/1953", "…, my wife 1982-07-30", "i la seva filla el …").
+var listGapWords = words(`y i e and eta o el la l lo los las the de del do da of su sus mi my his her our their jo yo me eu ni nik
+	ell ella él ele ela she he him wife husband mujer marido esposa esposo dona home muller home home seu seva sa son hijo
+	hija fill filla fillo filla daughter son madre padre mother father mare pare nai pai ama aita hermano hermana germà
+	germa germana irmán irmá brother sister partner pareja parella novio novia cónyuge conyuge spouse titular cotitular
+	segundo segunda second primer primera first nacida nacido nascuda nascut born`)
+
+// personGap: the words between two dates of a birth list are listGapWords or capitalised (a
+// name: "…, Luis el 3/4/1952").
+func personGap(gap string) bool {
+	for i := 0; i < len(gap); {
+		if !isASCIILetterByte(gap[i]) && gap[i] < 0x80 {
+			i++
+			continue
+		}
+		k := i
+		for k < len(gap) && (isASCIILetterByte(gap[k]) || gap[k] >= 0x80) {
+			k++
+		}
+		if !listGapWords[strings.ToLower(gap[i:k])] && !isUpperStart(gap, i) {
+			return false
+		}
+		i = k
+	}
+	return true
 }
