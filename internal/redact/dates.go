@@ -1199,10 +1199,58 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 			if !other {
 				out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
 			}
+		} else if anchor == -1 && lineStartField(text, i) && anchorAfter(out[:n], text, e, minScore) {
+			// "- 23/08/1967; Abdelkader Benali; 04700 El Ejido", "1949-03-08 | Harper, Leonie":
+			// the date first on a record line, the person or the number right after it
+			out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
 		}
 		i = e
 	}
 	return out
+}
+
+// lineStartField: only a list bullet, spaces or a table's bar stand before i on its line.
+func lineStartField(text string, i int) bool {
+	for j := i - 1; j >= 0 && text[j] != '\n'; j-- {
+		if c := text[j]; c != ' ' && c != '\t' && c != '-' && c != '*' && c != '|' && c != '>' {
+			return false
+		}
+	}
+	return true
+}
+
+// anchorAfter: a person or a personal identifier (recordDOBAnchors, scored at least minScore)
+// starts right after e past field separators, and the rest of the line (80 bytes) has no word
+// of another event (notBirthWords).
+func anchorAfter(spans []Span, text string, e int, minScore func(string) float64) bool {
+	a := e
+	for a < len(text) && (text[a] == ' ' || strings.IndexByte(fieldSeps, text[a]) >= 0) {
+		a++
+	}
+	if a == e || a-e > 4 {
+		return false
+	}
+	found := false
+	for _, sp := range spans {
+		if sp.Start == a && recordDOBAnchors[sp.Type] && sp.Score >= minScore(sp.Type) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	end := min(len(text), a+80)
+	if nl := strings.IndexByte(text[a:end], '\n'); nl >= 0 {
+		end = a + nl
+	}
+	rest := strings.ToLower(text[a:end])
+	for _, w := range notBirthWords {
+		if strings.Contains(rest, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // lastYear returns the last run of four digits in s as a number, 0 if none.
@@ -1707,7 +1755,8 @@ const fieldSeps = "-|;,\t()"
 // yearFieldAt: a year from 1900 to recordDOBLastYear alone in a field of a record line at i
 // (a separator before it and after it, or the line's end); its end, or 0.
 func yearFieldAt(text string, i int) int {
-	if i+4 > len(text) || !allDigits(text[i:i+4]) || i+4 < len(text) && (isWordByte(text[i+4]) || text[i+4] == '.' && i+5 < len(text) && isDigitByte(text[i+5]) || text[i+4] == '/' || text[i+4] == '-' && i+5 < len(text) && isDigitByte(text[i+5])) {
+	if i+4 > len(text) || !allDigits(text[i:i+4]) || i+4 < len(text) && (isWordByte(text[i+4]) || (text[i+4] == '.' || text[i+4] == ',' || text[i+4] == '-') && i+5 < len(text) && isDigitByte(text[i+5]) || text[i+4] == '/') {
+		// not "2000,50" (an amount) nor "1998-123" (a file number)
 		return 0
 	}
 	if y := atoi(text[i : i+4]); y < 1900 || y > recordDOBLastYear {
