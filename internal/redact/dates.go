@@ -1335,12 +1335,19 @@ func dobVeto(text string, start, end int) bool {
 	var buf [48]byte
 	b := appendLowerSameLength(buf[:0], text[lo:start])
 	// the last context word: one backward pass, trying only the words that start with the byte
-	at := -1
+	at, from := -1, -1
 	for k := len(b) - 1; k >= 0 && at < 0; k-- {
 		for _, w := range dobContextByFirst[b[k]] {
 			if bytes.HasPrefix(b[k:], w) && k+len(w) > at {
-				at = k + len(w)
+				at, from = k+len(w), k
 			}
+		}
+	}
+	if at >= 0 && lastYear(text[start:end]) > birthAnswerLastYear {
+		// "12/03/1979 is his birthday, the 12/03/2026 is …": the birth was said before the
+		// context word; a recent date after it is another
+		if y := lastYear(text[max(0, lo+from-32) : lo+from]); y >= 1900 && y <= birthAnswerLastYear {
+			return true
 		}
 	}
 	if at < 0 {

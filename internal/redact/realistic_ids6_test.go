@@ -37,7 +37,7 @@ var realisticIDs6Floor = map[string]struct {
 			"DOB": 0.96, "CVV": 1, "PASSPORT": 1, "PLATE": 1, "MRN": 1, "EMAIL": 1, "DNI": 1, "CARD": 1, "CARD_EXP": 1,
 		},
 		fullyItems:  25, // 26 of 27 (6 before this round's rules)
-		maxDecoyHit: 1,  // 1 of 32 (3 before)
+		maxDecoyHit: 1,  // 0 of 32 (3 before)
 	},
 }
 
@@ -102,6 +102,7 @@ func TestRound6Forms(t *testing.T) {
 		{"us chat answer", "bot: Please confirm your date of birth.\nkaren_88: 4/30/1972\nbot: Thanks.", TypeDOB, []string{"4/30/1972"}, nil},
 		{"date before cumple", "dice q el 14 de marzo de 1983 es su cumple, no el 21 de marzo como pone", TypeDOB, []string{"14 de marzo de 1983"}, []string{"21 de marzo"}},
 		{"date before birthday", "quick one - 12/03/1979 is his birthday, ok", TypeDOB, []string{"12/03/1979"}, nil},
+		{"no dob: a recent date after the birthday", "quick one - 12/03/1979 is his birthday, the 12/03/2026 is when he rang", TypeDOB, []string{"12/03/1979"}, []string{"12/03/2026"}},
 		{"date before aniversari", "diu que el 4 de juliol de 1966 és el seu aniversari, i", TypeDOB, []string{"4 de juliol de 1966"}, nil},
 		{"birth list next", "fechas de nacimiento: él el 3 de abril de 1950, ella el 22/09/1953. cuenta abierta el 14/02/1991", TypeDOB, []string{"3 de abril de 1950", "22/09/1953"}, []string{"14/02/1991"}},
 		{"birth list two-digit year", "mi marido nacio el 19.VIII.1979 y yo el 2 de diciembre del 82\n", TypeDOB, []string{"19.VIII.1979", "2 de diciembre del 82"}, nil},
