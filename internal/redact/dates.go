@@ -1059,6 +1059,7 @@ func birthPlaceCue(ws []word, h cueHit, fc *folder) bool {
 func appendStarBirth(out []Span, text string, ws []word, fc *folder) []Span {
 	out = appendBirthdayWord(out, text, ws, fc)
 	out = appendPairBirthYears(out, text, ws, fc)
+	out = appendPersonIsFrom(out, text, fc)
 	out = appendBirthListNext(out, text, ws, fc)
 	for off := 0; ; {
 		k := strings.Index(text[off:], "(*")
@@ -1846,4 +1847,78 @@ func personGap(gap string) bool {
 		i = k
 	}
 	return true
+}
+
+// isFromWords say a person "is from" a year ("mi madre es de 1948", "ella és de 1951", "he's
+// from 1950"); the year is four digits (a bare "es de 76" is as often a size or a floor).
+var isFromWords = [...]string{" es de ", " són de ", " és de ", " son de ", " é de ", " era de ", " is from ", "'s from "}
+
+// personSubjects, among the three words before isFromWords, make the subject a person.
+var personSubjects = words(`madre padre mare pare nai pai ama aita mother father mum mom dad abuelo abuela avi avia avó avo
+	grandmother grandfather hijo hija fill filla fillo son daughter marido mujer esposo esposa dona home muller husband wife
+	señora señor senora senor sra sr senyora senyor cliente clienta client customer titular paciente pacient patient
+	hermano hermana germà germa germana brother sister ella él ell she he yo jo eu ni tío tía tio tia suegra suegro
+	cotitular beneficiario beneficiaria`)
+
+// appendPersonIsFrom: a year of birth after a person "is from" ("mi madre es de 1948, él de
+// 1950"), with an index search for each of isFromWords; a thing before it keeps the year ("la
+// ley es de 1985").
+func appendPersonIsFrom(out []Span, text string, fc *folder) []Span {
+	if len(fc.lower) != len(text) {
+		return out
+	}
+	for _, w := range isFromWords {
+		for off := 0; ; {
+			k := bytes.Index(fc.lower[off:], []byte(w))
+			if k < 0 {
+				break
+			}
+			at := off + k
+			off = at + len(w)
+			i := off
+			if i+4 > len(text) || !allDigits(text[i:i+4]) || i+4 < len(text) && (isWordByte(text[i+4]) || strings.IndexByte("/-.:,", text[i+4]) >= 0 && i+5 < len(text) && isDigitByte(text[i+5])) {
+				continue
+			}
+			if y := atoi(text[i : i+4]); y < 1900 || y > birthAnswerLastYear || thingBefore(text, at+1) || !personSubjectBefore(text, at+1) || thingAfter(text, i+4) {
+				continue
+			}
+			out = append(out, Span{Start: i, End: i + 4, Type: TypeDOB, Text: text[i : i+4], Score: 0.8, Source: "cue"})
+			// ", él de 1950": the next person's
+			j := i + 4
+			for j < len(text) && (text[j] == ',' || text[j] == ' ') {
+				j++
+			}
+			if j > i+4 && j < len(text) {
+				q := j
+				for q < len(text) && (isASCIILetterByte(text[q]) || text[q] >= 0x80) {
+					q++
+				}
+				if personSubjects[strings.ToLower(text[j:q])] || listGapWords[strings.ToLower(text[j:q])] && q-j > 2 {
+					if r := q + 4; r+4 <= len(text) && strings.EqualFold(text[q:r], " de ") && allDigits(text[r:r+4]) && (r+4 == len(text) || !isWordByte(text[r+4])) {
+						if y := atoi(text[r : r+4]); y >= 1900 && y <= birthAnswerLastYear {
+							out = append(out, Span{Start: r, End: r + 4, Type: TypeDOB, Text: text[r : r+4], Score: 0.8, Source: "cue"})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// personSubjectBefore: one of the three words before i is a personSubjects word (a name alone
+// is not enough: "el Real Madrid es de 1902").
+func personSubjectBefore(text string, i int) bool {
+	var pw prevWordReader
+	pw.init(text, i)
+	for k := 0; k < 3; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
+		}
+		if personSubjects[string(w)] {
+			return true
+		}
+	}
+	return false
 }

@@ -103,6 +103,8 @@ func TestRound6Forms(t *testing.T) {
 		{"date before cumple", "dice q el 14 de marzo de 1983 es su cumple, no el 21 de marzo como pone", TypeDOB, []string{"14 de marzo de 1983"}, []string{"21 de marzo"}},
 		{"date before birthday", "quick one - 12/03/1979 is his birthday, ok", TypeDOB, []string{"12/03/1979"}, nil},
 		{"no dob: a recent date after the birthday", "quick one - 12/03/1979 is his birthday, the 12/03/2026 is when he rang", TypeDOB, []string{"12/03/1979"}, []string{"12/03/2026"}},
+		{"person is from", "mi madre es de 1948, él de 1950, y quiere abrir cuenta", TypeDOB, []string{"1948", "1950"}, nil},
+		{"no person is from: a thing", "la ley es de 1985 y el piso es de 1960, reformado", TypeDOB, nil, []string{"1985", "1960"}},
 		{"date before aniversari", "diu que el 4 de juliol de 1966 és el seu aniversari, i", TypeDOB, []string{"4 de juliol de 1966"}, nil},
 		{"birth list next", "fechas de nacimiento: él el 3 de abril de 1950, ella el 22/09/1953. cuenta abierta el 14/02/1991", TypeDOB, []string{"3 de abril de 1950", "22/09/1953"}, []string{"14/02/1991"}},
 		{"birth list two-digit year", "mi marido nacio el 19.VIII.1979 y yo el 2 de diciembre del 82\n", TypeDOB, []string{"19.VIII.1979", "2 de diciembre del 82"}, nil},
