@@ -1591,15 +1591,24 @@ func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span
 	if len(fc.lower) != len(text) || !bytes.Contains(fc.lower, []byte(" d")) {
 		return out
 	}
-	for _, w := range pairBirthWords {
+	for _, tail := range [...]string{"del ", "do ", "born in "} {
 		for off := 0; ; {
-			k := bytes.Index(fc.lower[off:], []byte(w))
+			k := bytes.Index(fc.lower[off:], []byte(tail))
 			if k < 0 {
 				break
 			}
-			at := off + k
-			off = at + len(w)
-			if at > 0 && isWordByte(text[at-1]) {
+			off += k + len(tail)
+			if off >= len(text) || !isDigitByte(text[off]) && text[off] != '\'' {
+				continue // most "del " are followed by a word: one byte decides
+			}
+			at := -1
+			for _, w := range pairBirthWords {
+				if strings.HasSuffix(w, tail) && off >= len(w) && string(fc.lower[off-len(w):off]) == w {
+					at = off - len(w)
+					break
+				}
+			}
+			if at < 0 || at > 0 && isWordByte(text[at-1]) {
 				continue
 			}
 			i := off
@@ -1867,15 +1876,24 @@ func appendPersonIsFrom(out []Span, text string, fc *folder) []Span {
 	if len(fc.lower) != len(text) {
 		return out
 	}
-	for _, w := range isFromWords {
+	for _, tail := range [...]string{" de 19", " de 20", " from 19", " from 20"} {
 		for off := 0; ; {
-			k := bytes.Index(fc.lower[off:], []byte(w))
+			k := bytes.Index(fc.lower[off:], []byte(tail))
 			if k < 0 {
 				break
 			}
-			at := off + k
-			off = at + len(w)
-			i := off
+			i := off + k + len(tail) - 2
+			off = i
+			at := -1
+			for _, w := range isFromWords {
+				if n := i - len(w); n >= 0 && strings.HasSuffix(w, tail[:len(tail)-2]) && string(fc.lower[n:i]) == w {
+					at = n
+					break
+				}
+			}
+			if at < 0 {
+				continue
+			}
 			if i+4 > len(text) || !allDigits(text[i:i+4]) || i+4 < len(text) && (isWordByte(text[i+4]) || strings.IndexByte("/-.:,", text[i+4]) >= 0 && i+5 < len(text) && isDigitByte(text[i+5])) {
 				continue
 			}

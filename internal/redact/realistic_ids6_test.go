@@ -127,6 +127,7 @@ func TestRound6Forms(t *testing.T) {
 		{"table past a page break", "fecha_nacimiento;nombre;f_alta\n\n--- página 2 ---\n12/06/1958;Pilar Ortega;03/04/2024", TypeDOB, []string{"12/06/1958"}, []string{"03/04/2024"}},
 		{"comma table past a page break", "name,dob,country\n\n--- page 2 ---\nAstrid Lind,1962-04-30,SE\nPieter Vries,1957-01-12,NL", TypeDOB, []string{"1962-04-30", "1957-01-12"}, nil},
 		{"no comma table past a blank line", "nombre,telefono,ciudad\nAna Gil,600111222,Soria\n\nGracias, un saludo, Marta", TypePhone, nil, []string{"un saludo"}},
+		{"new table past a gap", "| titular | ciudad |\n|---|---|\n| Ana Gil | Soria |\n\nOtra tabla:\n| nombre | importe |\n|---|---|\n| Luis Mar | 30 |", TypePerson, nil, []string{"nombre"}},
 		{"record del two digits", "- Xuacu Cuervo, DNI 3968657F, del 58\n- Marisol", TypeDOB, []string{"58"}, nil},
 		{"cip cell in five groups", "| pacient | CIP | llit |\n|---|---|---|\n| Rafel Solé | SORA 0 361012 00 7 | 214B |", TypeMRN, []string{"SORA 0 361012 00 7"}, nil},
 		{"dia before a date", "Prestatario, nacido el día cinco de marzo de 1976, con DNI", TypeDOB, []string{"día cinco de marzo de 1976"}, nil},

@@ -188,9 +188,9 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 					suspended = true
 					out = appendKeyValue(out, &p, ls, lineEnd)
 				}
-			} else if delim == ',' && gapLines > 0 && !pageBreak {
+			} else if delim == ',' && gapLines > 0 && !pageBreak || gapLines > 0 && typedHeader(&p, line) {
 				// a comma table resumes only past a page break: after a blank line, a line
-				// with commas is as often prose
+				// with commas is as often prose; and a header past the gap starts a new table
 				delim, cols = 0, cols[:0]
 			} else if !separatorRow(line) {
 				gapLines, pageBreak = 0, false
@@ -755,6 +755,22 @@ func pageBreakLine(line string) bool {
 	}
 	for _, w := range [...]string{"page", "página", "pagina", "pàgina", "pag.", "pág.", "orria", "orrialdea", "páxina", "paxina"} {
 		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// typedHeader: line is a header row with at least one column that names personal data or
+// another field (columnType), so a table after a gap starts anew instead of continuing.
+func typedHeader(p *dateParser, line string) bool {
+	d, n := headerDelim(line)
+	if d == 0 || n == 0 {
+		return false
+	}
+	for _, c := range strings.Split(line, string(d)) {
+		c = strings.TrimSpace(c)
+		if c != "" && columnType(c) != "" {
 			return true
 		}
 	}
