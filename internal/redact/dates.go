@@ -1588,7 +1588,7 @@ var pairBirthWords = [...]string{"los dos del ", "las dos del ", "los dos son de
 // appendPairBirthYears: a two- or four-digit year after pairBirthWords, read with
 // appendBirthYear's checks (not a day: "los dos del 3 al 5", no month after it).
 func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span {
-	if len(fc.lower) != len(text) || !bytes.Contains(fc.lower, []byte(" d")) {
+	if len(fc.lower) != len(text) {
 		return out
 	}
 	for _, tail := range [...]string{"del ", "do ", "born in "} {
