@@ -1465,12 +1465,22 @@ func appendBirthdayWord(out []Span, text string, ws []word, fc *folder) []Span {
 	}
 	var p *dateParser
 	for _, w := range [...]string{"aniversari", "urtebetetze"} {
-		for off := 0; ; {
-			k := bytes.Index(fc.lower[off:], []byte(w))
+		// searched by a rarer inner part ("versari", "betetz": v and b start few words), then
+		// checked whole
+		inner, skip := w[3:], 3
+		if w[0] == 'u' {
+			inner, skip = w[4:10], 4
+		}
+		for off := skip; ; {
+			k := bytes.Index(fc.lower[off:], []byte(inner))
 			if k < 0 {
 				break
 			}
-			at := off + k
+			at := off + k - skip
+			off = off + k + len(inner)
+			if at+len(w) > len(text) || string(fc.lower[at:at+len(w)]) != w {
+				continue
+			}
 			off = at + len(w)
 			if at > 0 && isWordByte(text[at-1]) || w == "aniversari" && off < len(text) && isASCIILetterByte(text[off]) {
 				continue // "aniversario": Spanish, an anniversary
@@ -1583,7 +1593,7 @@ func otherPersonYear(text string, e, n int) (int, int) {
 // del 52", "tots dos del 60", "biak 58koak" is left out).
 var pairBirthWords = [...]string{"los dos del ", "las dos del ", "los dos son del ", "las dos son del ", "ambos del ",
 	"ambas del ", "ambos son del ", "ambas son del ", "tots dos del ", "totes dues del ", "tots dos són del ",
-	"os dous do ", "as dúas do ", "both born in "}
+	"os dous do ", "as dúas do "}
 
 // appendPairBirthYears: a two- or four-digit year after pairBirthWords, read with
 // appendBirthYear's checks (not a day: "los dos del 3 al 5", no month after it).
@@ -1591,7 +1601,7 @@ func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span
 	if len(fc.lower) != len(text) {
 		return out
 	}
-	for _, tail := range [...]string{"del ", "do ", "born in "} {
+	for _, tail := range [...]string{"del ", "do "} { // each tail is one index search of the text
 		for off := 0; ; {
 			k := bytes.Index(fc.lower[off:], []byte(tail))
 			if k < 0 {
@@ -1858,9 +1868,10 @@ func personGap(gap string) bool {
 	return true
 }
 
-// isFromWords say a person "is from" a year ("mi madre es de 1948", "ella és de 1951", "he's
-// from 1950"); the year is four digits (a bare "es de 76" is as often a size or a floor).
-var isFromWords = [...]string{" es de ", " són de ", " és de ", " son de ", " é de ", " era de ", " is from ", "'s from "}
+// isFromWords say a person "is from" a year ("mi madre es de 1948", "ella és de 1951"); the
+// year is four digits (a bare "es de 76" is as often a size or a floor). English "he's from
+// 1950" is left out: two more index searches of every text for a rare form.
+var isFromWords = [...]string{" es de ", " són de ", " és de ", " son de ", " é de ", " era de "}
 
 // personSubjects, among the three words before isFromWords, make the subject a person.
 var personSubjects = words(`madre padre mare pare nai pai ama aita mother father mum mom dad abuelo abuela avi avia avó avo
@@ -1876,7 +1887,7 @@ func appendPersonIsFrom(out []Span, text string, fc *folder) []Span {
 	if len(fc.lower) != len(text) {
 		return out
 	}
-	for _, tail := range [...]string{" de 19", " de 20", " from 19", " from 20"} {
+	for _, tail := range [...]string{" de 19", " de 20"} { // each tail is one index search of the text
 		for off := 0; ; {
 			k := bytes.Index(fc.lower[off:], []byte(tail))
 			if k < 0 {
