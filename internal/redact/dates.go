@@ -1471,7 +1471,7 @@ func appendBirthdayWord(out []Span, text string, ws []word, fc *folder) []Span {
 		if w[0] == 'u' {
 			inner, skip = w[4:10], 4
 		}
-		for off := skip; ; {
+		for off := skip; off < len(fc.lower); {
 			k := bytes.Index(fc.lower[off:], []byte(inner))
 			if k < 0 {
 				break
