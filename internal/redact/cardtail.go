@@ -46,6 +46,10 @@ func wordAtOffset(ws []word, i int) int {
 // card or its expiry ("…, código 771"); alone they name a postcode, an order's, a promotion's.
 var cardCodeWords = words(`codigo code codi cod kodea kodigoa`)
 
+// codeQualifiers may stand before the code word ("sec code 538", "security code", "seg.
+// código").
+var codeQualifiers = words(`sec security seg secure verif verification ver`)
+
 // codeAfterWords may follow a security code and still leave it one (currency and units may not).
 var notCodeAfter = words(`eur euro euros usd gbp libras pounds dolares dollars pts pesetas ptas x por percent`)
 
@@ -53,7 +57,11 @@ var notCodeAfter = words(`eur euro euros usd gbp libras pounds dolares dollars p
 // number within 60 bytes on the same line: the three or four digits right after it ("04/27 318",
 // "11/27, 448") or after a bare code word within the next few words ("hasta 0130, codigo 771",
 // "venc. 10/27 y código 614").
+//
+// It also appends the European health card numbers (ehic.go), a whole-text index search run
+// at the same point of the rules pass.
 func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards []Span) []Span {
+	out = appendEHIC(out, text)
 	n := len(out)
 	for k := 0; k < n; k++ {
 		exp := out[k]
@@ -79,7 +87,7 @@ func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards [
 				}
 				break
 			}
-			if f != "y" && f != "and" && f != "i" && f != "e" && f != "eta" && f != "el" && f != "o" && f != "the" {
+			if f != "y" && f != "and" && f != "i" && f != "e" && f != "eta" && f != "el" && f != "o" && f != "the" && !codeQualifiers[f] {
 				break
 			}
 			wi++

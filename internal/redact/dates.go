@@ -326,7 +326,12 @@ func (p *dateParser) numeric(i int) int {
 		}
 		return p.endsOrBasque(e)
 	case na <= 2 && (nc == 4 || nc == 2):
-		if !validDay(a, b) || nc == 4 && (c < 1900 || c > 2100) {
+		if nc == 4 && (c < 1900 || c > 2100) {
+			return 0
+		}
+		if !validDay(a, b) && !(nc == 4 && sep != '.' && b > 12 && validDay(b, a)) {
+			// month first (US: 10/27/1984) only when the day cannot be a month and the year
+			// has four digits
 			return 0
 		}
 		return p.endsOrBasque(e)
@@ -671,6 +676,13 @@ func (p *dateParser) basque(i int) int {
 // appendDOB: the first date within reach after a birth cue.
 func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
 	p := dateParser{text: text, ws: ws, fc: fc}
+	if f := string(ws[h.word].fold(fc)); f == "cumple" || f == "cumpleanos" || f == "birthday" {
+		// "el 14 de marzo de 1983 es su cumple", "12/03/1979 is his birthday": the date said
+		// before the birthday word is the birth; one after it then is another ("…, no el 21")
+		if s, e := birthdayDateBefore(&p, h.start); e > 0 {
+			return append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.85, Source: "cue"})
+		}
+	}
 	limit := min(len(text), h.end+48)
 	for i := h.end; i < limit; i++ {
 		c := text[i]
@@ -693,8 +705,8 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			!(e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.' && e+1 < len(text) && isDigitByte(text[e+1]))) {
 			// a year alone first: "year of birth 1939", "any de naixement: 1958", "va néixer l'any
 			// 1947", Basque "jaio zen 1950ean"
-			if notBirthGap(text[h.end:i]) {
-				return out
+			if notBirthGap(text[h.end:i]) || thingAfter(text, e) {
+				return out // "nació en 1931 el edificio": a thing's year
 			}
 			e = p.yearEnd(e)
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
@@ -718,6 +730,9 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if e := p.parse(i, true); e > i {
 			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {
 				return out // "(hoy es 10/03/2025)": today, not a birth; "no consta. Ingreso el …"
+			}
+			if d := dayWordBefore(text, i); d >= h.end {
+				i = d // "nacida el día nueve de septiembre de …": the day word is the date's
 			}
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.85, Source: "cue"})
 		}
@@ -903,8 +918,11 @@ func todayBefore(text string, i int) bool {
 // appendBirthYear: a year alone after a birth cue ("nacida en el 63", "es del '49", "born in
 // 1949").
 func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
-	if w := ws[h.word]; string(w.fold(fc)) == "e" && !strings.HasPrefix(text[w.start:], "é") && !strings.HasPrefix(text[w.start:], "É") {
-		return out // Galician "é do 46" — the verb only with its accent: a bare "e do" is "and of the"
+	if w := ws[h.word]; string(w.fold(fc)) == "e" && !strings.HasPrefix(text[w.start:], "é") && !strings.HasPrefix(text[w.start:], "É") &&
+		!sentenceOfItsOwn(text, w.start, h.end) {
+		// Galician "é do 46" — the verb only with its accent: a bare "e do" is "and of the",
+		// unless it is a sentence of its own ("… con febre. e do 52. a filla …")
+		return out
 	}
 	i := h.end
 	places := 0
@@ -986,7 +1004,17 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 			return out
 		}
 	}
+	if thingAfter(text, e) {
+		return out // "nació en 1931 el edificio": the subject after the verb is a thing
+	}
+	if cw := string(ws[h.word].fold(fc)); (cw == "es" || cw == "son" || cw == "era") && thingBefore(text, h.start) {
+		return out // "la libreta es del 98": the thing's year
+	}
 	out = append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
+	if k, e2 := otherPersonYear(text, e, e-i); e2 > 0 {
+		// "el abuelo es del 39 y ella del 44": the year of the next person said with it
+		return append(out, Span{Start: k, End: e2, Type: TypeDOB, Text: text[k:e2], Score: 0.8, Source: "cue"})
+	}
 	// "es del 40 o del 41", "born in '51 or '52": the other year of the answer
 	for _, w := range []string{" o del ", " o el ", " or ", " o ", " ou do ", " ou ", " edo "} {
 		if len(text)-e > len(w) && strings.EqualFold(text[e:e+len(w)], w) {
@@ -1025,7 +1053,14 @@ func birthPlaceCue(ws []word, h cueHit, fc *folder) bool {
 
 // appendStarBirth: a year or a date of birth after the genealogists' star in brackets
 // ("Ramiro Lastra (*1947)", "(* 12.3.1950)"). Read with an index search for "(*", not a scan.
+//
+// It also runs this file's few whole-text birth scans that no cue phrase starts (each an index
+// search for a rare word first): see appendBirthdayWord.
 func appendStarBirth(out []Span, text string, ws []word, fc *folder) []Span {
+	out = appendBirthdayWord(out, text, ws, fc)
+	out = appendPairBirthYears(out, text, ws, fc)
+	out = appendPersonIsFrom(out, text, fc)
+	out = appendBirthListNext(out, text, ws, fc)
 	for off := 0; ; {
 		k := strings.Index(text[off:], "(*")
 		if k < 0 {
@@ -1078,7 +1113,8 @@ func thingBefore(text string, i int) bool {
 var thingWords = words(`factura recibo carta cita reunion reunión contrato escritura documento correo email mail mensaje
 	extracto cargo pago transferencia pedido informe foto video vídeo ley decreto sentencia auto resolución resolucion
 	nota acta movimiento pagaré pagare préstamo prestamo hipoteca cuenta tarjeta version versión modelo coche piso
-	edificio casa libro plan noticia ingreso alta denuncia demanda poder testamento certificado`)
+	edificio casa libro plan noticia ingreso alta denuncia demanda poder testamento certificado
+	libreta cartilla poliza póliza seguro deposito depósito fondo plazo recibos`)
 
 // recordDOBAnchors are the types after which a full date on the same line is read as the
 // person's date of birth when nothing says otherwise: a record line, a table row, a name
@@ -1108,12 +1144,32 @@ const recordDOBLastYear = 2010
 func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore func(string) float64) []Span {
 	n := len(out)
 	p := dateParser{text: text, ws: ws, fc: fc}
-	for i := 0; i+8 <= len(text); i++ {
+	for i := 0; i+4 <= len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
 			continue
 		}
-		e := p.numeric(i)
+		e := 0
+		if i+8 <= len(text) {
+			e = p.numeric(i)
+		}
+		if e == 0 && i >= 6 && text[i-4:i] == "del " {
+			// "- Xuacu Cuervo, DNI 3968657F, del 58": a two-digit year after "del" as the
+			// last field of a record line, right after a name or an identifier
+			if d := i + 2; d <= len(text) && isDigitByte(text[i+1]) && (d == len(text) || text[d] == '\n' || text[d] == '\r' || text[d] == ')' || text[d] == ';' || text[d] == ',' || text[d] == '.' && (d+1 == len(text) || text[d+1] == ' ' || text[d+1] == '\n')) {
+				if b := i - 4; (text[b-1] == ',' || text[b-1] == ' ' && (text[b-2] == ',' || text[b-2] == '-')) && fieldAnchor(out[:n], text, b, minScore) >= 0 {
+					out = append(out, Span{Start: i, End: d, Type: TypeDOB, Text: text[i:d], Score: 0.8, Source: "record"})
+				}
+			}
+			i += 2
+			continue
+		}
 		if e == 0 {
+			if e = yearFieldAt(text, i); e > 0 {
+				if a := fieldAnchor(out[:n], text, i, minScore); a >= 0 {
+					out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
+				}
+				i = e
+			}
 			continue
 		}
 		if y := dateYear(text[i:e]); y < 1900 || y > recordDOBLastYear {
@@ -1144,10 +1200,58 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 			if !other {
 				out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
 			}
+		} else if anchor == -1 && lineStartField(text, i) && anchorAfter(out[:n], text, e, minScore) {
+			// "- 23/08/1967; Abdelkader Benali; 04700 El Ejido", "1949-03-08 | Harper, Leonie":
+			// the date first on a record line, the person or the number right after it
+			out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
 		}
 		i = e
 	}
 	return out
+}
+
+// lineStartField: only a list bullet, spaces or a table's bar stand before i on its line.
+func lineStartField(text string, i int) bool {
+	for j := i - 1; j >= 0 && text[j] != '\n'; j-- {
+		if c := text[j]; c != ' ' && c != '\t' && c != '-' && c != '*' && c != '|' && c != '>' {
+			return false
+		}
+	}
+	return true
+}
+
+// anchorAfter: a person or a personal identifier (recordDOBAnchors, scored at least minScore)
+// starts right after e past field separators, and the rest of the line (80 bytes) has no word
+// of another event (notBirthWords).
+func anchorAfter(spans []Span, text string, e int, minScore func(string) float64) bool {
+	a := e
+	for a < len(text) && (text[a] == ' ' || strings.IndexByte(fieldSeps, text[a]) >= 0) {
+		a++
+	}
+	if a == e || a-e > 4 {
+		return false
+	}
+	found := false
+	for _, sp := range spans {
+		if sp.Start == a && recordDOBAnchors[sp.Type] && sp.Score >= minScore(sp.Type) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	end := min(len(text), a+80)
+	if nl := strings.IndexByte(text[a:end], '\n'); nl >= 0 {
+		end = a + nl
+	}
+	rest := strings.ToLower(text[a:end])
+	for _, w := range notBirthWords {
+		if strings.Contains(rest, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // lastYear returns the last run of four digits in s as a number, 0 if none.
@@ -1232,12 +1336,19 @@ func dobVeto(text string, start, end int) bool {
 	var buf [48]byte
 	b := appendLowerSameLength(buf[:0], text[lo:start])
 	// the last context word: one backward pass, trying only the words that start with the byte
-	at := -1
+	at, from := -1, -1
 	for k := len(b) - 1; k >= 0 && at < 0; k-- {
 		for _, w := range dobContextByFirst[b[k]] {
 			if bytes.HasPrefix(b[k:], w) && k+len(w) > at {
-				at = k + len(w)
+				at, from = k+len(w), k
 			}
+		}
+	}
+	if at >= 0 && lastYear(text[start:end]) > birthAnswerLastYear {
+		// "12/03/1979 is his birthday, the 12/03/2026 is …": the birth was said before the
+		// context word; a recent date after it is another
+		if y := lastYear(text[max(0, lo+from-32) : lo+from]); y >= 1900 && y <= birthAnswerLastYear {
+			return true
 		}
 	}
 	if at < 0 {
@@ -1282,17 +1393,561 @@ func appendBornAbbrev(out []Span, text string, h cueHit, ws []word, fc *folder) 
 	}
 	p := dateParser{text: text, ws: ws, fc: fc}
 	i := p.spaces(h.end + 1)
-	if i >= len(text) || i == h.end+1 && !isDigitByte(text[i]) {
+	if i >= len(text) || i == h.end+1 && !isDigitByte(text[i]) && text[i] != '\'' {
 		return out
 	}
 	e := p.parse(i, false)
 	if e == 0 {
 		if y, ye, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(ye) {
 			e = ye
+		} else if text[k] == '(' {
+			// "(n. 61)", "(b. '47)": two digits closing the brackets
+			j := i
+			if text[j] == '\'' {
+				j++
+			}
+			if y, ye, n := p.digitsAt(j, 2); n == 2 && y >= 10 && ye < len(text) && text[ye] == ')' {
+				e = ye
+			}
 		}
 	}
 	if e <= i || dateYear(text[i:e]) > 2025 {
 		return out
 	}
 	return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+}
+
+// birthdayFillers may stand between a date and the birthday word after it ("es su cumple", "is
+// his birthday", "és el seu aniversari", "é o seu aniversario").
+var birthdayFillers = words(`es su is his her their my our was the és el seu la seva é o da mi nuestro nuestra sera será fue`)
+
+// birthdayDateBefore: a date (with a year up to birthAnswerLastYear, or a day and month) that
+// ends right before at, past up to three birthday fillers; its start and end, or 0, 0.
+func birthdayDateBefore(p *dateParser, at int) (int, int) {
+	text := p.text
+	e := at
+	for n := 0; n < 4; n++ {
+		for e > 0 && (text[e-1] == ' ' || text[e-1] == ',') {
+			e--
+		}
+		k := e
+		for k > 0 && (isASCIILetterByte(text[k-1]) || text[k-1] >= 0x80) {
+			k--
+		}
+		if k == e || n == 3 || !birthdayFillers[strings.ToLower(text[k:e])] {
+			break
+		}
+		e = k
+	}
+	if e == 0 || !isWordByte(text[e-1]) {
+		return 0, 0
+	}
+	for i := max(0, e-48); i < e; i++ {
+		if !isWordByte(text[i]) || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		if end := p.parse(i, true); end == e || end > 0 && p.trimSpaces(end) == e {
+			if y := lastYear(text[i:e]); y > birthAnswerLastYear {
+				return 0, 0
+			}
+			return i, e
+		}
+	}
+	return 0, 0
+}
+
+// appendBirthdayWord: a date right before the Catalan "aniversari" or the Basque
+// "urtebetetze" ("el 4 de juliol de 1966 és el seu aniversari"), read as birthdayDateBefore reads
+// one before "cumple" and "birthday" (those are cue words; these two are not).
+func appendBirthdayWord(out []Span, text string, ws []word, fc *folder) []Span {
+	if len(fc.lower) != len(text) {
+		return out
+	}
+	var p *dateParser
+	for _, w := range [...]string{"aniversari", "urtebetetze"} {
+		// searched by a rarer inner part ("versari", "betetz": v and b start few words), then
+		// checked whole
+		inner, skip := w[3:], 3
+		if w[0] == 'u' {
+			inner, skip = w[4:10], 4
+		}
+		for off := skip; off < len(fc.lower); {
+			k := bytes.Index(fc.lower[off:], []byte(inner))
+			if k < 0 {
+				break
+			}
+			at := off + k - skip
+			off = off + k + len(inner)
+			if at+len(w) > len(text) || string(fc.lower[at:at+len(w)]) != w {
+				continue
+			}
+			off = at + len(w)
+			if at > 0 && isWordByte(text[at-1]) || w == "aniversari" && off < len(text) && isASCIILetterByte(text[off]) {
+				continue // "aniversario": Spanish, an anniversary
+			}
+			if p == nil {
+				p = &dateParser{text: text, ws: ws, fc: fc}
+			}
+			if s, e := birthdayDateBefore(p, at); e > 0 {
+				out = append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.85, Source: "cue"})
+			}
+		}
+	}
+	return out
+}
+
+// sentenceOfItsOwn: text[s:e] starts a sentence (line start or after ". ") and the two- or
+// four-digit year after it ends one (". ", ",", ";" or the line's end).
+func sentenceOfItsOwn(text string, s, e int) bool {
+	b := s
+	for b > 0 && text[b-1] == ' ' {
+		b--
+	}
+	if b > 0 && text[b-1] != '.' && text[b-1] != '\n' && text[b-1] != '!' && text[b-1] != '?' {
+		return false
+	}
+	for e < len(text) && text[e] == ' ' {
+		e++
+	}
+	d := e
+	for d < len(text) && isDigitByte(text[d]) {
+		d++
+	}
+	if n := d - e; n != 2 && n != 4 {
+		return false
+	}
+	return d == len(text) || text[d] == '.' || text[d] == ',' || text[d] == ';' || text[d] == '\n'
+}
+
+// otherPersonWords may stand between "y" and a second person's year ("y ella del 44", "i el
+// seu germà del 51", "and his wife in '52").
+var otherPersonWords = words(`ella el él ell elle she he his her wife husband mujer marido esposa esposo hermano hermana
+	germa germà germana dona home seu seva su sa muller home irma irmán irmao neba ahizpa anaia arreba emaztea senarra
+	hijo hija fill filla fillo`)
+
+// otherPersonYear: after a year of birth ending at e (n digits), ", y ella del 44" / " and his
+// wife in '52": the same kind of year for the next person; its start and end, or 0, 0.
+func otherPersonYear(text string, e, n int) (int, int) {
+	i := e
+	for i < len(text) && (text[i] == ' ' || text[i] == ',') {
+		i++
+	}
+	k := i
+	for k < len(text) && isASCIILetterByte(text[k]) {
+		k++
+	}
+	switch strings.ToLower(text[i:k]) {
+	case "y", "i", "e", "and", "eta":
+	default:
+		return 0, 0
+	}
+	i = k
+	words := 0
+	for words < 4 {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		k = i
+		for k < len(text) && (isASCIILetterByte(text[k]) || text[k] >= 0x80) {
+			k++
+		}
+		if k == i {
+			break
+		}
+		f := strings.ToLower(text[i:k])
+		if f == "del" || f == "do" || f == "in" || f == "de" {
+			i = k
+			for i < len(text) && text[i] == ' ' {
+				i++
+			}
+			if words == 0 {
+				return 0, 0 // "y del 3 al 5": no second person named
+			}
+			s := i
+			if i < len(text) && text[i] == '\'' {
+				i++
+			}
+			d := i
+			for d < len(text) && isDigitByte(text[d]) {
+				d++
+			}
+			if d-i != n || d < len(text) && (isWordByte(text[d]) || text[d] == '/' || text[d] == '-') {
+				return 0, 0
+			}
+			rest := strings.ToLower(strings.TrimLeft(text[d:min(len(text), d+8)], " "))
+			if strings.HasPrefix(rest, "al ") || strings.HasPrefix(rest, "de ") || strings.HasPrefix(rest, "a ") || strings.HasPrefix(rest, "ao ") {
+				return 0, 0
+			}
+			return s, d
+		}
+		if !otherPersonWords[f] {
+			return 0, 0
+		}
+		words++
+		i = k
+	}
+	return 0, 0
+}
+
+// pairBirthWords open a year shared by the two people just named ("los dos del 47", "ambos son
+// del 52", "tots dos del 60", "biak 58koak" is left out).
+var pairBirthWords = [...]string{"los dos del ", "las dos del ", "los dos son del ", "las dos son del ", "ambos del ",
+	"ambas del ", "ambos son del ", "ambas son del ", "tots dos del ", "totes dues del ", "tots dos són del ",
+	"os dous do ", "as dúas do "}
+
+// appendPairBirthYears: a two- or four-digit year after pairBirthWords, read with
+// appendBirthYear's checks (not a day: "los dos del 3 al 5", no month after it).
+func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span {
+	if len(fc.lower) != len(text) {
+		return out
+	}
+	for _, tail := range [...]string{"del ", "do "} { // each tail is one index search of the text
+		for off := 0; ; {
+			k := bytes.Index(fc.lower[off:], []byte(tail))
+			if k < 0 {
+				break
+			}
+			off += k + len(tail)
+			if off >= len(text) || !isDigitByte(text[off]) && text[off] != '\'' {
+				continue // most "del " are followed by a word: one byte decides
+			}
+			at := -1
+			for _, w := range pairBirthWords {
+				if strings.HasSuffix(w, tail) && off >= len(w) && string(fc.lower[off-len(w):off]) == w {
+					at = off - len(w)
+					break
+				}
+			}
+			if at < 0 || at > 0 && isWordByte(text[at-1]) {
+				continue
+			}
+			i := off
+			if i < len(text) && text[i] == '\'' {
+				i++
+			}
+			d := i
+			for d < len(text) && isDigitByte(text[d]) {
+				d++
+			}
+			if n := d - i; n != 2 && !(n == 4 && atoi(text[i:d]) >= 1900 && atoi(text[i:d]) <= birthAnswerLastYear) {
+				continue
+			}
+			if d < len(text) && (isWordByte(text[d]) || strings.IndexByte("/-:º°", text[d]) >= 0 || text[d] == 0xC2) {
+				continue
+			}
+			rest := strings.ToLower(strings.TrimLeft(text[d:min(len(text), d+10)], " "))
+			if strings.HasPrefix(rest, "al ") || strings.HasPrefix(rest, "a ") || strings.HasPrefix(rest, "de ") ||
+				strings.HasPrefix(rest, "del ") || strings.HasPrefix(rest, "años") || strings.HasPrefix(rest, "anos") || strings.HasPrefix(rest, "h ") {
+				continue
+			}
+			if thingBefore(text, at) {
+				continue // "los dos del contrato…", a thing dated
+			}
+			out = append(out, Span{Start: off, End: d, Type: TypeDOB, Text: text[off:d], Score: 0.8, Source: "cue"})
+			// "los dos del 49 y del 52": one of each
+			for _, c := range [...]string{" y del ", " o del ", " i del ", " e do ", " and ", " y el "} {
+				if len(text)-d > len(c) && strings.EqualFold(text[d:d+len(c)], c) {
+					k := d + len(c)
+					if k < len(text) && text[k] == '\'' {
+						k++
+					}
+					e2 := k
+					for e2 < len(text) && isDigitByte(text[e2]) {
+						e2++
+					}
+					if e2-k == d-i && (e2 == len(text) || !isWordByte(text[e2]) && strings.IndexByte("/-:", text[e2]) < 0) {
+						out = append(out, Span{Start: d + len(c), End: e2, Type: TypeDOB, Text: text[d+len(c) : e2], Score: 0.8, Source: "cue"})
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// thingAfter: an article and a thing word right after e ("… en 1931 el edificio"): what the
+// verb before dates is that thing.
+func thingAfter(text string, e int) bool {
+	i := e
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	k := i
+	for k < len(text) && isASCIILetterByte(text[k]) {
+		k++
+	}
+	switch strings.ToLower(text[i:k]) {
+	case "el", "la", "los", "las", "the", "o", "a":
+	default:
+		return false
+	}
+	for k < len(text) && text[k] == ' ' {
+		k++
+	}
+	j := k
+	for j < len(text) && (isASCIILetterByte(text[j]) || text[j] >= 0x80) {
+		j++
+	}
+	return thingWords[strings.ToLower(text[k:j])]
+}
+
+// notBirthListWords, between two dates, say the second is another event than a birth (the
+// notBirthWords say it too).
+var notBirthListWords = []string{"marri", "wedding", "wed ", "divorc", "muri", "murió", "mort", "hil ", "ezkon", "bautiz",
+	"baptis", "graduat", "titulad", "arriv", "llegó", "llego", "moved", "mudó", "mudo", "entró", "entro", "started", "empez",
+	"comenz", "jubil", "retir", "no ", "not ", "until", "hasta", "fins", "ata ", "al ", "to "}
+
+// appendBirthListNext: a second full date in a list of births, after a date of birth that a
+// cue found ("fechas de nacimiento: él el 3 de abril de 1950, ella el 22/09/1953", "DOB: me
+// 1980-02-11, my wife 1982-07-30"): within 40 bytes on the same line, after a comma or "y"/
+// "and", with only a few words between, none of another event, and a year up to
+// birthAnswerLastYear.
+func appendBirthListNext(out []Span, text string, ws []word, fc *folder) []Span {
+	n := len(out)
+	for k := 0; k < n; k++ {
+		sp := out[k]
+		if sp.Type != TypeDOB || sp.Source != "cue" || lastYear(sp.Text) == 0 && !strings.Contains(sp.Text, "/") {
+			continue
+		}
+		e := sp.End
+		lim := min(len(text), e+40)
+		if nl := strings.IndexByte(text[e:lim], '\n'); nl >= 0 {
+			lim = e + nl
+		}
+		if e >= lim || text[e] != ',' && text[e] != ' ' && text[e] != ';' {
+			continue
+		}
+		gapOK := false
+		p := dateParser{text: text, ws: ws, fc: fc}
+		for i := e; i < lim; i++ {
+			c := text[i]
+			if isDigitByte(c) && !isWordByte(text[i-1]) {
+				if !gapOK {
+					break
+				}
+				end := p.numeric(i)
+				if end == 0 {
+					end = p.parse(i, false)
+				}
+				if end == 0 {
+					break
+				}
+				if y := max(dateYear(text[i:end]), lastYear(text[i:end])); (y < 1900 || y > birthAnswerLastYear) &&
+					!(y == 0 && end-i > 8 && isDigitByte(text[end-1]) && isDigitByte(text[end-2])) {
+					break // a written date may end in a two-digit year ("y yo el 2 de diciembre del 82")
+				}
+				gap := strings.ToLower(text[e:i])
+				if notBirthGap(text[e:i]) || strings.Count(gap, " ") > 5 || !hasLetter(gap) {
+					// a bare ", " between two dates is a table row's next cell (f_alta after
+					// f_nacimiento), not the next person of a list
+					break
+				}
+				other := !personGap(text[e:i])
+				for _, w := range notBirthListWords {
+					if strings.Contains(gap, w) {
+						other = true
+						break
+					}
+				}
+				if !other {
+					out = append(out, Span{Start: i, End: end, Type: TypeDOB, Text: text[i:end], Score: 0.8, Source: "cue"})
+				}
+				break
+			}
+			if c == '.' && i+1 < len(text) && text[i+1] == ' ' || c == '(' || c == ':' {
+				break
+			}
+			if c == ',' || c == ';' || i+3 < lim && (text[i:i+3] == " y " || text[i:i+3] == " i " || text[i:i+3] == " e ") || i+5 < lim && text[i:i+5] == " and " {
+				gapOK = true
+			}
+		}
+	}
+	return out
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isASCIILetterByte(s[i]) || s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldSeps separate the fields of a record line ("NHC 0043817 - OTXOA, Patxi - 1938 - alta …",
+// "| Ruiz Peña, Tomás | 1944 |", "Martín Gil; 1957; …").
+const fieldSeps = "-|;,\t()"
+
+// yearFieldAt: a year from 1900 to recordDOBLastYear alone in a field of a record line at i
+// (a separator before it and after it, or the line's end); its end, or 0.
+func yearFieldAt(text string, i int) int {
+	if i+4 > len(text) || !allDigits(text[i:i+4]) || i+4 < len(text) && (isWordByte(text[i+4]) || (text[i+4] == '.' || text[i+4] == ',' || text[i+4] == '-') && i+5 < len(text) && isDigitByte(text[i+5]) || text[i+4] == '/') {
+		// not "2000,50" (an amount) nor "1998-123" (a file number)
+		return 0
+	}
+	if y := atoi(text[i : i+4]); y < 1900 || y > recordDOBLastYear {
+		return 0
+	}
+	b := i
+	for b > 0 && text[b-1] == ' ' {
+		b--
+	}
+	if b == 0 || strings.IndexByte(fieldSeps, text[b-1]) < 0 {
+		return 0
+	}
+	a := i + 4
+	for a < len(text) && text[a] == ' ' {
+		a++
+	}
+	if a < len(text) && text[a] != '\n' && text[a] != '\r' && strings.IndexByte(fieldSeps, text[a]) < 0 {
+		return 0
+	}
+	return i + 4
+}
+
+// fieldAnchor: a person or a personal identifier (recordDOBAnchors, scored at least minScore)
+// ends before i on the same line with only field separators and spaces between — the year is
+// the field right after the name or the number; the anchor's end, or -1.
+func fieldAnchor(spans []Span, text string, i int, minScore func(string) float64) int {
+	b := i
+	for b > 0 && (text[b-1] == ' ' || strings.IndexByte(fieldSeps, text[b-1]) >= 0) {
+		b--
+	}
+	if b == i {
+		return -1
+	}
+	for _, sp := range spans {
+		if sp.End == b && recordDOBAnchors[sp.Type] && sp.Score >= minScore(sp.Type) {
+			return b
+		}
+	}
+	return -1
+}
+
+// dayWordBefore: the start of "día " / "dia " / "día: " right before i (a notary's "nacida el
+// día nueve de septiembre…"), or -1.
+func dayWordBefore(text string, i int) int {
+	j := i
+	for j > 0 && text[j-1] == ' ' {
+		j--
+	}
+	for _, w := range [...]string{"día", "dia", "Día", "Dia", "DÍA", "DIA"} {
+		if j >= len(w) && text[j-len(w):j] == w && (j == len(w) || !isWordByte(text[j-len(w)-1]) && text[j-len(w)-1] < 0x80) {
+			return j - len(w)
+		}
+	}
+	return -1
+}
+
+// listGapWords may stand between two births of a list: pronouns, kinship words, articles and
+// possessives ("…, ella el 22/09/1953", "…, my wife 1982-07-30", "i la seva filla el …").
+var listGapWords = words(`y i e and eta o el la l lo los las the de del do da of su sus mi my his her our their jo yo me eu ni nik
+	ell ella él ele ela she he him wife husband mujer marido esposa esposo dona home muller home home seu seva sa son hijo
+	hija fill filla fillo filla daughter son madre padre mother father mare pare nai pai ama aita hermano hermana germà
+	germa germana irmán irmá brother sister partner pareja parella novio novia cónyuge conyuge spouse titular cotitular
+	segundo segunda second primer primera first nacida nacido nascuda nascut born`)
+
+// personGap: the words between two dates of a birth list are listGapWords or capitalised (a
+// name: "…, Luis el 3/4/1952").
+func personGap(gap string) bool {
+	for i := 0; i < len(gap); {
+		if !isASCIILetterByte(gap[i]) && gap[i] < 0x80 {
+			i++
+			continue
+		}
+		k := i
+		for k < len(gap) && (isASCIILetterByte(gap[k]) || gap[k] >= 0x80) {
+			k++
+		}
+		if !listGapWords[strings.ToLower(gap[i:k])] && !isUpperStart(gap, i) {
+			return false
+		}
+		i = k
+	}
+	return true
+}
+
+// isFromWords say a person "is from" a year ("mi madre es de 1948", "ella és de 1951"); the
+// year is four digits (a bare "es de 76" is as often a size or a floor). English "he's from
+// 1950" is left out: two more index searches of every text for a rare form.
+var isFromWords = [...]string{" es de ", " són de ", " és de ", " son de ", " é de ", " era de "}
+
+// personSubjects, among the three words before isFromWords, make the subject a person.
+var personSubjects = words(`madre padre mare pare nai pai ama aita mother father mum mom dad abuelo abuela avi avia avó avo
+	grandmother grandfather hijo hija fill filla fillo son daughter marido mujer esposo esposa dona home muller husband wife
+	señora señor senora senor sra sr senyora senyor cliente clienta client customer titular paciente pacient patient
+	hermano hermana germà germa germana brother sister ella él ell she he yo jo eu ni tío tía tio tia suegra suegro
+	cotitular beneficiario beneficiaria`)
+
+// appendPersonIsFrom: a year of birth after a person "is from" ("mi madre es de 1948, él de
+// 1950"), with an index search for each of isFromWords; a thing before it keeps the year ("la
+// ley es de 1985").
+func appendPersonIsFrom(out []Span, text string, fc *folder) []Span {
+	if len(fc.lower) != len(text) {
+		return out
+	}
+	for _, tail := range [...]string{" de 19", " de 20"} { // each tail is one index search of the text
+		for off := 0; ; {
+			k := bytes.Index(fc.lower[off:], []byte(tail))
+			if k < 0 {
+				break
+			}
+			i := off + k + len(tail) - 2
+			off = i
+			at := -1
+			for _, w := range isFromWords {
+				if n := i - len(w); n >= 0 && strings.HasSuffix(w, tail[:len(tail)-2]) && string(fc.lower[n:i]) == w {
+					at = n
+					break
+				}
+			}
+			if at < 0 {
+				continue
+			}
+			if i+4 > len(text) || !allDigits(text[i:i+4]) || i+4 < len(text) && (isWordByte(text[i+4]) || strings.IndexByte("/-.:,", text[i+4]) >= 0 && i+5 < len(text) && isDigitByte(text[i+5])) {
+				continue
+			}
+			if y := atoi(text[i : i+4]); y < 1900 || y > birthAnswerLastYear || thingBefore(text, at+1) || !personSubjectBefore(text, at+1) || thingAfter(text, i+4) {
+				continue
+			}
+			out = append(out, Span{Start: i, End: i + 4, Type: TypeDOB, Text: text[i : i+4], Score: 0.8, Source: "cue"})
+			// ", él de 1950": the next person's
+			j := i + 4
+			for j < len(text) && (text[j] == ',' || text[j] == ' ') {
+				j++
+			}
+			if j > i+4 && j < len(text) {
+				q := j
+				for q < len(text) && (isASCIILetterByte(text[q]) || text[q] >= 0x80) {
+					q++
+				}
+				if personSubjects[strings.ToLower(text[j:q])] || listGapWords[strings.ToLower(text[j:q])] && q-j > 2 {
+					if r := q + 4; r+4 <= len(text) && strings.EqualFold(text[q:r], " de ") && allDigits(text[r:r+4]) && (r+4 == len(text) || !isWordByte(text[r+4])) {
+						if y := atoi(text[r : r+4]); y >= 1900 && y <= birthAnswerLastYear {
+							out = append(out, Span{Start: r, End: r + 4, Type: TypeDOB, Text: text[r : r+4], Score: 0.8, Source: "cue"})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// personSubjectBefore: one of the three words before i is a personSubjects word (a name alone
+// is not enough: "el Real Madrid es de 1902").
+func personSubjectBefore(text string, i int) bool {
+	var pw prevWordReader
+	pw.init(text, i)
+	for k := 0; k < 3; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
+		}
+		if personSubjects[string(w)] {
+			return true
+		}
+	}
+	return false
 }

@@ -46,6 +46,9 @@ func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 				}
 			}
 			s := emailLocalStart(text, l, lk)
+			if s >= 0 && at == " arroba " {
+				s = dictatedLocalStart(l, s, lk) // "ge ene a ere o ele punto siete uno arroba …"
+			}
 			e, spelledDot := emailDomainEnd(text, l, dk)
 			capitalAt := at == " at " && text[k+1:k+3] == "AT" // "tom.hughes AT gmail.com"
 			if s < 0 || e < 0 || (at[0] == ' ' && !spelledDot && at != " arroba " && at != " arrova " && at != " @ " && !capitalAt) || lowerAt && !spelledDot {
@@ -240,4 +243,39 @@ func indexFold(s, up string) int {
 		}
 	}
 	return -1
+}
+
+// dictatedWords are the names of the letters and digits (Spanish, Catalan, Galician) and the
+// spelled separators of a local part dictated letter by letter ("ge ene a ere o ele punto siete
+// uno arroba yahoo punto es").
+var dictatedWords = words(`a be ce de e efe ge hache i jota ka ele eme ene o pe cu ere erre ese te u uve ve doble equis
+	griega ye zeta zeda efa hac ela ema ena erra essa ics uve cero uno dos tres cuatro cinco seis siete ocho nueve un
+	quatre cinc sis set vuit nou catro sete oito nove punto punt guion guión bajo baixo`)
+
+// dictatedLocalStart: when the local part at s (ending at k) is itself a dictated word, the
+// start of the run of dictated words before it, if that run adds three words or more; else s.
+func dictatedLocalStart(l string, s, k int) int {
+	if !dictatedWords[l[s:k]] && !(k-s == 1 && isASCIILetterByte(l[s])) {
+		return s
+	}
+	start, n := s, 0
+	for i := s; i > 1 && l[i-1] == ' '; {
+		j := i - 1
+		for j > 0 && l[j-1] != ' ' {
+			j--
+		}
+		w := l[j : i-1]
+		if !dictatedWords[w] {
+			break
+		}
+		n++
+		if w != "punto" && w != "punt" && w != "guion" && w != "bajo" && w != "baixo" && w != "doble" && w != "griega" {
+			start = j // a run ends on a letter or a digit, never on a separator word
+		}
+		i = j
+	}
+	if n < 3 {
+		return s
+	}
+	return start
 }

@@ -21,7 +21,7 @@ var plateFillers = words(`francesa frances french francaise alemana aleman germa
 // French/Italian AA-123-AA, AA 123 AA, AA 123AA, AA123AA; Portuguese 12-AB-34, AB-12-CD,
 // 12-34-AB, AB-12-34; German M-HV 4418, HH-AB 1234, B MK 3317 (1–3 letters, a dash or space,
 // 1–2 letters, an optional space, 1–4 digits, an optional E or H); Belgian 1-ABC-123; Spanish
-// special plates (C-7720-BGS) and old provincial ones (M-7742-ZK).
+// special plates (C-7720-BGS) and old provincial ones (M-7742-ZK); US ABC-1234 and UK AB12 CDE.
 func foreignPlateAt(text string, i int) int {
 	if i > 0 && isWordByte(text[i-1]) {
 		return 0
@@ -89,9 +89,14 @@ func foreignPlateAt(text string, i int) int {
 		is("DLD", 2, 2, 2), is("LDL", 2, 2, 2), is("DDL", 2, 2, 2), is("LDD", 2, 2, 2), // PT
 		is("LLD", -3, -2, -4),                    // DE
 		is("DLD", 1, 3, 3),                       // BE
-		is("LDL", 1, 4, 3), is("LDL", -2, 4, -2): // ES special, ES old provincial
+		is("LDL", 1, 4, 3), is("LDL", -2, 4, -2), // ES special, ES old provincial
+		is("LD", 3, 4),     // US states and others: ABC-1234, ABC 1234
+		is("LDL", 2, 2, 3): // UK: AB12 CDE
 		if shape == "LLD" && (glued[1] || glued[2]) {
 			return 0 // "HHAB 1234", "BMW X5": a German plate's three parts are always apart
+		}
+		if shape == "LD" && glued[1] || shape == "LDL" && gs[2] == 3 && gs[0] == 2 && (!glued[1] || glued[2]) {
+			return 0 // "ABC1234" is a code; a UK plate is "AB12 CDE"
 		}
 		return end(j)
 	}

@@ -447,7 +447,7 @@ func appendPersonBracketIDs(out []Span, text string, n int, minScore func(string
 		}
 		i++
 		e, digits, letters := tokenAt(text, i, 12)
-		if e >= len(text) || text[e] != ')' || digits < 6 || e-i < 6 || e-i > 10 || digits+letters != e-i || digits < 8 && letters == 0 {
+		if e >= len(text) || text[e] != ')' && !nationalityThen(text, e) || digits < 6 || e-i < 6 || e-i > 10 || digits+letters != e-i || digits < 8 && letters == 0 {
 			continue
 		}
 		covered := false
@@ -724,3 +724,38 @@ func namedCompanyBefore(text string, start, _ int) bool {
 	}
 	return false
 }
+
+// nationalityThen: ", <nationality or country>)" at e — the holder's nationality after the
+// number in brackets ("Wang Lei (E91827364, china)", "(AB1234567, mexicana)").
+func nationalityThen(text string, e int) bool {
+	if e+3 >= len(text) || text[e] != ',' {
+		return false
+	}
+	i := e + 1
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	k := i
+	for k < len(text) && k-i < 24 && (isASCIILetterByte(text[k]) || text[k] >= 0x80) {
+		k++
+	}
+	if k >= len(text) || text[k] != ')' || k == i {
+		return false
+	}
+	return nationalities[fold(text[i:k])]
+}
+
+// nationalities: the nationality adjectives and countries a branch writes after a foreign
+// customer's passport number (folded).
+var nationalities = words(`china chino chinese mexicana mexicano mexican mexico colombiana colombiano colombia venezolana
+	venezolano venezuela peruana peruano peru argentina argentino ecuatoriana ecuatoriano ecuador marroqui marroquina
+	moroccan marruecos rumana rumano romanian rumania romania ucraniana ucraniano ukrainian ucrania ukraine rusa ruso
+	russian rusia russia britanica britanico british uk francesa frances french francia france alemana aleman german
+	alemania germany italiana italiano italian italia italy portuguesa portugues portuguese portugal estadounidense
+	american usa us eeuu india indio indian pakistani paquistani pakistan brasilena brasileno brazilian brasil brazil
+	filipina filipino philippines senegalesa senegales senegal nigeriana nigeriano nigerian nigeria argelina argelino
+	cubana cubano cuba dominicana dominicano boliviana boliviano bolivia paraguaya paraguayo uruguaya uruguayo chilena
+	chileno chile hondurena hondureno irlandesa irlandes irish irlanda ireland polaca polaco polish polonia poland bulgara
+	bulgaro bulgaria japonesa japones japanese japon japan coreana coreano korean corea korea georgiana georgiano
+	albanesa albanes armenia armenio turca turco turkish turquia vietnamita bangladesi egipcia egipcio siria sirio
+	xinesa xines txinatarra chinesa chines mexicà mexicana`)

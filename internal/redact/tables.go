@@ -146,6 +146,9 @@ var (
 	colTypes = [9]string{"", TypeDOB, TypeEmail, TypePhone, TypeAddress, TypePassport, TypeMRN, TypeDNI, TypePerson}
 )
 
+// tableGapLines: how many lines without the delimiter may stand between a header and its rows.
+const tableGapLines = 3
+
 // tableDelims are the cell separators of a header row, most telling first.
 const tableDelims = "|\t;,"
 
@@ -156,7 +159,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 	var cols []string
 	var cells [][2]int
 	delim := byte(0)
-	headerCells := 0
+	headerCells, gapLines, pageBreak := 0, 0, false
 	for ls := 0; ls < len(text); {
 		le := strings.IndexByte(text[ls:], '\n')
 		if le < 0 {
@@ -169,10 +172,28 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 		if lineEnd > ls && text[lineEnd-1] == '\r' {
 			lineEnd--
 		}
+		suspended := false
 		if delim != 0 {
 			if strings.IndexByte(line, delim) < 0 {
+				// a blank line, a page break ("--- página 2 ---") or a short note ("export run
+				// 2026-12-01") between the header and its rows: the header still types the
+				// rows for up to tableGapLines such lines (not for a comma, which prose has)
+				gapLines++
+				if pageBreakLine(line) {
+					pageBreak = true
+				}
+				if gapLines > tableGapLines || delim == ',' && !pageBreak && strings.TrimSpace(line) != "" || len(line) > 80 || headerOf(line) {
+					delim, cols = 0, cols[:0]
+				} else {
+					suspended = true
+					out = appendKeyValue(out, &p, ls, lineEnd)
+				}
+			} else if delim == ',' && gapLines > 0 && !pageBreak || gapLines > 0 && typedHeader(&p, line) {
+				// a comma table resumes only past a page break: after a blank line, a line
+				// with commas is as often prose; and a header past the gap starts a new table
 				delim, cols = 0, cols[:0]
 			} else if !separatorRow(line) {
+				gapLines, pageBreak = 0, false
 				cells = splitCells(cells[:0], text, ls, lineEnd, delim)
 				if len(cells) == headerCells {
 					for k, c := range cells {
@@ -183,7 +204,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 				}
 			}
 		}
-		if delim == 0 {
+		if delim == 0 && !suspended {
 			if d, n := headerDelim(line); d != 0 {
 				cells = splitCells(cells[:0], text, ls, lineEnd, d)
 				cols = cols[:0]
@@ -196,7 +217,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 					}
 				}
 				if typed > 0 && len(cells) >= 2 && n > 0 {
-					delim, headerCells = d, len(cells)
+					delim, headerCells, gapLines, pageBreak = d, len(cells), 0, false
 				} else {
 					cols = cols[:0]
 				}
@@ -375,8 +396,8 @@ func appendCell(out []Span, p *dateParser, typ string, s, e int) []Span {
 			return out
 		}
 	case TypeMRN:
-		if digits < 4 || len(v) > 24 || strings.Count(v, " ") > 2 {
-			return out
+		if digits < 4 || len(v) > 24 || strings.Count(v, " ") > 2 && (digits < 8 || strings.Count(v, " ") > 4) {
+			return out // a CIP is typed in five groups: "SORA 0 361012 00 7"
 		}
 	case TypeDNI:
 		if digits < 7 || len(v) > 16 {
@@ -714,4 +735,44 @@ func jsonStringEnd(text string, i int) int {
 		}
 	}
 	return -1
+}
+
+// headerOf: line is a header row of its own (another table starts).
+func headerOf(line string) bool {
+	d, _ := headerDelim(line)
+	return d != 0
+}
+
+// pageBreakLine: a page break an export or a paste leaves between a header and its rows
+// ("--- page 2 ---", "=== Página 3 ===", "[pàgina 2]", "-----").
+func pageBreakLine(line string) bool {
+	t := strings.ToLower(strings.Trim(line, " \t\r-=*_[]()#"))
+	if len(line) > 40 || strings.Trim(line, " \t\r") == "" {
+		return false
+	}
+	if t == "" {
+		return true // a rule of dashes
+	}
+	for _, w := range [...]string{"page", "página", "pagina", "pàgina", "pag.", "pág.", "orria", "orrialdea", "páxina", "paxina"} {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// typedHeader: line is a header row with at least one column that names personal data or
+// another field (columnType), so a table after a gap starts anew instead of continuing.
+func typedHeader(p *dateParser, line string) bool {
+	d, n := headerDelim(line)
+	if d == 0 || n == 0 {
+		return false
+	}
+	for _, c := range strings.Split(line, string(d)) {
+		c = strings.TrimSpace(c)
+		if c != "" && columnType(c) != "" {
+			return true
+		}
+	}
+	return false
 }
