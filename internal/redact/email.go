@@ -165,7 +165,39 @@ var roleLocalParts = words(`info informacion información contacto contact conta
 	payments pagos facturacion facturación billing invoices riesgos ventas sales comercial marketing rrhh hr noreply no-reply
 	donotreply notificaciones notifications avisos alertas alerts prensa press empleo jobs legal compliance privacidad privacy
 	tarjetas cards hipotecas prestamos préstamos inversiones empresas bulegoa idazkaritza informazioa bustia secretaria.juzgado registro registre hello hola team equipo
-	seguridad security seguretat verificacion verificación verification fraude fraud of ofi suc sucursal branch agencia`)
+	seguridad security seguretat verificacion verificación verification fraude fraud of ofi suc sucursal branch agencia
+	international internacional desk treasury tesoreria tesorería ops operations operaciones operacions
+	hipoteques hipoteca mortgages mortgage particulares particulars banca pymes negocios business accounts cuentas comptes
+	cobros recobros consultas consultes dudas gestion gestió tramites trámits atencio atenció clients service care
+	servicio servei servizo zerbitzua client privada privat`)
+
+// roleLocal: a local part that is a shared mailbox's word, or two or three of them run
+// together ("atencionclientes", "customerservice", "bancaprivada"), with "al", "a" or "de"
+// allowed between them ("atencionalcliente").
+func roleLocal(s string) bool {
+	return roleLocalParts[s] || roleCompound(s, 3)
+}
+
+func roleCompound(s string, parts int) bool {
+	if parts == 0 {
+		return false
+	}
+	for i := 3; i <= len(s)-3; i++ {
+		if !roleLocalParts[s[:i]] {
+			continue
+		}
+		rest := s[i:]
+		if roleLocalParts[rest] || roleCompound(rest, parts-1) {
+			return true
+		}
+		for _, glue := range [...]string{"al", "a", "de"} {
+			if r, ok := strings.CutPrefix(rest, glue); ok && len(r) >= 3 && (roleLocalParts[r] || roleCompound(r, parts-1)) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // freeMailDomains are the providers where a mailbox is a person's, whatever its name.
 var freeMailDomains = words(`gmail googlemail hotmail outlook live msn yahoo ymail icloud me mac aol protonmail proton gmx
@@ -198,12 +230,16 @@ func emailRoleVeto(text string, start, end int) bool {
 	if k := strings.IndexAny(local, "._-"); k > 0 && !roleLocalParts[local] {
 		first = local[:k]
 	}
-	if !roleLocalParts[strings.TrimRight(first, "0123456789")] { // "oficina3021@…"
+	if !roleLocal(strings.TrimRight(first, "0123456789")) { // "oficina3021@…"
 		return false
 	}
 	rest := local[len(first):] + "." + domain
+	var fb [128]byte
 	for _, tok := range strings.FieldsFunc(rest, func(r rune) bool { return r == '.' || r == '-' || r == '_' }) {
-		if len(tok) >= 4 && !roleLocalParts[tok] && capitalisedElsewhere(text, start, end, tok) {
+		// Only a word the name lists know counts: "CaixaBank" written in a phishing text
+		// does not make "seguridad@caixabank-verificacion.top" a person's mailbox.
+		if len(tok) >= 4 && !roleLocalParts[tok] && lexLookup(appendAccentFolded(fb[:0], []byte(tok)))&(lexGivenNames|lexSurnames) != 0 &&
+			capitalisedElsewhere(text, start, end, tok) {
 			return false
 		}
 	}
