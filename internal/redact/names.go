@@ -206,8 +206,9 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 			w.end+1 < len(text) && (text[w.end] == '-' || text[w.end] == '/') && isDigitByte(text[w.end+1]) {
 			continue // a code's letters ("FE25-00412339", "PV25", "POL-88213"), not a name
 		}
-		if monthBetweenNumbers(text, w.start, w.end) || strings.HasPrefix(text[w.end:], ".-") || strings.HasPrefix(text[w.end:], ".–") {
-			continue // "5 Mar 2025", "3 de març de 2025": a month; "SEGUNDO.-": a heading's ordinal
+		if monthBetweenNumbers(text, w.start, w.end) || strings.HasPrefix(text[w.end:], ".-") || strings.HasPrefix(text[w.end:], ".–") ||
+			monthBeforeYear(text, w.end) && monthAbbrevs[string(w.fold(fc))] {
+			continue // "5 Mar 2025", "3 de març de 2025", "next dose Jan 2027": a month; "SEGUNDO.-": a heading's ordinal
 		}
 		if end, ok := introducedName(text, ws, i, fc); ok {
 			// "soy maría josé fernández", "this is tom baker": people introduce themselves in
@@ -586,6 +587,22 @@ func monthBetweenNumbers(text string, s, e int) bool {
 	}
 	// "el 15 de març.": a day, "de", the word, then the sentence ends
 	return strings.HasSuffix(b, " de ") && (len(a) == 0 || strings.IndexByte(".,;)\n", a[0]) >= 0)
+}
+
+// monthBeforeYear: a four-digit year (19xx, 20xx) follows text[:e] after one space or a dot and
+// a space ("Jan 2027", "Dec. 1999"), and no digit after it.
+func monthBeforeYear(text string, e int) bool {
+	if e < len(text) && text[e] == '.' {
+		e++
+	}
+	if e+5 > len(text) || text[e] != ' ' {
+		return false
+	}
+	y := text[e+1 : e+5]
+	if !(y[:2] == "19" || y[:2] == "20") || !isDigitByte(y[2]) || !isDigitByte(y[3]) {
+		return false
+	}
+	return e+5 == len(text) || !isDigitByte(text[e+5])
 }
 
 // shortStart: the one- and two-letter lower-case words a name, cue or introduction can start with

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +54,34 @@ func TestRoleMailboxes(t *testing.T) {
 	for _, s := range []string{"atenea", "infante", "marta", "clientela", "adminx"} {
 		if roleLocal(s) {
 			t.Errorf("roleLocal(%q) = true", s)
+		}
+	}
+}
+
+// A month's abbreviation that is also a given name, right before a year, is the month.
+func TestMonthBeforeYearIsNotAName(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	for _, c := range []struct {
+		text, word string
+		name       bool
+	}{
+		{"next dose Jan 2027, then yearly", "Jan", false},
+		{"renewal due Dec. 2026 at the latest", "Dec", false},
+		{"spoke to Jan about the loan", "Jan", true},
+		{"Jan 20271 is a reference", "Jan", true},
+	} {
+		spans, err := r.Detect(context.Background(), c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, s := range spans {
+			if s.Type == TypePerson && strings.Contains(c.text[s.Start:s.End], c.word) {
+				got = true
+			}
+		}
+		if got != c.name {
+			t.Errorf("%q: %q as a name = %v, want %v", c.text, c.word, got, c.name)
 		}
 	}
 }
