@@ -128,3 +128,82 @@ func TestLookupCueMatchesMap(t *testing.T) {
 		}
 	}
 }
+
+// The hand-written matchers (exact.go) return what their anchored regexp2 patterns return, at
+// every rune of every corpus text and of random strings built from mutated examples of every
+// pattern (near misses, separators doubled or dropped, case swapped), on the runes prepare
+// makes, with the context the lookarounds read before and after.
+func TestExactMatchersAgreeWithRegexp(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	texts := equivTexts(t)
+	for _, name := range []string{"realistic-dev.jsonl", "realistic-dev4.jsonl", "realistic-dev8.jsonl"} {
+		for _, it := range loadItems(t, name) {
+			texts = append(texts, it.Text)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 7))
+	for n := 0; n < 6000; n++ {
+		texts = append(texts, randomShapes(rng))
+	}
+	// every exemplar alone, glued to word runes and to the characters the lookarounds forbid,
+	// and the rarer branches of the fixed shapes
+	shapes := append([]string{"12345678 - Z", "12.345.678 - z", "12 345 678-Z", "4111.1111.1111.1111.123", "4111.1111.1111.1111.1",
+		"4111.1111.1111.1111.1234", "4111 1111 1111 1111 111", "41111111111111111111", "X.1234.567-L", "x 1 234 567 l", "Y1234 567L",
+		"B-1234567-J", "b 1234567 j", "28-1234-5678-40", "28/1234/5678/40", "00 34 600 12 34 56", "0034-600.123.456", "+34.912 345 678",
+		"+34 91 123 45 67", "+3491 123 45 67", "+1 2.3.4.5.6.7.8.9.0.1.2.3.4.5.6", "1.2.3.4.5", "255.255.255.255.1", "abc1234567",
+		"ABC123456Z", "+34 600-123-456", "600 12 34 56", "800 123 45 67"}, exemplars...)
+	for n := 0; n < 2000; n++ {
+		texts = append(texts, mutate(rng, shapes[rng.IntN(28)]))
+	}
+	for _, e := range shapes {
+		for _, pre := range []string{"", "a", "_", "+", ".", ":", "é", " ", "1"} {
+			for _, post := range []string{"", "a", "_", "+", ".", ".1", "-", " ", "1", "é", "Z"} {
+				texts = append(texts, pre+e+post)
+			}
+		}
+	}
+	tried := map[string]int{}
+	for _, rec := range r.recs {
+		if rec.exact == nil {
+			continue
+		}
+		var st scanText
+		for _, text := range texts {
+			st.prepared = false
+			st.prepare(text)
+			for i := 0; i <= len(st.runes); i++ {
+				m, err := rec.anchored.FindRunesMatchStartingAt(st.runes, i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := -1
+				if m != nil {
+					if m.Index != i {
+						t.Fatalf("%s: anchored match at %d, not at the start %d", rec.name, m.Index, i)
+					}
+					want = m.Length
+					tried[rec.name]++
+				}
+				if got := rec.exact(st.runes, i); got != want {
+					t.Fatalf("%s at rune %d of %q: hand-written %d, regexp2 %d", rec.name, i, text, got, want)
+				}
+			}
+		}
+	}
+	for name := range exactMatchers {
+		if tried[name] < 20 {
+			t.Errorf("%s: only %d matches among the texts; the comparison needs more", name, tried[name])
+		}
+	}
+}
+
+// Every hand-written matcher is used by the default policy: a pattern edited without its
+// matcher falls back to regexp2 (correct, but slower), and this says which one.
+func TestExactMatchersInUse(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	for name := range exactMatchers {
+		if !slices.ContainsFunc(r.recs, func(rec *recognizer) bool { return rec.name == name && rec.exact != nil }) {
+			t.Errorf("%s: its pattern no longer reads as exact.go's copy; update the matcher to the new pattern", name)
+		}
+	}
+}
