@@ -29,6 +29,9 @@ var exactMatchers = map[string]exactMatcher{
 	"card":        {wb + `(?:[1-9](?:[ -]?\d){12,18}|[1-9]\d{3}(?:\.\d{4}){3}(?:\.\d{1,3})?)` + we, matchCard},
 	"es_phone":    {`(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we, matchSpanishPhone},
 	"e164":        {`(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we, matchE164},
+	"email":       {`(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`, matchEmail},
+	"ipv6":        {`(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`, matchIPv6},
+	"iban":        {wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we, matchIBAN},
 	"ipv4":        {`(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`, matchIPv4},
 	"es_passport": {wb + `[A-Za-z]{3}\d{6}` + we, matchPassport},
 }
@@ -355,4 +358,136 @@ func matchPassport(rs []rune, i int) int {
 		return -1
 	}
 	return end(rs, i, i+9)
+}
+
+func isEmailLocal(r rune) bool { return isWordRune(r) || r == '.' || r == '%' || r == '+' || r == '-' }
+
+func isDomainRune(r rune) bool { return isWordRune(r) || r == '-' }
+
+// matchEmail: (?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}
+// '@' is no local character, so the local part runs exactly to it (at most 64); the first
+// label must run to a '.' within 63; later labels take at most 63 each (there is no lookahead
+// after them), and the loop stops at the eighth or where no '.' and domain rune follow.
+func matchEmail(rs []rune, i int) int {
+	if i > 0 && isEmailLocal(rs[i-1]) {
+		return -1
+	}
+	j := i
+	for j < len(rs) && isEmailLocal(rs[j]) {
+		j++
+	}
+	if j == i || j-i > 64 || at(rs, j) != '@' {
+		return -1
+	}
+	j++
+	k := j
+	for k < len(rs) && isDomainRune(rs[k]) {
+		k++
+	}
+	if k == j || k-j > 63 || at(rs, k) != '.' {
+		return -1
+	}
+	n := 0
+	for n < 8 && at(rs, k) == '.' && k+1 < len(rs) && isDomainRune(rs[k+1]) {
+		l := k + 1
+		for l < len(rs) && l-(k+1) < 63 && isDomainRune(rs[l]) {
+			l++
+		}
+		k = l
+		n++
+	}
+	if n == 0 {
+		return -1
+	}
+	return k - i
+}
+
+func isHex(r rune) bool { return r >= '0' && r <= '9' || r >= 'A' && r <= 'F' || r >= 'a' && r <= 'f' }
+
+// matchIPv6: (?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])
+// Every group ends where ':' or the lookahead must hold, so a group of more than four hex
+// digits fails the whole match, and only the longest run of groups can pass the lookahead
+// (every shorter one is followed by ':').
+func matchIPv6(rs []rune, i int) int {
+	if r := at(rs, i-1); r == ':' || wordAt(rs, i-1) {
+		return -1
+	}
+	hexRun := func(j int) int {
+		k := j
+		for k < len(rs) && isHex(rs[k]) {
+			k++
+		}
+		return k - j
+	}
+	h := hexRun(i)
+	if h > 4 {
+		return -1
+	}
+	j, n := i+h, 0
+	for n < 7 && at(rs, j) == ':' {
+		h = hexRun(j + 1)
+		if h > 4 {
+			return -1
+		}
+		j += 1 + h
+		n++
+	}
+	if n < 2 || at(rs, j) == ':' || wordAt(rs, j) {
+		return -1
+	}
+	return j - i
+}
+
+func isASCIIAlnum(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
+}
+
+// matchIBAN: wb (?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30} we
+// The two heads are exclusive (a digit or a space after the letters), and each group of the
+// loop can be read one way only: an alphanumeric; '.', '-' or ' ' and one; or '/' with an
+// optional space on either side and one. The loop gives groups back until we holds.
+func matchIBAN(rs []rune, i int) int {
+	if wordAt(rs, i-1) || !letterAt(rs, i) || !letterAt(rs, i+1) {
+		return -1
+	}
+	j := i + 2
+	if at(rs, j) == ' ' {
+		if r0, r1 := rs[i], rs[i+1]; r0 < 'A' || r0 > 'Z' || r1 < 'A' || r1 > 'Z' {
+			return -1
+		}
+		j++
+	}
+	if !digitsRun(rs, j, 2) {
+		return -1
+	}
+	j += 2
+	var ends [31]int
+	n := 0
+	for n < 30 {
+		k := j
+		switch r := at(rs, k); {
+		case isASCIIAlnum(r):
+		case r == '.' || r == '-':
+			k++
+		case r == ' ' && isASCIIAlnum(at(rs, k+1)):
+			k++
+		case r == ' ' && at(rs, k+1) == '/':
+			k += 2
+			k = optSep(rs, k, " ")
+		case r == '/':
+			k = optSep(rs, k+1, " ")
+		}
+		if !isASCIIAlnum(at(rs, k)) {
+			break
+		}
+		j = k + 1
+		n++
+		ends[n] = j
+	}
+	for ; n >= 11; n-- {
+		if !wordAt(rs, ends[n]) {
+			return ends[n] - i
+		}
+	}
+	return -1
 }
