@@ -1,5 +1,10 @@
 package redact
 
+import (
+	"strings"
+	"unicode"
+)
+
 // Exact matchers: hand-written forms of the fixed-shape built-in patterns (DNI, NIE, CIF, NSS,
 // card, Spanish and E.164 phones, IPv4, passport). At a candidate start they return what the
 // anchored regexp2 pattern (\G + pattern) returns there, the match's length in runes or -1,
@@ -22,18 +27,27 @@ type exactMatcher struct {
 }
 
 var exactMatchers = map[string]exactMatcher{
-	"es_dni":      {wb + `\d{2}[. ]?\d{3}[. ]?\d{3}(?:[ -]| - )?[A-Za-z]` + we, matchDNI},
-	"es_nie":      {wb + `[XYZxyz][ .-]?(?:\d{7}|\d{4}[ .]\d{3}|\d[ .]\d{3}[ .]\d{3})[ .-]?[A-Za-z]` + we, matchNIE},
-	"es_cif":      {wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we, matchCIF},
-	"es_nss":      {wb + `\d{2}[ /-]?(?:\d{8}|\d{4}[ /-]\d{4})[ /-]?\d{2}` + we, matchNSS},
-	"card":        {wb + `(?:[1-9](?:[ -]?\d){12,18}|[1-9]\d{3}(?:\.\d{4}){3}(?:\.\d{1,3})?)` + we, matchCard},
-	"es_phone":    {`(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we, matchSpanishPhone},
-	"e164":        {`(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we, matchE164},
-	"email":       {`(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`, matchEmail},
-	"ipv6":        {`(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`, matchIPv6},
-	"iban":        {wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we, matchIBAN},
-	"ipv4":        {`(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`, matchIPv4},
-	"es_passport": {wb + `[A-Za-z]{3}\d{6}` + we, matchPassport},
+	"es_dni":          {wb + `\d{2}[. ]?\d{3}[. ]?\d{3}(?:[ -]| - )?[A-Za-z]` + we, matchDNI},
+	"es_nie":          {wb + `[XYZxyz][ .-]?(?:\d{7}|\d{4}[ .]\d{3}|\d[ .]\d{3}[ .]\d{3})[ .-]?[A-Za-z]` + we, matchNIE},
+	"es_cif":          {wb + `[ABCDEFGHJNPQRSUVWabcdefghjnpqrsuvw][ -]?\d{7}[ -]?[0-9A-Ja-j]` + we, matchCIF},
+	"es_nss":          {wb + `\d{2}[ /-]?(?:\d{8}|\d{4}[ /-]\d{4})[ /-]?\d{2}` + we, matchNSS},
+	"card":            {wb + `(?:[1-9](?:[ -]?\d){12,18}|[1-9]\d{3}(?:\.\d{4}){3}(?:\.\d{1,3})?)` + we, matchCard},
+	"es_phone":        {`(?<![\w+])(?:(?:\+|00) ?34[ .-]?)?(?:[6789]\d{8}|[6789]\d{2}[ .-]\d{3}[ .-]\d{3}|[6789]\d{2}[ .-]\d{2}[ .-]\d{2}[ .-]\d{2}|[89]\d[ .-]\d{3}[ .-]\d{2}[ .-]\d{2})` + we, matchSpanishPhone},
+	"e164":            {`(?<![\w+])\+[1-9](?:[ .-]?\d){6,14}` + we, matchE164},
+	"email":           {`(?<![\w.%+-])[\w.%+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`, matchEmail},
+	"ipv6":            {`(?<![\w:])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?![\w:])`, matchIPv6},
+	"iban":            {wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we, matchIBAN},
+	"dob":             {wb + `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?i:de )?(?i:` + months + `)\.?,? (?i:de |del )?(?:19|20)\d{2})` + we, matchDate},
+	"dob_month_first": {wb + `(?i:` + months + `)\.? \d{1,2}(?i:st|nd|rd|th)?,? (?:19|20)\d{2}` + we, matchMonthFirst},
+	"ipv4":            {`(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`, matchIPv4},
+	"es_passport":     {wb + `[A-Za-z]{3}\d{6}` + we, matchPassport},
+}
+
+func init() {
+	if monthAlts == nil { // months changed shape: the date patterns keep regexp2
+		delete(exactMatchers, "dob")
+		delete(exactMatchers, "dob_month_first")
+	}
 }
 
 // at returns rs[i], or -1 outside rs.
@@ -487,6 +501,172 @@ func matchIBAN(rs []rune, i int) int {
 	for ; n >= 11; n-- {
 		if !wordAt(rs, ends[n]) {
 			return ends[n] - i
+		}
+	}
+	return -1
+}
+
+// monthAlts are the alternatives of months, in the pattern's order (regexp2 tries them in
+// order; the first whose continuation holds wins, so "sep" before "sept" matters). nil if
+// months is no longer a plain alternation of lower-case ASCII words: the date matchers are
+// then left out.
+var monthAlts = func() [][]rune {
+	body, ok := strings.CutPrefix(months, "(?:")
+	if body, ok = strings.CutSuffix(body, ")"); !ok {
+		return nil
+	}
+	var out [][]rune
+	for _, m := range strings.Split(body, "|") {
+		if m == "" || strings.Trim(m, "abcdefghijklmnopqrstuvwxyz") != "" {
+			return nil
+		}
+		out = append(out, []rune(m))
+	}
+	return out
+}()
+
+// foldAt reports whether the runes from j, lower-cased as regexp2's (?i) lower-cases them
+// (unicode.ToLower), spell the lower-case w.
+func foldAt(rs []rune, j int, w string) bool {
+	for k := 0; k < len(w); k++ {
+		if j+k >= len(rs) || unicode.ToLower(rs[j+k]) != rune(w[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func foldRunesAt(rs []rune, j int, w []rune) bool {
+	if j+len(w) > len(rs) {
+		return false
+	}
+	for k, c := range w {
+		if unicode.ToLower(rs[j+k]) != c {
+			return false
+		}
+	}
+	return true
+}
+
+// digitCount is how many digits follow from j, counting to at most 3.
+func digitCount(rs []rune, j int) int {
+	d := 0
+	for d < 3 && digitAt(rs, j+d) {
+		d++
+	}
+	return d
+}
+
+// yearAt: (?:19|20)\d{2} from j.
+func yearAt(rs []rune, j int) bool {
+	r0, r1 := at(rs, j), at(rs, j+1)
+	return (r0 == '1' && r1 == '9' || r0 == '2' && r1 == '0') && digitsRun(rs, j+2, 2)
+}
+
+func dateSepAt(rs []rune, j int) bool { r := at(rs, j); return r == '/' || r == '.' || r == '-' }
+
+// matchDate: wb (?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|
+// \d{1,2}(?:º|°)? (?i:de )?(?i:months)\.?,? (?i:de |del )?(?:19|20)\d{2}) we
+// \d{1,2} is followed by a separator, 'º', '°' or a space in every form, so it takes the whole
+// run of one or two digits; "de " before a month cannot be a month's start ("dec" needs a 'c'
+// where "de " has a space), and "de " and "del " before the year are exclusive.
+func matchDate(rs []rune, i int) int {
+	if wordAt(rs, i-1) {
+		return -1
+	}
+	d := digitCount(rs, i)
+	if (d == 1 || d == 2) && dateSepAt(rs, i+d) {
+		j := i + d + 1
+		if e := digitCount(rs, j); (e == 1 || e == 2) && dateSepAt(rs, j+e) && yearAt(rs, j+e+1) {
+			if n := end(rs, i, j+e+5); n >= 0 {
+				return n
+			}
+		}
+	}
+	if yearAt(rs, i) && at(rs, i+4) == '-' && digitsRun(rs, i+5, 2) && at(rs, i+7) == '-' && digitsRun(rs, i+8, 2) {
+		if n := end(rs, i, i+10); n >= 0 {
+			return n
+		}
+	}
+	if d != 1 && d != 2 {
+		return -1
+	}
+	j := i + d
+	if r := at(rs, j); r == 'º' || r == '°' {
+		j++
+	}
+	if at(rs, j) != ' ' {
+		return -1
+	}
+	j++
+	if foldAt(rs, j, "de ") {
+		j += 3
+	}
+	for _, m := range monthAlts {
+		if !foldRunesAt(rs, j, m) {
+			continue
+		}
+		k := j + len(m)
+		if at(rs, k) == '.' {
+			k++
+		}
+		if at(rs, k) == ',' {
+			k++
+		}
+		if at(rs, k) != ' ' {
+			continue
+		}
+		k++
+		if foldAt(rs, k, "de ") {
+			k += 3
+		} else if foldAt(rs, k, "del ") {
+			k += 4
+		}
+		if !yearAt(rs, k) {
+			continue
+		}
+		if n := end(rs, i, k+4); n >= 0 {
+			return n
+		}
+	}
+	return -1
+}
+
+// matchMonthFirst: wb (?i:months)\.? \d{1,2}(?i:st|nd|rd|th)?,? (?:19|20)\d{2} we
+// The day takes its whole run of one or two digits (a suffix, ',' or a space follows it), and
+// a suffix, when there, is taken (',' or a space must follow the day otherwise).
+func matchMonthFirst(rs []rune, i int) int {
+	if wordAt(rs, i-1) {
+		return -1
+	}
+	for _, m := range monthAlts {
+		if !foldRunesAt(rs, i, m) {
+			continue
+		}
+		j := i + len(m)
+		if at(rs, j) == '.' {
+			j++
+		}
+		if at(rs, j) != ' ' {
+			continue
+		}
+		j++
+		d := digitCount(rs, j)
+		if d != 1 && d != 2 {
+			continue
+		}
+		j += d
+		if foldAt(rs, j, "st") || foldAt(rs, j, "nd") || foldAt(rs, j, "rd") || foldAt(rs, j, "th") {
+			j += 2
+		}
+		if at(rs, j) == ',' {
+			j++
+		}
+		if at(rs, j) != ' ' || !yearAt(rs, j+1) {
+			continue
+		}
+		if n := end(rs, i, j+5); n >= 0 {
+			return n
 		}
 	}
 	return -1
