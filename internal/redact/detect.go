@@ -115,7 +115,7 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		t.spans = appendNames(t.spans, t.words, &t.fold, text)
 		for i := n; i < len(t.spans); i++ {
 			s := &t.spans[i]
-			s.Score = r.boost(s.Score, TypePerson, personContext, p.lower, s.Start, s.End)
+			s.Score = r.boostIdx(s.Score, r.personCtx, p.lower, s.Start, s.End)
 		}
 		t.spans = dropNamesInAddresses(t.spans, n)
 	}
@@ -255,7 +255,11 @@ func (r *Redactor) score(rec *recognizer, text string, p *profile, start int, en
 			score -= r.cfg.ChecksumPenalty
 		}
 	}
-	score = r.boost(score, rec.typ, rec.context, p.lower, start, *end)
+	if rec.ctxIdx != nil {
+		score = r.boostIdx(score, rec.ctxIdx, p.lower, start, *end)
+	} else {
+		score = r.boost(score, rec.typ, rec.context, p.lower, start, *end)
+	}
 	return Span{Start: start, End: *end, Type: rec.typ, Text: s, Score: score, Source: rec.name}, true
 }
 

@@ -20,7 +20,8 @@ type recognizer struct {
 	// next word, a card number runs into a year); it returns the byte length to keep.
 	refine  func(s string) int
 	context []string
-	gate    [][]byte // context words and their parts around a space (see nearContext)
+	ctxIdx  *ctxIndex // context and the policy's words for typ (see context.go); set by New
+	gate    [][]byte  // context words and their parts around a space (see nearContext)
 	// anyContext: a context word is empty or all spaces, so every match is in reach of one.
 	anyContext bool
 	// gateByFirst indexes gate by first byte.

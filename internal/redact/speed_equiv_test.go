@@ -215,3 +215,45 @@ func TestExactMatchersInUse(t *testing.T) {
 		}
 	}
 }
+
+// The context index (context.go) finds what boost's word-by-word search (containsJoined for
+// every word) finds, for every recognizer's words, the person words and policies with spaced,
+// empty and non-letter context words, around every span position of the corpus texts.
+func TestContextIndexMatchesContainsJoined(t *testing.T) {
+	spaced := DefaultConfig()
+	spaced.ContextWords = map[string][]string{TypeDOB: {" nac", "fecha de", "X y", "-ref"}, TypePassport: {"doc num "}, TypePerson: {"sr ", "dña."}}
+	empty := DefaultConfig()
+	empty.ContextWords = map[string][]string{TypeDOB: {""}, TypePerson: {" "}}
+	texts := equivTexts(t)
+	for _, w := range []string{" nac", "-ref", "fecha de", "doc num ", "sr ", "dña.", "dni", "nombre", "tel", "d.o.b", "seguridad social"} {
+		for _, glue := range []string{"", "a", "é", " ", "-", "1"} {
+			texts = append(texts, "x"+glue+w+glue+"y 12 de mayo de 1980", w+glue, glue+w)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 9))
+	for _, cfg := range []Config{DefaultConfig(), spaced, empty} {
+		r := newTestRedactor(t, cfg)
+		type set struct {
+			typ   string
+			words []string
+			idx   *ctxIndex
+		}
+		sets := []set{{TypePerson, personContext, r.personCtx}}
+		for _, rec := range append(append([]*recognizer(nil), r.recs...), r.deny...) {
+			sets = append(sets, set{rec.typ, rec.context, rec.ctxIdx})
+		}
+		for _, text := range texts {
+			lower := appendLowerSameLength(nil, text)
+			for n := 0; n < 12; n++ {
+				start := rng.IntN(len(text) + 1)
+				end := start + rng.IntN(len(text)-start+1)
+				for _, s := range sets {
+					want := r.boost(0.5, s.typ, s.words, lower, start, end)
+					if got := r.boostIdx(0.5, s.idx, lower, start, end); got != want {
+						t.Fatalf("%s words around [%d,%d) of a %d-byte text: index %v, search %v", s.typ, start, end, len(text), got, want)
+					}
+				}
+			}
+		}
+	}
+}
