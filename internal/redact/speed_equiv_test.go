@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The one-pass forms of the hot loops (issue #11's cost) must compute what the forms they
@@ -254,6 +256,33 @@ func TestContextIndexMatchesContainsJoined(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// keepsNFKC's memo (one answer per BMP rune) answers what IsNormalString answers, asked cold and
+// warm, for every BMP rune and for segments of several runes.
+func TestKeepsNFKCMemoMatchesNorm(t *testing.T) {
+	ref := func(c string) bool {
+		if c == "º" || c == "ª" {
+			return true
+		}
+		if r, _ := utf8.DecodeRuneInString(c); r >= 0xC0 && r < 0x250 {
+			return true
+		}
+		return norm.NFKC.IsNormalString(c)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for r := rune(0); r < 1<<16; r++ {
+			c := string(r)
+			if keepsNFKC(c) != ref(c) {
+				t.Fatalf("pass %d: keepsNFKC(%U) differs from IsNormalString", pass, r)
+			}
+		}
+	}
+	for _, c := range []string{"e\u0301", "\ufb01x", "\u2460\u2461", "\xff", "\U0001D400", "\uFFFD", "A\u030A"} {
+		if keepsNFKC(c) != ref(c) {
+			t.Fatalf("keepsNFKC(%+q) differs from IsNormalString", c)
 		}
 	}
 }
