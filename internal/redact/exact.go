@@ -39,8 +39,10 @@ var exactMatchers = map[string]exactMatcher{
 	"iban":            {wb + `(?:[A-Za-z]{2}|[A-Z]{2} )\d{2}(?:(?:[ .-]|[ ]?/[ ]?)?[A-Za-z0-9]){11,30}` + we, matchIBAN},
 	"dob":             {wb + `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}-\d{2}-\d{2}|\d{1,2}(?:º|°)? (?i:de )?(?i:` + months + `)\.?,? (?i:de |del )?(?:19|20)\d{2})` + we, matchDate},
 	"dob_month_first": {wb + `(?i:` + months + `)\.? \d{1,2}(?i:st|nd|rd|th)?,? (?:19|20)\d{2}` + we, matchMonthFirst},
-	"ipv4":            {`(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`, matchIPv4},
-	"es_passport":     {wb + `[A-Za-z]{3}\d{6}` + we, matchPassport},
+	// identifiers.go's pattern: TestExactMatchersInUse only logs when it changes (see there).
+	"es_ccc":      {wb + `\d(?:[ -]?\d){19}` + we, matchCCC},
+	"ipv4":        {`(?<![\w.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w]|\.\d)`, matchIPv4},
+	"es_passport": {wb + `[A-Za-z]{3}\d{6}` + we, matchPassport},
 }
 
 func init() {
@@ -670,4 +672,21 @@ func matchMonthFirst(rs []rune, i int) int {
 		}
 	}
 	return -1
+}
+
+// matchCCC: wb \d(?:[ -]?\d){19} we
+// Twenty digits, each after an optional space or hyphen (the loop has no range to give back).
+func matchCCC(rs []rune, i int) int {
+	if wordAt(rs, i-1) || !digitAt(rs, i) {
+		return -1
+	}
+	j := i + 1
+	for n := 0; n < 19; n++ {
+		k := optSep(rs, j, " -")
+		if !digitAt(rs, k) {
+			return -1
+		}
+		j = k + 1
+	}
+	return end(rs, i, j)
 }
