@@ -33,8 +33,8 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 			return nil
 		}
 		t.prepare(text)
-		emit := func(m *regexp2.Match) {
-			start, end := t.off(m.Index), t.off(m.Index+m.Length)
+		emit := func(index, length int) {
+			start, end := t.off(index), t.off(index+length)
 			if s, ok := r.score(rec, text, p, start, &end); ok {
 				t.spans = append(t.spans, s)
 			}
@@ -44,7 +44,7 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 			var m *regexp2.Match
 			m, err = rec.re.FindRunesMatch(t.runes)
 			for ; m != nil && err == nil; m, err = rec.re.FindNextMatch(m) {
-				emit(m)
+				emit(m.Index, m.Length)
 				if t.limit > 0 && len(t.spans) > t.limit {
 					break
 				}
@@ -56,12 +56,23 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 				if c < next {
 					continue
 				}
+				if rec.exact != nil {
+					// the hand-written form of the anchored pattern: no regexp2 call, no Match
+					if n := rec.exact(t.runes, c); n >= 0 {
+						emit(c, n)
+						next = c + max(n, 1)
+						if t.limit > 0 && len(t.spans) > t.limit {
+							break
+						}
+					}
+					continue
+				}
 				var m *regexp2.Match
 				if m, err = rec.anchored.FindRunesMatchStartingAt(t.runes, c); err != nil {
 					break
 				}
 				if m != nil {
-					emit(m)
+					emit(m.Index, m.Length)
 					next = m.Index + max(m.Length, 1)
 					if t.limit > 0 && len(t.spans) > t.limit {
 						break
@@ -104,7 +115,7 @@ func (r *Redactor) detect(ctx context.Context, text string, t *scanText) (detect
 		t.spans = appendNames(t.spans, t.words, &t.fold, text)
 		for i := n; i < len(t.spans); i++ {
 			s := &t.spans[i]
-			s.Score = r.boost(s.Score, TypePerson, personContext, p.lower, s.Start, s.End)
+			s.Score = r.boostIdx(s.Score, r.personCtx, p.lower, s.Start, s.End)
 		}
 		t.spans = dropNamesInAddresses(t.spans, n)
 	}
@@ -244,7 +255,11 @@ func (r *Redactor) score(rec *recognizer, text string, p *profile, start int, en
 			score -= r.cfg.ChecksumPenalty
 		}
 	}
-	score = r.boost(score, rec.typ, rec.context, p.lower, start, *end)
+	if rec.ctxIdx != nil {
+		score = r.boostIdx(score, rec.ctxIdx, p.lower, start, *end)
+	} else {
+		score = r.boost(score, rec.typ, rec.context, p.lower, start, *end)
+	}
 	return Span{Start: start, End: *end, Type: rec.typ, Text: s, Score: score, Source: rec.name}, true
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -160,11 +161,37 @@ func keepsNFKC(c string) bool {
 	if c == "º" || c == "ª" {
 		return true
 	}
-	if r, _ := utf8.DecodeRuneInString(c); r >= 0xC0 && r < 0x250 {
+	r, size := utf8.DecodeRuneInString(c)
+	if r >= 0xC0 && r < 0x250 {
 		return true // Latin letters: composed, and what the recognizers expect
 	}
-	return norm.NFKC.IsNormalString(c)
+	if size != len(c) || r == utf8.RuneError || r >= 1<<16 {
+		return norm.NFKC.IsNormalString(c)
+	}
+	// One BMP rune: its answer never changes, and IsNormalString allocates (five times per
+	// 4 KiB prompt of euro signs and typographic quotes), so each rune is asked once.
+	w, shift := &nfkcMemo[r>>4], uint(r&15)*2
+	if v := w.Load() >> shift & 3; v != 0 {
+		return v == nfkcKept
+	}
+	keep := norm.NFKC.IsNormalString(c)
+	v := uint32(nfkcChanged)
+	if keep {
+		v = nfkcKept
+	}
+	for old := w.Load(); !w.CompareAndSwap(old, old|v<<shift); old = w.Load() {
+	}
+	return keep
 }
+
+// nfkcMemo holds keepsNFKC's answer for each BMP rune, two bits each: 0 not asked yet, then
+// nfkcKept or nfkcChanged.
+var nfkcMemo [1 << 16 / 16]atomic.Uint32
+
+const (
+	nfkcKept    = 1
+	nfkcChanged = 2
+)
 
 // foldNeeded reports whether a non-ASCII rune is changed or removed by foldRune. Letters of
 // Latin-1 and Latin Extended (the accents of Spanish, Catalan, Galician, Basque) are not.

@@ -20,7 +20,8 @@ type recognizer struct {
 	// next word, a card number runs into a year); it returns the byte length to keep.
 	refine  func(s string) int
 	context []string
-	gate    [][]byte // context words and their parts around a space (see nearContext)
+	ctxIdx  *ctxIndex // context and the policy's words for typ (see context.go); set by New
+	gate    [][]byte  // context words and their parts around a space (see nearContext)
 	// anyContext: a context word is empty or all spaces, so every match is in reach of one.
 	anyContext bool
 	// gateByFirst indexes gate by first byte.
@@ -38,9 +39,11 @@ type recognizer struct {
 	starts   [128]bool // ASCII characters a match can start with: first is asked only there
 	high     bool      // a match can start with a non-ASCII rune too
 	anchored *regexp2.Regexp
-	lead     int
-	cluster  cluster // for leadDigits
-	maxLen   int     // longest match in runes; 0: unbounded (never context-gated)
+	// exact is the hand-written form of anchored (see exact.go), nil where there is none.
+	exact   func(rs []rune, i int) int
+	lead    int
+	cluster cluster // for leadDigits
+	maxLen  int     // longest match in runes; 0: unbounded (never context-gated)
 }
 
 func (rec *recognizer) canStart(r rune) bool {
@@ -133,6 +136,8 @@ type builtin struct {
 	// loose: no check digit and a shape other data can have (plates, national phone formats
 	// of other countries): left out of the strict redactor, whose hits block a request.
 	loose bool
+	// exact: see recognizer.exact; set by compileRecognizers.
+	exact func(rs []rune, i int) int
 }
 
 // appendLowerSameLength appends text lower-cased in ASCII and the Latin-1 capitals (À–Þ,
@@ -248,7 +253,7 @@ func compileRecognizers(cfg Config, strict bool) ([]*recognizer, error) {
 		}
 		rec := &recognizer{name: b.name, typ: b.typ, re: re, anchored: anchored, first: b.first, high: b.high,
 			score: b.score, validate: validators[b.validator], refine: b.refine, context: words, need: b.need, veto: b.veto, failVeto: b.failVeto,
-			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen}
+			lead: b.lead, cluster: b.cluster, maxLen: b.maxLen, exact: b.exact}
 		for _, c := range b.starts {
 			rec.starts[c] = true
 		}
@@ -278,6 +283,9 @@ func compileRecognizers(cfg Config, strict bool) ([]*recognizer, error) {
 	for _, b := range append(builtins(), moreBuiltins()...) {
 		if disabled[b.typ] || b.loose && strict {
 			continue
+		}
+		if m, ok := exactMatchers[b.name]; ok && m.pattern == b.pattern && b.first != nil {
+			b.exact = m.match
 		}
 		b.pattern = asciiClasses.Replace(b.pattern)
 		if err := add(b); err != nil {

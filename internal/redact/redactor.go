@@ -20,9 +20,11 @@ type Redactor struct {
 	allow [][]byte // lower-cased
 	// ctxWords is cfg.ContextWords lower-cased.
 	ctxWords map[string][]string
-	ner      NER
-	log      *slog.Logger
-	m        *metrics
+	// personCtx indexes personContext and ctxWords[TypePerson] (see context.go).
+	personCtx *ctxIndex
+	ner       NER
+	log       *slog.Logger
+	m         *metrics
 	// wholeText makes every recognizer scan the whole text instead of its candidate starts
 	// (tests compare both ways).
 	wholeText bool
@@ -68,6 +70,7 @@ func New(cfg Config, ner NER, reg prometheus.Registerer, log *slog.Logger) (*Red
 			r.ctxWords[typ] = append(r.ctxWords[typ], strings.ToLower(w))
 		}
 	}
+	r.indexContext()
 	if r.m, err = newMetrics(reg); err != nil {
 		return nil, err
 	}
@@ -96,6 +99,7 @@ func newStrict(cfg Config, log *slog.Logger) (*Redactor, error) {
 	if err := r.compileLists(); err != nil {
 		return nil, err
 	}
+	r.indexContext()
 	r.m, _ = newMetrics(nil)
 	return r, nil
 }

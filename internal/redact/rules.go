@@ -293,7 +293,8 @@ func (r *Redactor) appendRules(out []Span, text string, ws []word, fc *folder, f
 // appendCueValues appends the values that cue phrases announce: record numbers, security codes,
 // expiry dates, passports, dates of birth.
 func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folder, spans []Span) []Span {
-	var hits []cueHit
+	var buf [8]cueHit // a word starts at most a few cue phrases: no allocation per text
+	hits := buf[:0]
 	for i := 0; i < len(ws); i++ {
 		hits = cueAt(text, ws, i, fc, hits[:0])
 		for _, h := range hits {

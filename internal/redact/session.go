@@ -53,7 +53,7 @@ func (r *Redactor) NewSession(ttl time.Duration) *Session {
 	if v == nil {
 		v = newVault()
 	}
-	s := &Session{r: r, v: v, redacted: map[string]int{}, invented: map[string]int{}}
+	s := &Session{r: r, v: v, redacted: map[string]int{}} // invented: made by the first one (stream.go)
 	s.timer = time.AfterFunc(ttl, s.expire)
 	return s
 }

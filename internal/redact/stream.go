@@ -138,6 +138,9 @@ func (st *Stream) countInvented(delta string, final bool) {
 				if !knownTypes[t] {
 					t = "OTHER"
 				}
+				if st.s.invented == nil {
+					st.s.invented = map[string]int{}
+				}
 				st.s.invented[t]++
 			}
 			i += p.length
