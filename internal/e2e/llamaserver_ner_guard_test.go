@@ -419,11 +419,26 @@ func TestLlamaServerNERLayerOnDevCorpus(t *testing.T) {
 	if degraded != 0 {
 		t.Errorf("%v texts degraded: the NER layer failed on the dev corpus", degraded)
 	}
-	if want := float64(3 * len(items)); rejected != want {
-		t.Errorf("%v NER spans rejected, want %v: three invented names for each text", rejected, want)
+	// The model answers the same three names to every text; a name a text really holds is kept
+	// (the layer checks spans against the text, not against the model's knowledge), the others
+	// rejected. The dev corpora hold none of them; another corpus may (the fifth held-out set
+	// has a town of the answer in two texts).
+	answered := []string{"Jon Arrizabalaga", "Zumarraga", "Pedro Inventado"}
+	inText := 0
+	for _, it := range items {
+		for _, a := range answered {
+			if strings.Contains(it.Text, a) {
+				inText++
+			}
+		}
 	}
-	// The model's names are in no text, so the layer must leave the rules' result as it was.
-	if tableNER != tableRules || !reflect.DeepEqual(repNER, repRules) {
-		t.Errorf("the NER layer changed the rules' result")
+	if want := float64(len(answered)*len(items) - inText); rejected != want {
+		t.Errorf("%v NER spans rejected, want %v: the model's three names for each text, less the %d a text holds", rejected, want, inText)
+	}
+	if inText == 0 && (tableNER != tableRules || !reflect.DeepEqual(repNER, repRules)) {
+		t.Errorf("the NER layer changed the rules' result, and none of the model's names is in a text")
+	}
+	if inText > 0 {
+		t.Logf("%d of the model's answers are in their text and were kept: the tables may differ by them", inText)
 	}
 }
