@@ -5,67 +5,6 @@ import (
 	"testing"
 )
 
-// realisticNames6Floor is what the default policy (rules only, no NER) must keep after the sixth
-// round of the name rules (issue #13) on the round's own dev items (realistic-dev9-names.jsonl,
-// written before the round's rules) and on the spent fourth and third blind sets
-// (realistic-dev8.jsonl, realistic-dev6.jsonl): PERSON covered share, items fully covered, decoys
-// redacted at most, and decoys that a PERSON or ADDRESS span overlaps at most.
-var realisticNames6Floor = []struct {
-	file          string
-	person        float64
-	fullyItems    int
-	maxDecoyHit   int
-	maxNameDecoys int
-}{
-	{"realistic-dev9-names.jsonl", 1, 48, 3, 3}, // before the round: 0.736, 35 of 48, 3 decoys
-	{"realistic-dev8.jsonl", 0.978, 267, 25, 9}, // before: 0.936, 248 of 300, 25 decoys
-	{"realistic-dev6.jsonl", 0.957, 275, 10, 3}, // before: 0.956, 274 of 300, 10 decoys
-}
-
-func TestRealisticNames6(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	for _, floor := range realisticNames6Floor {
-		t.Run(strings.TrimSuffix(floor.file, ".jsonl"), func(t *testing.T) {
-			items := loadItems(t, floor.file)
-			rep := evaluate(t, r, items)
-			checkFloor(t, rep, map[string]float64{"PERSON": floor.person}, floor.fullyItems, floor.maxDecoyHit)
-			if n := nameDecoys(t, r, items); n > floor.maxNameDecoys {
-				t.Errorf("decoys redacted as PERSON or ADDRESS: %d, want at most %d", n, floor.maxNameDecoys)
-			} else {
-				t.Logf("decoys redacted as PERSON or ADDRESS: %d", n)
-			}
-		})
-	}
-}
-
-// TestRealisticNames6Items checks realistic-dev9-names.jsonl as its generator promises: ids in
-// rl-<lang>-<domain>-8001..8199 and unique, DNI letters by mod 23, and every text restored exactly
-// from its redaction, whole and streamed in 3-byte chunks.
-func TestRealisticNames6Items(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	items := loadItems(t, "realistic-dev9-names.jsonl")
-	if len(items) < 48 {
-		t.Fatalf("%d items, want at least 48", len(items))
-	}
-	seen := map[string]bool{}
-	for _, it := range items {
-		parts := strings.Split(it.ID, "-")
-		if len(parts) != 4 || parts[0] != "rl" || parts[1] != it.Lang || parts[2] != it.Domain || parts[3] < "8001" || parts[3] > "8199" {
-			t.Errorf("%s: id not rl-<lang>-<domain>-8001..8199", it.ID)
-		}
-		if seen[it.ID] {
-			t.Errorf("%s: id repeated", it.ID)
-		}
-		seen[it.ID] = true
-		for _, e := range it.Entities {
-			if e.Type == "DNI" && !validDNIForTest(e.Value) {
-				t.Errorf("%s: DNI with a wrong letter", it.ID)
-			}
-		}
-		checkRestores(t, r, it)
-	}
-}
-
 // TestNames6Forms holds the round's forms one by one with values no dev file holds, and the
 // non-names of the same shape next to them.
 func TestNames6Forms(t *testing.T) {

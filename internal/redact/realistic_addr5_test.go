@@ -6,67 +6,6 @@ import (
 	"testing"
 )
 
-// realisticAddr5Floor (issue #13, fifth round: addresses and office precision): on the spent third
-// held-out set (realistic-dev6.jsonl) and on this round's items (realistic-dev7-addr.jsonl,
-// written in two batches, each before the rules for its forms). covered is the ADDRESS share;
-// maxAddrDecoy counts decoys an ADDRESS span overlaps (offices, hotels, venues, parking spaces);
-// maxDecoyHit counts every type's decoys (on dev6 most are the other recognizers', held
-// elsewhere).
-var realisticAddr5Floor = map[string]struct {
-	covered      float64
-	fullyItems   int
-	maxDecoyHit  int
-	maxAddrDecoy int
-}{
-	"realistic-dev6.jsonl":      {covered: 1, fullyItems: 0, maxDecoyHit: 500, maxAddrDecoy: 0},
-	"realistic-dev7-addr.jsonl": {covered: 1, fullyItems: 49, maxDecoyHit: 0, maxAddrDecoy: 0},
-}
-
-func TestRealisticAddresses5(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	for _, file := range []string{"realistic-dev6.jsonl", "realistic-dev7-addr.jsonl"} {
-		t.Run(strings.TrimSuffix(file, ".jsonl"), func(t *testing.T) {
-			floor := realisticAddr5Floor[file]
-			items := loadItems(t, file)
-			rep := evaluate(t, r, items)
-			checkFloor(t, rep, map[string]float64{"ADDRESS": floor.covered}, floor.fullyItems, floor.maxDecoyHit)
-			n := 0
-			for _, it := range items {
-				spans, err := r.Detect(context.Background(), it.Text)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, d := range it.Decoys {
-					for _, sp := range spans {
-						if sp.Type == TypeAddress && sp.Start < d.End && d.Start < sp.End {
-							n++
-							break
-						}
-					}
-				}
-			}
-			if n > floor.maxAddrDecoy {
-				t.Errorf("decoys redacted as ADDRESS: %d, want at most %d", n, floor.maxAddrDecoy)
-			}
-		})
-	}
-}
-
-// TestRealisticAddr7Items: dev7-addr's ids are rl-<lang>-<domain>-6401..6599 and unique.
-func TestRealisticAddr7Items(t *testing.T) {
-	seen := map[string]bool{}
-	for _, it := range loadItems(t, "realistic-dev7-addr.jsonl") {
-		k := strings.LastIndexByte(it.ID, '-')
-		if !strings.HasPrefix(it.ID, "rl-") || k < 0 || it.ID[k+1:] < "6401" || it.ID[k+1:] > "6599" || len(it.ID[k+1:]) != 4 {
-			t.Errorf("id %q outside rl-<lang>-<domain>-6401..6599", it.ID)
-		}
-		if seen[it.ID] {
-			t.Errorf("id %q twice", it.ID)
-		}
-		seen[it.ID] = true
-	}
-}
-
 // TestAddressOfficeGuard: an office's, firm's, hotel's or venue's address is kept; a person's
 // is redacted whole even with an office, firm or venue word near it.
 func TestAddressOfficeGuard(t *testing.T) {
