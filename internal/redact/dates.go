@@ -1093,9 +1093,11 @@ func appendStarBirth(out []Span, text string, ws []word, fc *folder) []Span {
 // factura es del …", "the letter is from …"), or a reference word does; then "es del" dates that
 // thing, not a person.
 func thingBefore(text string, i int) bool {
-	if referenceBefore(text, i) {
-		return true
-	}
+	return referenceBefore(text, i) || setWordIn3Before(text, i, thingWords)
+}
+
+// setWordIn3Before: one of the three words before i is in set.
+func setWordIn3Before(text string, i int, set map[string]bool) bool {
 	var pw prevWordReader
 	pw.init(text, i)
 	for k := 0; k < 3; k++ {
@@ -1103,7 +1105,7 @@ func thingBefore(text string, i int) bool {
 		if !ok {
 			return false
 		}
-		if thingWords[string(w)] {
+		if set[string(w)] {
 			return true
 		}
 	}
@@ -1938,16 +1940,5 @@ func appendPersonIsFrom(out []Span, text string, fc *folder) []Span {
 // personSubjectBefore: one of the three words before i is a personSubjects word (a name alone
 // is not enough: "el Real Madrid es de 1902").
 func personSubjectBefore(text string, i int) bool {
-	var pw prevWordReader
-	pw.init(text, i)
-	for k := 0; k < 3; k++ {
-		w, ok := pw.next()
-		if !ok {
-			return false
-		}
-		if personSubjects[string(w)] {
-			return true
-		}
-	}
-	return false
+	return setWordIn3Before(text, i, personSubjects)
 }
