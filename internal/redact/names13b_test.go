@@ -129,17 +129,7 @@ func TestNames4Forms(t *testing.T) {
 		{"listed for 14 Jan. at 10:00", nil},
 		{"reply to jacinta o'sullivan re her fee", []string{"jacinta o'sullivan"}},
 	}
-	for _, c := range cases {
-		var got []string
-		for _, sp := range findNames(c.text) {
-			if sp.Score >= 0.5 {
-				got = append(got, sp.Text)
-			}
-		}
-		if strings.Join(got, "|") != strings.Join(c.want, "|") {
-			t.Errorf("%q: names %q, want %q", c.text, got, c.want)
-		}
-	}
+	checkNameForms(t, cases)
 }
 
 // TestNames4Tables: a CSV header whose labels carry an index ("apellido1", "cognom2", "tel_2")
@@ -158,5 +148,27 @@ func TestNames4Tables(t *testing.T) {
 	want := "PERSON:joana|PERSON:vilaseca|PERSON:prat|PHONE:612 400 118"
 	if strings.Join(got, "|") != want {
 		t.Errorf("spans %q, want %s", got, want)
+	}
+}
+
+// nameForm is one case of a round's forms test: a text and the PERSON spans (score ≥ 0.5) the
+// names pass must find in it, in order.
+type nameForm = struct {
+	text string
+	want []string // PERSON spans, in order
+}
+
+func checkNameForms(t *testing.T, cases []nameForm) {
+	t.Helper()
+	for _, c := range cases {
+		var got []string
+		for _, sp := range findNames(c.text) {
+			if sp.Score >= 0.5 {
+				got = append(got, sp.Text)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%q: names %q, want %q", c.text, got, c.want)
+		}
 	}
 }
