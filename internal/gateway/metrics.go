@@ -14,6 +14,7 @@ type metrics struct {
 	upstreamTTFT  prometheus.Histogram
 	chunks        prometheus.Counter
 	pings         prometheus.Counter
+	panics        prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -30,6 +31,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Namespace: "sucursal", Subsystem: "gateway", Name: "streams_total",
 			Help: "Request streams served, by operation and outcome (ok, cancelled, client_gone, draining, upstream_error, upstream_unreachable, upstream_timeout, bad_request).",
 		}, []string{"op", "outcome"}),
+		panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "sucursal", Subsystem: "gateway", Name: "stream_panics_total",
+			Help: "Request streams that ended in a panic in the gateway (a bug: the stream is reset, its stack logged, the gateway keeps serving).",
+		}),
 		activeStreams: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: "sucursal", Subsystem: "gateway", Name: "active_streams",
 			Help: "Request streams in progress.",
@@ -49,7 +54,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.connections, m.helloRefused, m.streams, m.activeStreams, m.upstreamTTFT, m.chunks, m.pings,
+		reg.MustRegister(m.connections, m.helloRefused, m.streams, m.activeStreams, m.upstreamTTFT, m.chunks, m.pings, m.panics,
 			buildinfo.Collector()) // sucursal_build_info of the dc-gateway
 	}
 	return m

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -341,9 +342,25 @@ func (s *Server) serveConn(ctx context.Context, conn *quic.Conn) {
 		go func() {
 			defer wg.Done()
 			defer s.inflight.done()
+			defer s.recoverStream(str, log)
 			s.serveStream(connCtx, e, str, log)
 		}()
 	}
+}
+
+// recoverStream turns a panic while serving one stream (a bug) into that stream's reset: the
+// edge answers its user with an error, every other stream and edge goes on, and the panic is
+// counted and logged with its Go type and stack — never its value, which may hold text of the
+// request.
+func (s *Server) recoverStream(str *quic.Stream, log *slog.Logger) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	s.m.panics.Inc()
+	log.Error("stream panicked", "panic_type", fmt.Sprintf("%T", v), "stack", string(debug.Stack()))
+	str.CancelRead(wire.CodeProtocol)
+	str.CancelWrite(wire.CodeProtocol)
 }
 
 // hello reads the edge's hello on the first stream and acknowledges it, or closes the connection
