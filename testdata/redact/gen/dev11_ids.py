@@ -71,6 +71,7 @@ def define(item, h):
          "customer email is [[EMAIL|sam dot whitley 82 at gmail dot com]], wants e-statements")
     # ---- an IBAN with doubled spaces ------------------------------------------------------------
     iban1 = ES("2085", "0103", "0330097781")
+    iban2 = ES("0182", "5322", "0201503362")
     item("rl-es-bank-9523", "es", "bank",
          "cuenta para la devolución: [[IBAN|" + iban1[:4] + "  " + group(iban1[4:]) + "]] (copiada del móvil)")
     # ---- invalid account numbers said to be wrong (decoys) ---------------------------------------
@@ -89,6 +90,20 @@ def define(item, h):
     # ---- passports after a nationality ------------------------------------------------------------
     item("rl-en-law-9529", "en", "law",
          "the buyer holds a Ukrainian passport [[PASSPORT|FE 482193]] and a residence card in process")
+
+    # ---- a regional health card code typed in groups (letters, birth date, digit, region) ---------
+    item("rl-es-clinic-9530", "es", "clinic",
+         "la tarjeta de mi padre pone [[MRN|GRLO 410623 8 AND]], no sé si hace falta el CIP también; el centro es el de siempre")
+    item("rl-ca-clinic-9531", "ca", "clinic",
+         "CIP de la pacient: [[MRN|PUFE 520914 0 CAT]]. Visita de control el {{DATE|dijous}}")
+    item("rl-gl-clinic-9532", "gl", "clinic",
+         "tarxeta: [[MRN|CAVI 470301 2 GAL]] - a consulta é en {{OFFICE|Vigo}}")
+    item("rl-en-clinic-9533", "en", "clinic",
+         "Spanish health card on file: [[MRN|LOSA 690817 3 MAD]]; NHS number not given")
+    item("rl-es-bank-9534", "es", "bank",
+         "pedido {{REFERENCE|PACK 240517 2 ESP}} enviado; el cliente pregunta por el seguimiento")
+    item("rl-en-law-9535", "en", "law",
+         "the IBAN in the claim form is [[IBAN|" + iban2[:4] + "  " + group(iban2[4:]) + "]] and the court ref is {{REFERENCE|CV-2026-0441}}")
 
 
 emit(define, 9501, 9599)
