@@ -702,6 +702,9 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			return append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.85, Source: "cue"})
 		}
 	}
+	if f := string(ws[h.last].fold(fc)); (f == "nada" || f == "nado") && setWordIn3Before(text, h.start, negationWords) {
+		return out // "no pasó nada en el 2020": Spanish and Galician "nothing", not "born"
+	}
 	limit := min(len(text), h.end+48)
 	for i := h.end; i < limit; i++ {
 		c := text[i]
@@ -824,6 +827,9 @@ func (p *dateParser) monthShortYear(i int) int {
 	}
 	return ye
 }
+
+// negationWords make a following "nada" the word for nothing.
+var negationWords = map[string]bool{"no": true, "non": true, "ni": true, "nin": true, "sin": true, "sen": true, "nunca": true, "nothing": true}
 
 // isMonthAt: a month name starts at i.
 func isMonthAt(p *dateParser, i int) bool {
