@@ -105,5 +105,11 @@ def define(item, h):
     item("rl-en-law-9535", "en", "law",
          "the IBAN in the claim form is [[IBAN|" + iban2[:4] + "  " + group(iban2[4:]) + "]] and the court ref is {{REFERENCE|CV-2026-0441}}")
 
+    # ---- a foreigner's passport under a generic document key or column -------------------------
+    item("rl-es-bank-9536", "es", "bank",
+         "titular;documento;oficina\n[[PERSON|Olena Kovalenko]];[[PASSPORT|FK917204]];{{OFFICE|3021}}\n[[PERSON|Mateo Ruiz]];[[DNI|" + dni(50331876) + "]];{{OFFICE|3021}}")
+    item("rl-en-clinic-9537", "en", "clinic",
+         '{"patient":"[[PERSON|Sven Lindqvist]]","doc":"[[PASSPORT|AB4471902]]","ward":"{{REFERENCE|B2}}"}')
+
 
 emit(define, 9501, 9599)
