@@ -58,10 +58,13 @@ var notCodeAfter = words(`eur euro euros usd gbp libras pounds dolares dollars p
 // "11/27, 448") or after a bare code word within the next few words ("hasta 0130, codigo 771",
 // "venc. 10/27 y código 614").
 //
-// It also appends the European health card numbers (ehic.go), a whole-text index search run
-// at the same point of the rules pass.
+// It also appends the European health card numbers, the Spanish health card codes typed in
+// groups and the IBANs typed with a doubled space (ehic.go), whole-text index searches run at
+// the same point of the rules pass.
 func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards []Span) []Span {
 	out = appendEHIC(out, text)
+	out = appendGroupedHealthCard(out, text)
+	out = appendSpacedIBAN(out, text)
 	n := len(out)
 	for k := 0; k < n; k++ {
 		exp := out[k]

@@ -108,7 +108,7 @@ func numberValue(f string, ord bool) (int, bool) {
 		}
 	}
 	if strings.IndexByte(f, '-') < 0 {
-		return 0, false
+		return fusedTens(f)
 	}
 	v, n := 0, 0
 	for part := range strings.SplitSeq(f, "-") {
@@ -133,6 +133,24 @@ func numberValue(f string, ord bool) (int, bool) {
 	}
 	return v, n > 1
 }
+
+// fusedTens reads a tens word fused with its unit by "i"/"y", as people type a spoken number
+// ("treintaicuatro", "cuarentaiuno", "sesentayocho"); 0, false if f is not one.
+func fusedTens(f string) (int, bool) {
+	if len(f) < 9 || len(f) > 16 {
+		return 0, false
+	}
+	for _, t := range fusedTensWords {
+		if len(f) > len(t)+1 && f[:len(t)] == t && (f[len(t)] == 'i' || f[len(t)] == 'y') {
+			if u, ok := numberWords[f[len(t)+1:]]; ok && u >= 1 && u <= 9 {
+				return numberWords[t] + u, true
+			}
+		}
+	}
+	return 0, false
+}
+
+var fusedTensWords = []string{"treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa"}
 
 // dateParser reads a date at a byte offset of text; ws are text's words, fc folds them.
 type dateParser struct {
@@ -529,7 +547,8 @@ func (p *dateParser) trimSpaces(e int) int {
 }
 
 // written: DAY [de|of|del] MONTH [,] [de|del|of|,] YEAR — or without a year if yearless.
-// MONTH may also be a number after "del" ("1 del 4 del 52", "catorce del dos del dieciséis").
+// MONTH may also be a number after "del" or Galician "do" ("1 del 4 del 52", "catorce del dos del
+// dieciséis", "3 do 5 do 1957").
 func (p *dateParser) written(i int, yearless bool) int {
 	if k, ok := p.lit(i, "the"); ok && k < len(p.text) && k > i {
 		i = k // "born on the 23rd of February 1985": the article goes with the date
@@ -558,8 +577,8 @@ func (p *dateParser) written(i int, yearless bool) int {
 		}
 	}
 	if m == 0 {
-		// "1 del 4 del 52"
-		dl, ok2 := p.lit(p.afterDay(i), "del")
+		// "1 del 4 del 52", Galician "1 do 1 do 1940"
+		dl, ok2 := p.lit(p.afterDay(i), "del", "do")
 		if !ok2 || dl >= len(p.text) { // "… el 4 del" at the end of a text
 			return 0
 		}
@@ -579,7 +598,7 @@ func (p *dateParser) written(i int, yearless bool) int {
 		if !validDay(d, m) {
 			return 0
 		}
-		y, ok3 := p.lit(p.spaces(mEnd), "del", "de")
+		y, ok3 := p.lit(p.spaces(mEnd), "del", "de", "do")
 		if !ok3 {
 			return 0
 		}
@@ -683,6 +702,9 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			return append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.85, Source: "cue"})
 		}
 	}
+	if f := string(ws[h.last].fold(fc)); (f == "nada" || f == "nado") && setWordIn3Before(text, h.start, negationWords) {
+		return out // "no pasó nada en el 2020": Spanish and Galician "nothing", not "born"
+	}
 	limit := min(len(text), h.end+48)
 	for i := h.end; i < limit; i++ {
 		c := text[i]
@@ -700,6 +722,13 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		}
 		if !isWordByte(c) {
 			continue
+		}
+		if i-h.end <= 3 && isDigitByte(c) {
+			// year first with two digits, as Basque dates are written: "jaio 84/02/11",
+			// "jaiotza data 79/11/03" (the first number cannot be a day)
+			if e := p.shortYearFirst(i); e > 0 {
+				return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+			}
 		}
 		if y, e, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.yearEnd(e) > 0 && !ageCue(ws, h, fc) &&
 			!(e < len(text) && (text[e] == '-' || text[e] == '/' || text[e] == '.' && e+1 < len(text) && isDigitByte(text[e+1]))) {
@@ -737,8 +766,70 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.85, Source: "cue"})
 		}
 	}
-	return appendDOBAnswer(out, text, h, &p)
+	n := len(out)
+	out = appendDOBAnswer(out, text, h, &p)
+	if len(out) == n && h.last < len(ws) {
+		switch string(ws[h.last].fold(fc)) {
+		case "neixer", "naixer", "nascido", "nascida", "nato", "nata":
+			// a birth verb that is not a year cue of its own: "va néixer el 53", "nascida no 61"
+			out = appendBirthYear(out, text, h, ws, fc)
+		case "nado", "nada":
+			// Galician "nado no 62", "nada no 86" — only with "no"/"na": Spanish "nada en el
+			// 2020" is "nothing"
+			if r := text[h.end:min(len(text), h.end+4)]; r == " no " || r == " na " {
+				out = appendBirthYear(out, text, h, ws, fc)
+			}
+		}
+	}
+	return out
 }
+
+// shortYearFirst: YY/MM/DD (or - .) whose first number cannot be a day (32-99), as a Basque
+// date is written year first; the end, or 0.
+func (p *dateParser) shortYearFirst(i int) int {
+	t := p.text
+	y, j, ny := p.digitsAt(i, 2)
+	if ny != 2 || y < 32 || j >= len(t) || (t[j] != '/' && t[j] != '-' && t[j] != '.') {
+		return 0
+	}
+	sep := t[j]
+	m, k, nm := p.digitsAt(j+1, 2)
+	if nm == 0 || nm > 2 || k >= len(t) || t[k] != sep {
+		return 0
+	}
+	d, e, nd := p.digitsAt(k+1, 2)
+	if nd == 0 || nd > 2 || !validDay(d, m) || !p.ends(e) {
+		return 0
+	}
+	return e
+}
+
+// monthShortYear: MONTH de|del|do|of YY ("agosto del 29", "març del 36", "outubro do 44"),
+// the connector required; the end, or 0.
+func (p *dateParser) monthShortYear(i int) int {
+	f, e := p.foldAt(i)
+	if e < 0 {
+		return 0
+	}
+	if _, ok := monthNames[f]; !ok || len(f) < 3 {
+		return 0
+	}
+	j, ok := p.lit(p.spaces(e), "de", "del", "of", "do")
+	if !ok {
+		return 0
+	}
+	if j < len(p.text) && p.text[j] == '\'' {
+		j++
+	}
+	_, ye, n := p.digitsAt(j, 4)
+	if n != 2 || !p.ends(ye) {
+		return 0
+	}
+	return ye
+}
+
+// negationWords make a following "nada" the word for nothing.
+var negationWords = map[string]bool{"no": true, "non": true, "ni": true, "nin": true, "sin": true, "sen": true, "nunca": true, "nothing": true}
 
 // isMonthAt: a month name starts at i.
 func isMonthAt(p *dateParser, i int) bool {
@@ -941,7 +1032,7 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 			k += 4 // "va néixer l'any 1958"
 			f = "any"
 		}
-		if f == "el" || f == "en" || f == "del" || f == "in" || f == "the" || f == "l" || f == "no" || f == "o" || f == "na" ||
+		if f == "el" || f == "en" || f == "del" || f == "in" || f == "the" || f == "l" || f == "no" || f == "o" || f == "na" || f == "al" ||
 			f == "any" || f == "year" || f == "a" {
 			i = k
 			continue
@@ -979,6 +1070,18 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	}
 	if e := p.monthYear(i); e > 0 && start > h.end {
 		return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"}) // "born in March 1982"
+	}
+	if start > h.end {
+		if e := p.monthShortYear(i); e > 0 {
+			return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"}) // "nació en agosto del 29"
+		}
+		if i < len(text) && isASCIILetterByte(text[i]) {
+			// a two-digit year in words: "nacida en el cuarentaiuno", "nada no trinta e nove"
+			if v, e := p.numberWords(i, 99); e > 0 && v >= 20 && !shortYearNotAfter(&p, e) {
+				e = p.trimSpaces(e)
+				return append(out, Span{Start: start, End: e, Type: TypeDOB, Text: text[start:e], Score: 0.8, Source: "cue"})
+			}
+		}
 	}
 	if i < len(text) && text[i] == '\'' {
 		i++
@@ -1031,6 +1134,18 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 		}
 	}
 	return out
+}
+
+// shortYearNotAfter: what follows a two-digit number at e makes it a day or an age, not a year
+// ("el veinte de mayo", "treinta años").
+func shortYearNotAfter(p *dateParser, e int) bool {
+	rest := strings.ToLower(p.text[e:min(len(p.text), e+8)])
+	for _, w := range []string{"de ", "del ", "d'", "of ", "al ", "años", "anos", "anys", "urte", "years", "/", "-"} {
+		if strings.HasPrefix(rest, w) {
+			return true
+		}
+	}
+	return isMonthAt(p, e)
 }
 
 // isUpperStart: a capital letter starts the word at i (ASCII, or Á É Í Ó Ú Ñ Ç in UTF-8).

@@ -15,11 +15,14 @@ import (
 var atWords = []string{"(arroba)", "[arroba]", "{arroba}", "<arroba>", " arroba ", "(at)", "[at]", "{at}", "<at>", " at ",
 	" arrova ", "(arrova)", "(a)", " @ "}
 
-// dotWords are the spellings of the dot.
+// dotWords are the spellings of the dot; " . " is a dot typed with a space either side
+// ("telefonica . net"), as people do to fool a spam harvester.
 var dotWords = []string{" (punto) ", " [punto] ", " [dot] ", " (dot) ", " {dot} ", " (punt) ", "(punto)", "[punto]", "{punto}", " punto ",
-	"(dot)", "[dot]", "{dot}", " dot ", "(punt)", " punt ", "."}
+	"(dot)", "[dot]", "{dot}", " dot ", "(punt)", "[punt]", "{punt}", " punt ", " . ", "."}
 
-var topLevelDomains = words(`com es net org eu cat gal eus info fr de it pt uk co ie nl be ch at ro ma us io me edu gob gov biz ar mx cl pe ve br cn ua ru pl`)
+var topLevelDomains = words(`com es net org eu cat gal eus info fr de it pt uk co ie nl be ch at ro ma us io me edu gob gov biz ar mx cl pe ve br cn ua ru pl
+	bg hr hu cz sk si gr se no dk fi lt lv ee rs ba al md ge am by kz tr il in pk ph vn th id my sg jp kr au nz ca za ng gh ke
+	ma dz tn sn cm ec bo py uy hn gt sv ni cr pa pr do cu lu li mc ad mt cy is tv ai app dev online email`)
 
 func appendObfuscatedEmails(out []Span, text string, lower []byte) []Span {
 	if len(lower) != len(text) || !mayHaveSpelledAt(lower, text) {
@@ -101,6 +104,14 @@ func emailLocalStart(text, l string, k int) int {
 				return -1
 			}
 			return s
+		}
+		if parts == 0 && j > 1 && l[j-1] == ' ' && allDigitsStr(l[j:s]) && s-j <= 4 && isLocalByte(l[j-2]) {
+			// digits after a space, right before the @: "paco punto herrera 61 arroba …", "sam
+			// dot whitley 82 at …" — the number is part of the local part as dictated
+			j--
+			for j > 0 && isLocalByte(l[j-1]) {
+				j--
+			}
 		}
 		s = j
 		spelled := false

@@ -119,7 +119,38 @@ func cardVeto(text string, start, end int) bool {
 	if strings.IndexByte(text[start:end], '.') >= 0 && !validLuhn(text[start:end]) {
 		return true // grouped with dots (4111.1111.1111.1111) only when Luhn holds: dotted amounts and codes are many
 	}
-	return !validLuhn(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end) || giftCardBefore(text, start))
+	return !validLuhn(text[start:end]) && (referenceBefore(text, start) || sampleBefore(text, start, end) || giftCardBefore(text, start) ||
+		notTheirsAfter(text, start, end))
+}
+
+// notTheirsWords deny, right after a number, that it is the person's or that it exists at all:
+// "4111 2222 3333 4440 no es suya", "…, is not the customer's", "el compte … no és seu", "que
+// trae el recibo no existe". Asked only of a number whose check digits fail: a failing number
+// that is denied is a stray one, not a typo of the person's.
+var notTheirsWords = byteWords("no es suy", "no es mio", "no es mío", "no es de el", "no es del client", "no es de la client",
+	"not the customer", "not the client", "not his", "not hers", "not theirs", "isn't his", "isn't hers", "isn't theirs",
+	"no és seu", "no és seva", "no és del client", "non é seu", "non é súa", "non é del", "non é da", "ez da berea", "ez da bere",
+	"no existe", "no existeix", "non existe", "doesn't exist", "does not exist")
+
+// notTheirsAfter: a denial from notTheirsWords within the 48 bytes after end, on the same line
+// (the signature of a failVeto: start is not read).
+func notTheirsAfter(text string, _, end int) bool {
+	hi := min(len(text), end+48)
+	if k := strings.IndexByte(text[end:hi], '\n'); k >= 0 {
+		hi = end + k
+	}
+	// every denial holds "no", "not", "non" or the Basque "ez": most texts have none there
+	if !containsFoldASCII(text[end:hi], 'n', 'o') && !containsFoldASCII(text[end:hi], 'e', 'z') {
+		return false
+	}
+	var buf [48]byte
+	b := appendLowerSameLength(buf[:0], text[end:hi])
+	for _, w := range notTheirsWords {
+		if k := bytes.Index(b, w); k >= 0 && (k == 0 || !isWordByte(b[k-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // dniVeto: a DNI-shaped value whose letter is wrong, right after a reference word ("expediente
@@ -165,12 +196,13 @@ func notDNIBefore(text string, i int) bool {
 }
 
 // ibanVeto: an IBAN-shaped value failing mod 97 that is a piece of a longer dashed token (a
-// UUID's "be04-4b5e-a0c1-7d3e…").
+// UUID's "be04-4b5e-a0c1-7d3e…"), or that the text right after it denies is the person's.
 func ibanVeto(text string, start, end int) bool {
 	if validIBAN(text[start:end]) {
 		return false
 	}
-	return start > 1 && text[start-1] == '-' && isAlnum(text[start-2]) || end < len(text) && isAlnum(text[end])
+	return start > 1 && text[start-1] == '-' && isAlnum(text[start-2]) || end < len(text) && isAlnum(text[end]) ||
+		notTheirsAfter(text, start, end)
 }
 
 // sampleWords say that what follows is a sample or a placeholder, not someone's number.
@@ -245,6 +277,16 @@ func appendSentenceDNIValues(out []Span, text string, h cueHit) []Span {
 	for i := h.end; i < end; i++ {
 		if sentenceEnd(text, i) {
 			return out
+		}
+		if isDigitByte(text[i]) && i >= 3 && text[i-1] == '-' && (text[i-3]|0x20) == 'e' && (text[i-2]|0x20) == 's' && (i == 3 || !isWordByte(text[i-4])) {
+			// the country prefix of a European-style ID: "DNI ES-4.501.227-N" — the prefix is
+			// part of the value as written, valid letter or not
+			if e := dniShapeAt(text, i); e > 0 {
+				out = append(out, Span{Start: i - 3, End: e, Type: TypeDNI, Text: text[i-3 : e], Score: 0.85, Source: "cue"})
+				i = e
+				first = false
+				continue
+			}
 		}
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) && text[i-1] != '_' || text[i-1] == '.' || text[i-1] == '-') {
 			continue

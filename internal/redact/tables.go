@@ -400,6 +400,11 @@ func appendCell(out []Span, p *dateParser, typ string, s, e int) []Span {
 			return out // a CIP is typed in five groups: "SORA 0 361012 00 7"
 		}
 	case TypeDNI:
+		if passportLike(v) {
+			// a foreigner's passport under a generic "documento"/"doc" header: "FK917204"
+			typ = TypePassport
+			break
+		}
 		if digits < 7 || len(v) > 16 {
 			return out
 		}
@@ -408,6 +413,30 @@ func appendCell(out []Span, p *dateParser, typ string, s, e int) []Span {
 		}
 	}
 	return append(out, Span{Start: s, End: e, Type: typ, Text: v, Score: score, Source: "table"})
+}
+
+// passportLike: two or three capitals, then six to nine digits (and at most one more capital),
+// as passports are numbered ("FK917204", "PAA123456"); a DNI or NIE has at most one letter first,
+// and "ES" + a DNI is a NIF.
+func passportLike(v string) bool {
+	i := 0
+	for i < len(v) && v[i] >= 'A' && v[i] <= 'Z' {
+		i++
+	}
+	if i < 2 || i > 3 {
+		return false
+	}
+	j := i
+	for j < len(v) && isDigitByte(v[j]) {
+		j++
+	}
+	if j-i < 6 || j-i > 9 {
+		return false
+	}
+	if j+1 == len(v) && i == 2 && v[:2] == "ES" && (j-i == 7 || j-i == 8) {
+		return false // a NIF with its country prefix: "ES45902113R"
+	}
+	return j == len(v) || j+1 == len(v) && v[j] >= 'A' && v[j] <= 'Z'
 }
 
 // companyLike: a cell that names a company or association rather than a person.
