@@ -85,3 +85,31 @@ func TestMonthBeforeYearIsNotAName(t *testing.T) {
 		}
 	}
 }
+
+// Plural birth verbs are year cues like the singular ones ("nacieron en el 52").
+func TestPluralBirthVerbsCueAYear(t *testing.T) {
+	r := newTestRedactor(t, DefaultConfig())
+	for _, c := range []struct {
+		text, year string
+		dob        bool
+	}{
+		{"mis padres nacieron en el 52, los dos en Lugo", "52", true},
+		{"els meus avis són nascuts el 31", "31", true},
+		{"nacimos en el 88 y vinimos en el 95", "88", true},
+		{"nacieron el mismo día; la cuenta es del 2019", "2019", false},
+	} {
+		spans, err := r.Detect(context.Background(), c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, s := range spans {
+			if s.Type == TypeDOB && strings.Contains(c.text[s.Start:s.End], c.year) {
+				got = true
+			}
+		}
+		if got != c.dob {
+			t.Errorf("%q: %q as a date of birth = %v, want %v", c.text, c.year, got, c.dob)
+		}
+	}
+}

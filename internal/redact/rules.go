@@ -88,7 +88,8 @@ var cuePhrases = map[cueKind][]string{
 		"tarjeta de credito", "tarjeta de debito"},
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
 		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el", "dob", "d o b",
-		"e do", "son do", "era do", "sou do"},
+		"e do", "son do", "era do", "sou do",
+		"nacieron", "nacimos", "nacidos", "nacidas", "nacisteis", "naceron", "nacemos", "nados", "nadas", "nascuts", "nascudes"},
 }
 
 type cuePhrase struct {
