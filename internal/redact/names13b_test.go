@@ -25,7 +25,7 @@ var realisticNamesRoundsFloor = []struct {
 	{"realistic-dev7-names.jsonl", 1, 28, 0, 0},
 	{"realistic-dev8.jsonl", 0.979, 287, 7, 9},      // before the sixth round: 0.936, 248 of 300, 25 decoys
 	{"realistic-dev9-names.jsonl", 1, 48, 3, 3},     // before the sixth round: 0.736, 35 of 48, 3 decoys
-	{"realistic-dev10.jsonl", 0.973, 244, 25, 15},    // before the seventh round: 0.942, 229 of 300, 25 decoys
+	{"realistic-dev10.jsonl", 0.973, 244, 25, 15},   // before the seventh round: 0.942, 229 of 300, 25 decoys
 	{"realistic-dev11-names.jsonl", 0.98, 47, 1, 1}, // before the seventh round: 0.642, 30 of 48, 1 decoy
 }
 
