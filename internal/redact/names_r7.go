@@ -132,6 +132,9 @@ func appendNamesR7(out []Span, first int, ws []word, fc *folder, text string) []
 		case w.end+2 < len(text) && text[w.end] == ' ' && text[w.end+1] == '(' && i+1 < len(ws) && ws[i+1].start == w.end+2:
 			// "ella (candelaria)", "Kieran (kieran doyle)", "Mei Lin Zhang (张美琳)"
 			if e, ok := bracketName(text, ws, i, fc, out[first:]); ok {
+				if !r7Pronouns[string(w.fold(fc))] {
+					add(w.start, w.end, 0.75) // the given name before the brackets, if no rule read it
+				}
 				add(ws[i+1].start, ws[e].end, 0.75)
 				i = e
 			}
@@ -249,8 +252,8 @@ func capsInitialName(text string, ws []word, i int, fc *folder) (int, int, bool)
 func bracketName(text string, ws []word, i int, fc *folder, found []Span) (int, bool) {
 	w := &ws[i]
 	pron := r7Pronouns[string(w.fold(fc))]
-	if !pron && !namedAt(found, w.start) {
-		return 0, false
+	if !pron && !namedAt(found, w.start) && !(w.given(fc) && !lowerAmbiguous[string(w.fold(fc))] && !w.is(fc, lexNotNames|lexPlaces)) {
+		return 0, false // "ella (amparo)", "Kieran (kieran doyle)", "maialen (aizpurua)"
 	}
 	j := i + 1
 	e := j
