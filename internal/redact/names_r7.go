@@ -72,6 +72,14 @@ func appendNamesR7(out []Span, first int, ws []word, fc *folder, text string) []
 		w := &ws[i]
 		t := w.text
 		c0 := t[0]
+		if w.end+1 >= len(text) && i > 0 {
+			break
+		}
+		// the byte test: most words pass none of these and cost nothing more
+		if nb := text[min(w.end, len(text)-1)]; i > 0 && nb != ',' && nb != ':' && !(len(t) > 3 && t[1] == '\'') &&
+			!((nb == ' ' || nb == '.') && r7After[text[w.end+1]]) && !(c0 >= 'A' && c0 <= 'Z' && len(t) >= 2 && t[1] >= 'A' && t[1] <= 'Z') {
+			continue
+		}
 		switch {
 		case len(t) > 3 && t[1] == '\'' && (c0 == 'l' || c0 == 'L' || c0 == 'd' || c0 == 'D') && capitalised(t[2:]):
 			// "l'Oriol", "d'Andreu": the elided article or preposition, a known given name
@@ -79,12 +87,12 @@ func appendNamesR7(out []Span, first int, ws []word, fc *folder, text string) []
 				add(w.start+2, w.end, 0.75)
 			}
 		case w.end+2 < len(text) && text[w.end] == ',' && text[w.end+1] == ' ' && i+1 < len(ws) && ws[i+1].start == w.end+2 &&
-			r7Closings[string(w.fold(fc))]:
+			w.is(fc, lexR7Cue) && r7Closings[string(w.fold(fc))]:
 			if closingLone(text, ws, i+1, fc) {
 				add(ws[i+1].start, ws[i+1].end, 0.75) // "Thanks, Gav"
 			}
 		case w.end+2 < len(text) && text[w.end] == ',' && text[w.end+1] == ' ' && i > 0 && i+1 < len(ws) && ws[i+1].start == w.end+2 &&
-			r7KinComma[string(w.fold(fc))] && r7KinPossessives[string(ws[i-1].fold(fc))] && gap(text, ws[i-1], *w, false):
+			w.is(fc, lexR7Cue) && r7KinComma[string(w.fold(fc))] && r7KinPossessives[string(ws[i-1].fold(fc))] && gap(text, ws[i-1], *w, false):
 			if e, ok := kinCommaLower(text, ws, i+1, fc); ok {
 				add(ws[i+1].start, ws[e].end, 0.75) // "my dad, des mccarthy, he's…"
 				i = e
@@ -109,7 +117,7 @@ func appendNamesR7(out []Span, first int, ws []word, fc *folder, text string) []
 				i = e
 			}
 		case i+2 < len(ws) && text[w.end] == ' ' && ws[i+1].start == w.end+1 && (ws[i+1].text == "de" || ws[i+1].text == "from") &&
-			r7MessageNouns[string(w.fold(fc))]:
+			w.is(fc, lexR7Cue) && r7MessageNouns[string(w.fold(fc))]:
 			// "Mensaje de Nekane a las 9:15", "call from Siân": a sender a list knows
 			if j := i + 2; gap(text, ws[i+1], ws[j], false) && nameWord(&ws[j], fc) && !allCaps(ws[j].text) &&
 				(ws[j].given(fc) || basqueGiven(&ws[j], fc)) && !ws[j].is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue) {
@@ -118,7 +126,7 @@ func appendNamesR7(out []Span, first int, ws []word, fc *folder, text string) []
 				i = e
 			}
 		case i+2 < len(ws) && len(t) <= 6 && len(ws[i+1].text) <= 3 && (ws[i+1].text[0] == 'd' || ws[i+1].text[0] == 'v' || ws[i+1].text[0] == 'l') &&
-			nameParticles[ws[i+1].text] && honorifics[string(w.fold(fc))] && gap(text, *w, ws[i+1], true):
+			nameParticles[ws[i+1].text] && w.is(fc, lexR7Cue) && honorifics[string(w.fold(fc))] && gap(text, *w, ws[i+1], true):
 			// "Mrs van Leeuwen", "Sra. de la Vega": lower-case particles after a title
 			j := i + 1
 			for j < len(ws) && j <= i+3 && nameParticles[ws[j].text] && gap(text, ws[j-1], ws[j], j == i+1) {
@@ -138,7 +146,7 @@ func appendNamesR7(out []Span, first int, ws []word, fc *folder, text string) []
 				add(ws[i+1].start, ws[e].end, 0.75)
 				i = e
 			}
-		case i+1 < len(ws) && len(t) <= 7 && (c0|0x20 == 'a' || c0 == 'm' || c0 == 'e' || c0 == 0xC3) && r7Alias[string(w.fold(fc))]:
+		case i+1 < len(ws) && len(t) <= 7 && (c0|0x20 == 'a' || c0 == 'm' || c0 == 'e' || c0 == 0xC3) && w.is(fc, lexR7Cue) && r7Alias[string(w.fold(fc))]:
 			// `alias "txipi"`: a nickname in quotes
 			j := i + 1
 			if q := text[w.end:ws[j].start]; (q == " \"" || q == " “" || q == " «" || q == " '") && ws[j].end < len(text) &&
@@ -156,6 +164,15 @@ func appendNamesR7(out []Span, first int, ws []word, fc *folder, text string) []
 	}
 	return out
 }
+
+// r7After are the bytes after a word's space that a rule of this round may follow: a bracket, a
+// quote, the start of "de"/"from" or of a particle ("van", "la"), the space after "Sra.".
+var r7After = func() (t [256]bool) {
+	for _, c := range []byte("(\"'dfvl \xc2\xe2") {
+		t[c] = true
+	}
+	return t
+}()
 
 // putPerson appends a name over [s, e) in place of the spans of out[first:] that lie inside it
 // (a 0.4 guess at one of its words).
@@ -216,8 +233,8 @@ func capsInitialName(text string, ws []word, i int, fc *folder) (int, int, bool)
 		return len(x.text) >= 2 && allCaps(x.text) && lettersOnly(x.text) && !r7CapsStops[string(x.fold(fc))] &&
 			!x.is(fc, lexNotNames|lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameParticles|lexNameStop)
 	}
-	if r7CapsHonorifics[w.text] {
-		if initialWord(ws[i+1].text) && gap(text, *w, ws[i+1], true) && gap(text, ws[i+1], ws[i+2], true) && capsWord(i+2) {
+	if initialWord(ws[i+1].text) && r7CapsHonorifics[w.text] {
+		if gap(text, *w, ws[i+1], true) && gap(text, ws[i+1], ws[i+2], true) && capsWord(i+2) {
 			e := i + 2
 			if e+1 < len(ws) && gap(text, ws[e], ws[e+1], false) && capsWord(e+1) {
 				e++
@@ -226,7 +243,7 @@ func capsInitialName(text string, ws []word, i int, fc *folder) (int, int, bool)
 		}
 		return 0, 0, false
 	}
-	if len(w.text) < 3 || !capsWord(i) || !(w.start == 0 || text[w.start-1] == ' ' || text[w.start-1] == '\n' || text[w.start-1] == ':') {
+	if !initialWord(ws[i+2].text) || len(w.text) < 3 || len(ws[i+1].text) < 3 || !capsWord(i) || !(w.start == 0 || text[w.start-1] == ' ' || text[w.start-1] == '\n' || text[w.start-1] == ':') {
 		return 0, 0, false
 	}
 	j := i + 1
