@@ -202,8 +202,15 @@ func closingLone(text string, ws []word, j int, fc *folder) bool {
 	n := utf8.RuneCountInString(w.text)
 	f := w.fold(fc)
 	return n >= 2 && n <= 12 && nameWord(w, fc) && !allCaps(w.text) && lettersOnly(w.text) && !greetedNot[string(f)] &&
-		!chatRoles[string(f)] && !w.is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameStop)
+		!chatRoles[string(f)] && !r7SignNot[string(f)] && !w.is(fc, lexPlaces|lexInstitution|lexCompanyWords|lexCue|lexNameStop)
 }
+
+// r7SignNot are a department's or a group's name that signs like a person ("Saludos, Dirección").
+var r7SignNot = words(`direccion dirección administracion administración contabilidad recepcion recepción secretaria
+	secretaría gerencia rrhh hr it sistemas informatica informática comercial ventas sales accounts legal compliance
+	riesgos tesoreria tesorería operaciones operations management managers directors all everyone guys folks team
+	equipo equip taldea departamento departament department area área zona region región territorial central
+	mostrador ventanilla caja admissions admisiones admissio admissió urgencias urgencies farmacia pharmacy`)
 
 // kinCommaLower reads the lower-case name after "my dad, ": a given name a list knows or a word no
 // list has, then at most one more such word, closed by a comma, a dot or the line's end.
