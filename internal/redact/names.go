@@ -429,6 +429,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 		out = appendFieldNames(out, first, text, fc.lower) // "user=ramon.tejedor", "patient=SURNAME^GIVEN"
 	}
 	out = appendNamesR6(out, first, ws, fc, text, cands[:nc], candsAll)
+	out = appendNamesR7(out, first, ws, fc, text)
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = adjustNamesR5(out, first, text)
@@ -1156,6 +1157,9 @@ func appendRepeats(out []Span, first int, ws []word, fc *folder, text string) []
 			continue
 		}
 		if at < n && out[at].Start < w.end {
+			if out[at].Score < 0.5 && out[at].Start == w.start && out[at].End == w.end && parts.n > 0 && capitalised(w.text) && parts.has(w.fold(fc)) {
+				out[at].Score = 0.7 // "CARBONELL ESTRUCH, Vicent … operación Carbonell": a 0.4 guess that repeats a name's part
+			}
 			continue // already inside a name
 		}
 		if parts.n > 0 && len(w.text) > 2 && (capitalised(w.text) || w.is(fc, lexGivenNames|lexSurnames) || len(w.text) >= 5 && parts.has(w.fold(fc)) && lowerRepeatOK(text, w, fc)) && parts.has(w.fold(fc)) && !inAddressToken(text, w) {

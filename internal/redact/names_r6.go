@@ -688,10 +688,16 @@ var idWordsAfterName = words(`dob dni nie nif nss born nacido nacida nascut nasc
 // list knows when an identifier's or a birth date's key follows it; end otherwise.
 func lowerSurnameBeforeID(text string, ws []word, end int, fc *folder) int {
 	j := end + 1
-	if j+1 >= len(ws) || !gap(text, ws[end], ws[j], false) || !gap(text, ws[j], ws[j+1], false) || capitalised(ws[j].text) ||
-		!idWordsAfterName[string(ws[j+1].fold(fc))] || !lowerFree(&ws[j], fc) || !lettersOnly(ws[j].text) ||
+	if j >= len(ws) || !gap(text, ws[end], ws[j], false) || capitalised(ws[j].text) ||
+		!(phoneAfterComma(text, ws[j].end) || j+1 < len(ws) && gap(text, ws[j], ws[j+1], false) && idWordsAfterName[string(ws[j+1].fold(fc))]) ||
+		!lowerFree(&ws[j], fc) || !lettersOnly(ws[j].text) ||
 		verbLike(ws[j].text) || commonVerbs[string(ws[j].fold(fc))] || notNameLower[string(ws[j].fold(fc))] {
 		return end
 	}
 	return j
+}
+
+// phoneAfterComma: ", " and a phone number's first digit or "+" at e ("jaume riudavets, 649 …").
+func phoneAfterComma(text string, e int) bool {
+	return e+3 < len(text) && text[e] == ',' && text[e+1] == ' ' && (text[e+2] == '+' || isDigitByte(text[e+2]) && isDigitByte(text[e+3]))
 }
