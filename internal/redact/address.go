@@ -155,6 +155,13 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 				continue
 			}
 		}
+		if j-i == 5 && (j == len(text) || !isWordByte(text[j])) && postcodeFieldBefore(fc.lower, i) &&
+			!insideAny(out[first:n], skip, i) && !officeBefore(fc.lower, i) {
+			// the postcode alone as a labelled field's value ("postalCode":"50003", zip: 29601, C.P.: 33201)
+			out = append(out, Span{Start: i, End: j, Type: TypeAddress, Text: text[i:j], Score: 0.75, Source: "address"})
+			i = j
+			continue
+		}
 		if j-i > 5 || j+2 > len(text) || !(text[j] == ' ' || text[j] == ',' && text[j+1] == ' ') {
 			i = j
 			continue
@@ -2856,4 +2863,45 @@ func lastBreak(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// postcodeFields name a field whose value is a postcode, folded to lower case with no space, dot,
+// dash or underscore: JSON keys, YAML and form labels in the five languages.
+var postcodeFields = words(`postalcode postcode zip zipcode cp codigopostal codipostal codpostal cpostal postakodea kodepostala codepostal codigopostal`)
+
+// postcodeFieldBefore: the five digits at i are a Spanish postcode (01–52) typed as the value of a
+// field named for one right before it ("postalCode":"50003", zip: "29601", C.P.: 33201).
+func postcodeFieldBefore(lower []byte, i int) bool {
+	if i+2 > len(lower) {
+		return false
+	}
+	if pv := int(lower[i]-'0')*10 + int(lower[i+1]-'0'); pv < 1 || pv > 52 {
+		return false
+	}
+	k := i
+	for n := 0; k > 0 && n < 4 && strings.IndexByte("\"': =\t", lower[k-1]) >= 0; n++ {
+		k--
+	}
+	if k == i || k == 0 {
+		return false
+	}
+	var buf [24]byte
+	n := len(buf)
+	for k > 0 && n > 0 {
+		c := lower[k-1]
+		switch {
+		case c >= 'a' && c <= 'z':
+			n--
+			buf[n] = c
+		case c == '.' || c == '_' || c == '-' || c == ' ' && k > 1 && lower[k-2] != ' ' && lower[k-2] != ',':
+		case c == 0xb3 && k > 1 && lower[k-2] == 0xc3: // ó
+			k--
+			n--
+			buf[n] = 'o'
+		default:
+			return postcodeFields[string(buf[n:])]
+		}
+		k--
+	}
+	return postcodeFields[string(buf[n:])]
 }
