@@ -2138,6 +2138,7 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
 		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego",
+		"notària", "notari:", "notaire", "notário", "notariado",
 		"social", // "domicilio social", "domicili social", "sede social"
 		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address",
 		// a firm's people and meeting words: the address after them is the firm's or the venue's
@@ -2161,7 +2162,11 @@ var venueWordsByFirst = func() (t [256][]string) {
 		// calle …", "Referred to St Mary's Hospital, Praed Street …")
 		"centro de sa", "centre de salut", "osasun zentro", "health cent", "medical cent", "hospital ", "hospital,",
 		"clínic", "clinic", "ambulatori", "consultorio", " cap ", "mutua ", "aseguradora", "asseguradora", "insurer",
-		"universi"} {
+		"universi",
+		// banks and insurers by name: "Private Banking, Bankinter, Paseo …", "Banca Privada · Ibercaja · Plaza …"
+		"bankinter", "ibercaja", "kutxabank", "caixabank", "banco sabadell", "bbva", "unicaja", "abanca", "cajamar",
+		"laboral kutxa", "openbank", "banca march", "deutsche bank", "banco de españa", "caja rural", "cajasur",
+		"mapfre", "banca privada", "private banking", "wealth management"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
