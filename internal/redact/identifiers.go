@@ -341,7 +341,13 @@ func companyLineBefore(text string, start int) bool {
 	var buf [168]byte
 	b := appendLowerSameLength(buf[:0], text[ls:start])
 	for k := 2; k < len(b); k++ {
-		if c := b[k]; (c == ',' || c == '|' || c == 0xc2 && k+1 < len(b) && b[k+1] == 0xb7) && companyFormAtEnd(b[:k], false) {
+		c := b[k]
+		if !(c == ',' || c == '|' || c == 0xc2 && k+1 < len(b) && b[k+1] == 0xb7) {
+			continue
+		}
+		// the line's first segment a firm's name or a job ("Gestoría Alameda · Pl. … · Tel. 963 …")
+		first := !bytes.ContainsAny(b[:k], ",|·") && (c == '|' || c == 0xc2) && signatureLine(b[:k])
+		if first || companyFormAtEnd(b[:k], false) {
 			rest := append([]byte{' '}, b[k:]...)
 			for _, w := range personalLineWords {
 				if bytes.Contains(rest, w) {
