@@ -38,12 +38,13 @@ const (
 // streetTypeWords are the folded words that start a street ("c" is C/, "av" Av.).
 var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po pº plaza pza pl plaça placa plazuela
 	ronda camino cami carretera ctra travesia trav glorieta carrer rambla rua passeig pg avinguda callejon costanilla
+	riera travessera travessia baixada pujada bajada
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
 	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
 	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira carrera`)
 
 // areaWords start an area that a street or a number may follow.
-var areaWords = words(`urbanizacion urb poligono pol barrio barri bº lugar lg residencial edificio edif colonia
+var areaWords = words(`urbanizacion urb poligono pol barrio barri bº barriada bda lugar lg residencial edificio edif colonia
 	conjunto complejo finca parque caserio caseria aldea lugar apartamentos aptos`)
 
 // postfixStreetWords end a Basque street's name ("Nagusia kalea", "Gernikako Arbola etorbidea").
@@ -153,6 +154,13 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 				i = e
 				continue
 			}
+		}
+		if j-i == 5 && (j == len(text) || !isWordByte(text[j])) && postcodeFieldBefore(fc.lower, i) &&
+			!insideAny(out[first:n], skip, i) && !officeBefore(fc.lower, i) {
+			// the postcode alone as a labelled field's value ("postalCode":"50003", zip: 29601, C.P.: 33201)
+			out = append(out, Span{Start: i, End: j, Type: TypeAddress, Text: text[i:j], Score: 0.75, Source: "address"})
+			i = j
+			continue
 		}
 		if j-i > 5 || j+2 > len(text) || !(text[j] == ' ' || text[j] == ',' && text[j+1] == ' ') {
 			i = j
@@ -1173,11 +1181,25 @@ func (a *addrParser) floor(i int) int {
 	if !marked && nd > 0 && e < len(t) && (t[e] >= 'b' && t[e] <= 'h' || t[e] >= 'A' && t[e] <= 'H') && (e+1 == len(t) || !isWordByte(t[e+1])) {
 		return e + 1 // "3c", "5B": floor and door without the ordinal sign
 	}
+	if nd > 0 && e+1 < len(t) && t[e] == '.' && isASCIILetterByte(t[e+1]) {
+		// Basque "5.C", "2.B", "2.izq": floor, a dot, a door letter or word
+		if c := t[e+1]; (c >= 'A' && c <= 'H' || c >= 'a' && c <= 'h') && (e+2 == len(t) || !isWordByte(t[e+2])) {
+			return e + 2
+		}
+		if f, fe := a.p.foldAt(e + 1); fe > 0 && floorWords[f] && f != "bis" {
+			return fe
+		}
+	}
 	if !marked && nd > 0 {
 		// "2 a 18001", "3 b, 03001": a bare floor and door letter, then a postcode
 		j := e
 		for j < len(t) && t[j] == ' ' {
 			j++
+		}
+		if j == e+1 {
+			if de := a.bareDoor(j); de > 0 {
+				return de // "12 3 2, 28005 madrid": floor and door as bare numbers, then a postcode
+			}
 		}
 		if j > e && j < len(t) && (t[j] >= 'a' && t[j] <= 'h' || t[j] >= 'A' && t[j] <= 'H') && (j+1 == len(t) || !isWordByte(t[j+1])) {
 			if k, ok := a.sep(j + 1); ok {
@@ -1248,8 +1270,35 @@ func (a *addrParser) floor(i int) int {
 		if e2 := a.floor(j); e2 > 0 {
 			return e2 // 3r 1a
 		}
+		if de := a.bareDoor(j); de > 0 {
+			return de // "3º 1, 28004 Madrid"
+		}
 	}
 	return e
+}
+
+// bareDoor reads a door typed as a bare number of one or two digits at j ("3º 1", "12 3 2"), only
+// when a postcode or a known town follows it, so that "hay 3 2 cajeros" stays a sentence.
+func (a *addrParser) bareDoor(j int) int {
+	t := a.text
+	_, de, dn := a.p.digitsAt(j, 2)
+	if dn == 0 || dn > 2 || de < len(t) && isWordByte(t[de]) {
+		return 0
+	}
+	k, ok := a.sep(de)
+	if !ok || k >= len(t) {
+		return 0
+	}
+	if isDigitByte(t[k]) {
+		if _, pe, pd := a.p.digitsAt(k, 5); pd == 5 && (pe == len(t) || !isDigitByte(t[pe])) {
+			return de
+		}
+		return 0
+	}
+	if f, _ := a.p.foldAt(k); places[f] || addrTowns[f] {
+		return de
+	}
+	return 0
 }
 
 // doorEnds: a door letter ending at e closes the address: the text ends, or punctuation, a
@@ -2089,6 +2138,7 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
 		"despacho", "despatx", "bufete", "notaría", "notaria", "gestoría", "gestoria", "registered office", "bulego",
+		"notària", "notari:", "notaire", "notário", "notariado",
 		"social", // "domicilio social", "domicili social", "sede social"
 		"oficines", "seu central", "siège", "siege social", "escritório", "escritorio", "registered address",
 		// a firm's people and meeting words: the address after them is the firm's or the venue's
@@ -2112,7 +2162,11 @@ var venueWordsByFirst = func() (t [256][]string) {
 		// calle …", "Referred to St Mary's Hospital, Praed Street …")
 		"centro de sa", "centre de salut", "osasun zentro", "health cent", "medical cent", "hospital ", "hospital,",
 		"clínic", "clinic", "ambulatori", "consultorio", " cap ", "mutua ", "aseguradora", "asseguradora", "insurer",
-		"universi"} {
+		"universi",
+		// banks and insurers by name: "Private Banking, Bankinter, Paseo …", "Banca Privada · Ibercaja · Plaza …"
+		"bankinter", "ibercaja", "kutxabank", "caixabank", "banco sabadell", "bbva", "unicaja", "abanca", "cajamar",
+		"laboral kutxa", "openbank", "banca march", "deutsche bank", "banco de españa", "caja rural", "cajasur",
+		"mapfre", "banca privada", "private banking", "wealth management"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t
@@ -2814,4 +2868,45 @@ func lastBreak(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// postcodeFields name a field whose value is a postcode, folded to lower case with no space, dot,
+// dash or underscore: JSON keys, YAML and form labels in the five languages.
+var postcodeFields = words(`postalcode postcode zip zipcode cp codigopostal codipostal codpostal cpostal postakodea kodepostala codepostal codigopostal`)
+
+// postcodeFieldBefore: the five digits at i are a Spanish postcode (01–52) typed as the value of a
+// field named for one right before it ("postalCode":"50003", zip: "29601", C.P.: 33201).
+func postcodeFieldBefore(lower []byte, i int) bool {
+	if i+2 > len(lower) {
+		return false
+	}
+	if pv := int(lower[i]-'0')*10 + int(lower[i+1]-'0'); pv < 1 || pv > 52 {
+		return false
+	}
+	k := i
+	for n := 0; k > 0 && n < 4 && strings.IndexByte("\"': =\t", lower[k-1]) >= 0; n++ {
+		k--
+	}
+	if k == i || k == 0 {
+		return false
+	}
+	var buf [24]byte
+	n := len(buf)
+	for k > 0 && n > 0 {
+		c := lower[k-1]
+		switch {
+		case c >= 'a' && c <= 'z':
+			n--
+			buf[n] = c
+		case c == '.' || c == '_' || c == '-' || c == ' ' && k > 1 && lower[k-2] != ' ' && lower[k-2] != ',':
+		case c == 0xb3 && k > 1 && lower[k-2] == 0xc3: // ó
+			k--
+			n--
+			buf[n] = 'o'
+		default:
+			return postcodeFields[string(buf[n:])]
+		}
+		k--
+	}
+	return postcodeFields[string(buf[n:])]
 }

@@ -225,6 +225,9 @@ func phoneVeto(text string, start, end int) bool {
 		if businessLineSet[strings.ToLower(text[j+1:k])] {
 			return true
 		}
+		if landline(text[start:end]) && institutionInBrackets(text, j+1) {
+			return true // "944 00 60 00 (Basurtuko Ospitalea)", "91 493 10 00 (Juzgado de lo Social nº 5)"
+		}
 	}
 	// the words right before: "office switchboard", "centralita", "atención al cliente"
 	var pw prevWordReader
@@ -253,7 +256,7 @@ func phoneVeto(text string, start, end int) bool {
 	// "call us back on …", "ring us at …", "llámanos al …": the writer's own line (a clinic's, an office's)
 	for k := 0; k < n; k++ {
 		if is(k, "us") && (is(k+1, "call", "ring", "phone", "contact", "text") || is(k+1, "back") && is(k+2, "call", "ring")) ||
-			is(k, "llamanos", "llamenos", "contactenos", "contactanos", "truca'ns", "truqueu-nos", "chamanos", "deitu") {
+			is(k, "llamanos", "llamenos", "contactenos", "contactanos", "truca'ns", "truqueu-nos", "chamanos", "deiguzu") {
 			return true
 		}
 	}
@@ -278,7 +281,83 @@ func phoneVeto(text string, start, end int) bool {
 	}
 	// "la centralita de Seguros Ocaso, 91 538 01 00": a switchboard word earlier on the line,
 	// past a company's name and a comma (the word reader above stops at the comma)
-	return switchboardBefore(text, start) || institutionLineBefore(text, start) || officeLineAbove(text, start)
+	return switchboardBefore(text, start) || institutionLineBefore(text, start) || officeLineAbove(text, start) ||
+		companyLineBefore(text, start)
+}
+
+// institutionInBrackets: the bracket opened before i (closed within 48 bytes, on the line) names
+// a hospital, a court, a clinic, a firm: the landline before it is that place's.
+func institutionInBrackets(text string, i int) bool {
+	k := i
+	for k < len(text) && k-i < 48 && text[k] != ')' && text[k] != '\n' {
+		k++
+	}
+	if k == len(text) || text[k] != ')' {
+		return false
+	}
+	var buf [56]byte
+	b := append(buf[:0], ' ')
+	b = appendLowerSameLength(b, text[i:k])
+	b = append(b, ' ')
+	for _, w := range personalLineWords {
+		if bytes.Contains(b, w) {
+			return false
+		}
+	}
+	for _, w := range roomWords {
+		if bytes.Contains(b, w) {
+			return false // "(Donostia Ospitalea, 512 gela)": a patient's room line is theirs
+		}
+	}
+	for _, w := range institutionWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	for _, w := range bracketInstitutionWords {
+		if bytes.Contains(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// bracketInstitutionWords name a public body or a firm in a bracket after its line, besides
+// institutionWords ("(Basurtuko Ospitalea)", "(Hospital Clínic)", "(Tribunal Superior)").
+var bracketInstitutionWords = byteWords("hospital", "ospitale", "osasun zentro", "tribunal", "audiencia", "hotel",
+	"udaletxe", "mutua", "seguros", "asegurador", "insurer", " ltd", " llp", " s.l", " sl ", " sa ")
+
+// roomWords name a patient's or guest's room, whose line is theirs.
+var roomWords = byteWords(" gela", "habitaci", " hab", " room", " cama", " llit", " box ", " ohea")
+
+// companyLineBefore: a landline on a line that names a company by its legal form before it, past a
+// separator ("Asesoría Ferrer SL · Av. … · Tel. 963 …", "Harcourt & Lyle LLP, 3 Bridge Street, … |
+// 0113 …"), with no person's word between the company and the number.
+func companyLineBefore(text string, start int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	if start-ls > 160 || start-ls < 6 {
+		return false
+	}
+	var buf [168]byte
+	b := appendLowerSameLength(buf[:0], text[ls:start])
+	for k := 2; k < len(b); k++ {
+		c := b[k]
+		if !(c == ',' || c == '|' || c == 0xc2 && k+1 < len(b) && b[k+1] == 0xb7) {
+			continue
+		}
+		// the line's first segment a firm's name or a job ("Gestoría Alameda · Pl. … · Tel. 963 …")
+		first := !bytes.ContainsAny(b[:k], ",|·") && (c == '|' || c == 0xc2) && signatureLine(b[:k])
+		if first || companyFormAtEnd(b[:k], false) {
+			rest := append([]byte{' '}, b[k:]...)
+			for _, w := range personalLineWords {
+				if bytes.Contains(rest, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // officeLineAbove: a landline on a line of a firm's signature block, after the firm's address

@@ -22,8 +22,10 @@ var realisticAddrRoundsFloor = []struct {
 }{
 	{"realistic-dev6.jsonl", 1, 278, 6, 0, 0},
 	{"realistic-dev7-addr.jsonl", 1, 49, 0, 0, 0},
-	{"realistic-dev8.jsonl", 0.969, 286, 7, 0, 0},     // before the sixth round: 0.888, 248 items, 25 decoys (15 OFFICE)
-	{"realistic-dev9-addr.jsonl", 0.966, 91, 0, 0, 0}, // before the sixth round: 0.583, 68 items, 20 decoys
+	{"realistic-dev8.jsonl", 0.969, 286, 7, 0, 0},      // before the sixth round: 0.888, 248 items, 25 decoys (15 OFFICE)
+	{"realistic-dev9-addr.jsonl", 0.966, 91, 0, 0, 0},  // before the sixth round: 0.583, 68 items, 20 decoys
+	{"realistic-dev10.jsonl", 0.96, 236, 20, 4, 4},     // before the seventh round: 0.916, 229 items, 25 decoys (9 OFFICE)
+	{"realistic-dev11-addr.jsonl", 0.945, 41, 3, 0, 1}, // before the seventh round: 0.622, 28 items, 9 decoys
 }
 
 func TestRealisticAddressRounds(t *testing.T) {
