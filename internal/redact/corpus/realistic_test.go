@@ -84,6 +84,22 @@ func TestRealisticHeldoutV5IsFrozen(t *testing.T) {
 	}
 }
 
+// The sixth held-out set, written blind on 2026-12-02 17:38–17:46 UTC (digest recorded in bb2741d
+// before the file entered the tree), run once to report at c0445fe and tuning data since
+// (realistic-dev12.jsonl).
+const realisticHeldoutV6SHA256 = "6aee377d59b7a006e0001f07b4cb82827b4f2e5d5e6cd952818c3736a81113b2"
+
+var realisticHeldoutV6File = filepath.Join("..", "..", "..", "testdata", "redact", "realistic-dev12.jsonl")
+
+func TestRealisticHeldoutV6IsFrozen(t *testing.T) {
+	_, raw := readRealistic(t, realisticHeldoutV6File)
+	sum := sha256.Sum256(raw)
+	if got := hex.EncodeToString(sum[:]); got != realisticHeldoutV6SHA256 {
+		t.Fatalf("%s has sha256 %s, want %s: the held-out set is frozen (see testdata/redact/REALISTIC.md)",
+			realisticHeldoutV6File, got, realisticHeldoutV6SHA256)
+	}
+}
+
 func TestRealisticHeldoutV2IsFrozen(t *testing.T) {
 	_, raw := readRealistic(t, realisticHeldoutV2File)
 	sum := sha256.Sum256(raw)
@@ -113,6 +129,7 @@ func TestRealisticCorpusShape(t *testing.T) {
 	v3, _ := readRealistic(t, realisticHeldoutV3File)
 	v4, _ := readRealistic(t, realisticHeldoutV4File)
 	v5, _ := readRealistic(t, realisticHeldoutV5File)
+	v6, _ := readRealistic(t, realisticHeldoutV6File)
 	allowed := map[string]bool{}
 	for _, ty := range realisticTypes {
 		allowed[ty] = true
@@ -124,7 +141,8 @@ func TestRealisticCorpusShape(t *testing.T) {
 		items []Item
 	}{{"dev", dev}, {"dev2 (the spent first held-out half)", held}, {"dev4 (the spent second held-out set)", v2},
 		{"dev6 (the spent third held-out set)", v3},
-		{"dev8 (the spent fourth held-out set)", v4}, {"dev10 (the spent fifth held-out set)", v5}} {
+		{"dev8 (the spent fourth held-out set)", v4}, {"dev10 (the spent fifth held-out set)", v5},
+		{"dev12 (the spent sixth held-out set)", v6}} {
 		if len(half.items) < realisticMinItems {
 			t.Errorf("%s half: %d items, want at least %d", half.name, len(half.items), realisticMinItems)
 		}
@@ -192,7 +210,7 @@ func realisticOverlap(it Item) string {
 // TestRealisticCheckDigits recomputes every check digit with this package's own helpers: a
 // value is valid unless it is labelled "valid": false, and then it must really be invalid.
 func TestRealisticCheckDigits(t *testing.T) {
-	for _, path := range []string{realisticDevFile, realisticDev2File, realisticHeldoutV2File, realisticHeldoutV3File, realisticHeldoutV4File, realisticHeldoutV5File} {
+	for _, path := range []string{realisticDevFile, realisticDev2File, realisticHeldoutV2File, realisticHeldoutV3File, realisticHeldoutV4File, realisticHeldoutV5File, realisticHeldoutV6File} {
 		items, _ := readRealistic(t, path)
 		for _, it := range items {
 			for i, e := range it.Entities {
