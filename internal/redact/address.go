@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -2802,7 +2803,7 @@ func mergeAdjacentAddresses(out []Span, first int, text string) []Span {
 		return out
 	}
 	sp := out[first:]
-	sort.SliceStable(sp, func(i, j int) bool { return sp[i].Start < sp[j].Start })
+	slices.SortStableFunc(sp, func(a, b Span) int { return a.Start - b.Start }) // no reflection, no allocation
 	k := 0
 	for i := 1; i < len(sp); i++ {
 		prev := &sp[k]
