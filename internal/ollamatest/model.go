@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,9 +60,28 @@ func (s *Server) createModel(name string, spec testmodel.Spec, template string) 
 	if err := c.Create(ctx, req, func(api.ProgressResponse) error { return nil }); err != nil {
 		return fmt.Errorf("create: %w", err)
 	}
-	// A generate request without a prompt only loads the model.
-	if err := c.Generate(ctx, &api.GenerateRequest{Model: name}, func(api.GenerateResponse) error { return nil }); err != nil {
-		return fmt.Errorf("load: %w", err)
+	// A generate request without a prompt only loads the model. Ollama gives its runner a port it
+	// found free a moment before; when another test process takes that port first, the runner
+	// exits ("bind: address already in use") and the load request waits until its deadline. So a
+	// load gets its own, shorter deadline, and a load whose runner terminated is tried again.
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		offset := int64(0)
+		if fi, serr := os.Stat(s.Log); serr == nil {
+			offset = fi.Size()
+		}
+		lctx, lcancel := context.WithTimeout(ctx, loadTimeout)
+		err = c.Generate(lctx, &api.GenerateRequest{Model: name}, func(api.GenerateResponse) error { return nil })
+		lcancel()
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil || !strings.Contains(s.logSince(offset), "llama runner terminated") {
+			break
+		}
 	}
-	return nil
+	return fmt.Errorf("load: %w", err)
 }
+
+// loadTimeout bounds one attempt to load a tiny model (a second or two when it works).
+const loadTimeout = 40 * time.Second
