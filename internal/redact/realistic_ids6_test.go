@@ -120,12 +120,7 @@ func TestRealisticIDsRoundShape(t *testing.T) {
 
 // TestRound6Forms pins each form of this round, and its look-alikes, on a short invented text.
 func TestRound6Forms(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	for _, c := range []struct {
-		name, text, typ string
-		want            []string // values of typ that must be found (a span of typ covering each)
-		not             []string // values that must not be redacted at all
-	}{
+	checkIDForms(t, []idForm{
 		{"us month first", "Our client (born 10/27/1984, per his licence) signed", TypeDOB, []string{"10/27/1984"}, nil},
 		{"us chat answer", "bot: Please confirm your date of birth.\nkaren_88: 4/30/1972\nbot: Thanks.", TypeDOB, []string{"4/30/1972"}, nil},
 		{"date before cumple", "dice q el 14 de marzo de 1983 es su cumple, no el 21 de marzo como pone", TypeDOB, []string{"14 de marzo de 1983"}, []string{"21 de marzo"}},
@@ -167,7 +162,21 @@ func TestRound6Forms(t *testing.T) {
 		{"ehic", "Pacient irlandès, TSE europea 80372 0000 4418 2207 9931. Expedient 80123 0000 1111 2222 3333", TypeMRN, []string{"80372 0000 4418 2207 9931"}, []string{"80123 0000 1111 2222 3333"}},
 		{"no ehic: reference", "referencia 80724 0000 3918 2207 4415", TypeMRN, nil, []string{"80724 0000 3918 2207 4415"}},
 		{"dictated e-mail", "me dicta el correo: ele u pe e ere te o punto tres dos arroba gmail punto com. lo", TypeEmail, []string{"ele u pe e ere te o punto tres dos arroba gmail punto com"}, nil},
-	} {
+	})
+}
+
+// idForm is one case of a round's forms test: in text, every want value must lie inside a span
+// of type typ, and no span may touch a not value.
+type idForm = struct {
+	name, text, typ string
+	want            []string // values of typ that must be found (a span of typ covering each)
+	not             []string // values that must not be redacted at all
+}
+
+func checkIDForms(t *testing.T, cases []idForm) {
+	t.Helper()
+	r := newTestRedactor(t, DefaultConfig())
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			spans, err := r.Detect(context.Background(), c.text)
 			if err != nil {
