@@ -282,8 +282,7 @@ func TestAddressProbes3(t *testing.T) {
 // minutos", "la carrera de San Silvestre 2024"), written as probes: the rules at the start of the
 // round read 7 of these 16 as addresses, the first version of this round's 8. None is one now.
 func TestAddressCommonNouns(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	for _, text := range []string{
+	checkNoAddress(t, []string{
 		"ganó la carrera de San Silvestre 2024 en Vallecas",
 		"dimos un paseo de 20 minutos por el parque",
 		"la ronda de 2023 fue mejor",
@@ -300,17 +299,7 @@ func TestAddressCommonNouns(t *testing.T) {
 		"el piso 3 de la oficina, 28001 clientes",
 		"Sevilla, 28 de enero de 2025",
 		"Jugó en Getafe 3 temporadas, Madrid",
-	} {
-		spans, err := r.Detect(context.Background(), text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, sp := range spans {
-			if sp.Type == TypeAddress {
-				t.Errorf("%q: an address read at [%d,%d)", text, sp.Start, sp.End)
-			}
-		}
-	}
+	})
 }
 
 // TestAddressNamedStreets: 15 streets named after people, saints, kings and popes, with and
@@ -363,8 +352,7 @@ func TestAddressProbes4(t *testing.T) {
 // bank notes that is no address (wards, cards, phones, lots, scores). None is read as one, before
 // this round or after.
 func TestAddressNumbersInNotes(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	for _, text := range []string{
+	checkNoAddress(t, []string{
 		"Paciente de Cardiología 3 B, derivado por Urgencias 2 izq.",
 		"Ingreso en Planta 5 dcha, cama 12.",
 		"Tarjeta Visa 4 dcha no aplica.",
@@ -381,17 +369,7 @@ func TestAddressNumbersInNotes(t *testing.T) {
 		"Corte Inglés 3ª planta, sección Hogar.",
 		"Real Madrid 3 1 Barcelona",
 		"Mercadona 5 km, 28001 pasos.",
-	} {
-		spans, err := r.Detect(context.Background(), text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, sp := range spans {
-			if sp.Type == TypeAddress {
-				t.Errorf("%q: an address read at [%d,%d)", text, sp.Start, sp.End)
-			}
-		}
-	}
+	})
 }
 
 // TestAddressProbes5: the last 10 probes (table cells with pipes, a mail's footer, an apartado,
@@ -410,4 +388,21 @@ func TestAddressProbes5(t *testing.T) {
 		{name: "last: c/ la paz 4 1º izda (zaragoza)", text: "c/ la paz 4 1º izda (zaragoza)", want: []string{"c/ la paz 4 1º izda (zaragoza)"}},
 		{name: "last: Avenida de Portugal 30, 3º, Móstoles", text: "Dirección: Avenida de Portugal 30, 3º, Móstoles", want: []string{"Avenida de Portugal 30, 3º, Móstoles"}},
 	})
+}
+
+// checkNoAddress: no span of any text is an address.
+func checkNoAddress(t *testing.T, texts []string) {
+	t.Helper()
+	r := newTestRedactor(t, DefaultConfig())
+	for _, text := range texts {
+		spans, err := r.Detect(context.Background(), text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sp := range spans {
+			if sp.Type == TypeAddress {
+				t.Errorf("%q: an address read at [%d,%d)", text, sp.Start, sp.End)
+			}
+		}
+	}
 }
