@@ -1,41 +1,11 @@
 package redact
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/sucursal/sucursal/internal/benchclock"
-)
+import "testing"
 
 // BenchmarkAppendAddresses4KiB times the address grammar alone on the 4 KiB benchmark prompt and
 // on 4 KiB of realistic dev text (addresses, postcodes, numbers next to words), in thread CPU
 // time (cpu-p50-ns): the pass is a share of Redact4KiB, and alone its cost moves far less with
 // the machine's noise.
 func BenchmarkAppendAddresses4KiB(b *testing.B) {
-	var dev strings.Builder
-	for _, f := range []string{"realistic-dev4.jsonl", "realistic-dev2.jsonl"} {
-		for _, it := range loadItems(b, f) {
-			if dev.Len() >= 4096 {
-				break
-			}
-			dev.WriteString(it.Text)
-			dev.WriteString("\n")
-		}
-	}
-	for _, c := range []struct{ name, text string }{{"mixed", mixedPrompt(b, 4096)}, {"dev", dev.String()[:4096]}} {
-		b.Run(c.name, func(b *testing.B) {
-			ws := splitWords(nil, c.text)
-			lower := appendLowerSameLength(nil, c.text)
-			clk := benchclock.New(b)
-			b.SetBytes(int64(len(c.text)))
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				fc := &folder{lower: lower}
-				clk.Start()
-				_ = appendAddresses(nil, c.text, ws, fc)
-				clk.Stop()
-			}
-			clk.Report(b)
-		})
-	}
+	benchWordPass(b, false, func(text string, ws []word, fc *folder) { _ = appendAddresses(nil, text, ws, fc) })
 }
