@@ -11,6 +11,7 @@ import (
 	"github.com/sucursal/sucursal/internal/admission"
 	"github.com/sucursal/sucursal/internal/apikey"
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/gopanic"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/tracecontext"
 )
@@ -148,13 +149,17 @@ type panicError struct {
 func (e *panicError) Error() string { return "panic in the pipeline: " + e.kind }
 
 // serveChat runs the pipeline and turns a panic in the request's goroutine into a *panicError.
-// (Panics in goroutines a stage starts are not caught here; they stop the process, and systemd
-// restarts it.)
+// A stage's background goroutines (the guard's checks) carry their panics here (gopanic); a
+// guard classifier's own panic is that classifier's failure (guard.ErrClassifierPanicked).
 func (s *Server) serveChat(ctx context.Context, req *pipeline.Request, rw *responseWriter) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler { // net/http's own way to abort a response: keep its meaning
 				panic(v)
+			}
+			if p, ok := v.(*gopanic.Panic); ok { // a background check's panic, raised again here
+				err = &panicError{kind: fmt.Sprintf("%T", p.Value), stack: string(p.Stack)}
+				return
 			}
 			err = &panicError{kind: fmt.Sprintf("%T", v), stack: string(debug.Stack())}
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/gopanic"
 	"github.com/sucursal/sucursal/internal/pipeline"
 )
 
@@ -25,7 +26,11 @@ const secretPanic = "slice of 'Lucía Pérez, DNI 12345678Z' out of range"
 type panicky struct{}
 
 func (panicky) ServeChat(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
-	if req.Chat.Messages[0].Content.String() != "boom" {
+	switch req.Chat.Messages[0].Content.String() {
+	case "boom":
+	case "background boom": // a guard check's panic, carried to the request's goroutine
+		panic(&gopanic.Panic{Value: secretPanic, Stack: []byte("goroutine 9 [running]:\nguard.backgroundCheck()\n")})
+	default:
 		return (&gate{}).ServeChat(ctx, req, w)
 	}
 	if req.Chat.Stream {
@@ -78,10 +83,20 @@ func TestPipelinePanicAnswers500AndKeepsServing(t *testing.T) {
 	if r.StatusCode != http.StatusOK {
 		t.Fatalf("after two panics the next request got %d", r.StatusCode)
 	}
-	if n := testutil.ToFloat64(s.m.panics); n != 2 {
-		t.Fatalf("sucursal_api_chat_panics_total = %v, want 2", n)
+	r = post(t, srv.URL, `{"model":"m","messages":[{"role":"user","content":"background boom"}]}`)
+	b, _ = io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusInternalServerError || !strings.Contains(string(b), `"code":"internal_error"`) {
+		t.Fatalf("carried panic: %d %s", r.StatusCode, b)
+	}
+
+	if n := testutil.ToFloat64(s.m.panics); n != 3 {
+		t.Fatalf("sucursal_api_chat_panics_total = %v, want 3", n)
 	}
 	out := logs.String()
+	if !strings.Contains(out, "guard.backgroundCheck()") {
+		t.Fatalf("a carried panic was not logged with the stack of the goroutine that panicked:\n%s", out)
+	}
 	if !strings.Contains(out, `"msg":"request panicked"`) || !strings.Contains(out, `"panic_type":"string"`) ||
 		!strings.Contains(out, "panic_test.go") {
 		t.Fatalf("the panic was not logged with its type and stack:\n%s", out)

@@ -85,6 +85,8 @@ func failureReason(err error) string {
 		return "malformed"
 	case errors.Is(err, ErrBackend):
 		return "backend"
+	case errors.Is(err, ErrClassifierPanicked):
+		return "panic"
 	}
 	return "other"
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"unicode/utf8"
+
+	"github.com/sucursal/sucursal/internal/gopanic"
 )
 
 // ErrScannerClosed is returned by Write after Close.
@@ -31,6 +33,9 @@ type OutputScanner struct {
 type checkResult struct {
 	d   Decision
 	err error
+	// panicked: the background check panicked; merge raises it again in the request's goroutine
+	// (unrecovered in the background goroutine, it would stop the whole process).
+	panicked *gopanic.Panic
 }
 
 // NewOutputScanner starts scanning one answer. ctx bounds every check (the request's context).
@@ -59,7 +64,16 @@ func (o *OutputScanner) Write(delta string) (Decision, error) {
 		text := o.next()
 		if o.g.p.Output.Async {
 			o.inflight = make(chan checkResult, 1)
-			go func(ch chan<- checkResult) { ch <- o.check(text) }(o.inflight)
+			go func(ch chan<- checkResult) {
+				var p *gopanic.Panic
+				defer func() {
+					if p != nil {
+						ch <- checkResult{panicked: p}
+					}
+				}()
+				defer gopanic.Recover(&p)
+				ch <- o.check(text)
+			}(o.inflight)
 		} else {
 			o.merge(o.check(text))
 		}
@@ -89,17 +103,18 @@ func (o *OutputScanner) collect(wait bool) {
 	if o.inflight == nil {
 		return
 	}
+	var r checkResult
 	if wait {
-		o.merge(<-o.inflight)
-		o.inflight = nil
-		return
+		r = <-o.inflight
+	} else {
+		select {
+		case r = <-o.inflight:
+		default:
+			return
+		}
 	}
-	select {
-	case r := <-o.inflight:
-		o.merge(r)
-		o.inflight = nil
-	default:
-	}
+	o.inflight = nil // before merge, which may panic: a later Close must not wait for it again
+	o.merge(r)
 }
 
 // next takes the text for a check: every unchecked byte, plus as much earlier context as fits in
@@ -122,10 +137,11 @@ func (o *OutputScanner) check(text string) checkResult {
 		tasks = append(tasks, task{c: c, windows: o.g.windows(c.Kind(), text)})
 	}
 	d, err := o.g.run(o.ctx, stageOutput, []ScanText{{Text: text}}, tasks, o.g.p.Output.Timeout, o.g.p.outputFailMode(), false)
-	return checkResult{d, err}
+	return checkResult{d: d, err: err}
 }
 
 func (o *OutputScanner) merge(r checkResult) {
+	r.panicked.Repanic()
 	if o.err != nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -193,7 +194,7 @@ func (g *Guard) classify(ctx context.Context, stage string, c Classifier, text s
 	)
 	if err == nil {
 		t0 := time.Now()
-		v, err = c.Classify(ctx, text)
+		v, err = g.call(ctx, stage, c, text)
 		dur = time.Since(t0)
 		g.m.classify.WithLabelValues(c.Name(), stage).Observe(dur.Seconds())
 	}
@@ -219,4 +220,19 @@ func (g *Guard) classify(ctx context.Context, stage string, c Classifier, text s
 	a, _ := g.judge(v)
 	g.m.verdict(c.Name(), v, v.Kind == KindInjection && a != ActionAllow)
 	return v, nil
+}
+
+// call asks c, turning its panic into a failure of that classifier (ErrClassifierPanicked): the
+// fail mode and the failover then apply as to a dead server, and the process, which an
+// unrecovered panic in a check's goroutine would stop, goes on serving. The panic is logged with
+// its type and stack, never its value, which may hold text of the request.
+func (g *Guard) call(ctx context.Context, stage string, c Classifier, text string) (v Verdict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			g.log.ErrorContext(ctx, "guard classifier panicked", "classifier", c.Name(), "stage", stage,
+				"panic_type", fmt.Sprintf("%T", p), "stack", string(debug.Stack()))
+			v, err = Verdict{}, fmt.Errorf("%w (%T)", ErrClassifierPanicked, p)
+		}
+	}()
+	return c.Classify(ctx, text)
 }

@@ -82,6 +82,9 @@ var (
 	ErrMalformedOutput = errors.New("guard: malformed classifier output")
 	// ErrBackend: the model server could not be reached or answered with an error status.
 	ErrBackend = errors.New("guard: classifier backend failed")
+	// ErrClassifierPanicked: the classifier panicked (a bug, e.g. in reading an odd answer of its
+	// model server). It is a failure like a dead server: the fail mode and the failover apply.
+	ErrClassifierPanicked = errors.New("guard: classifier panicked")
 	// ErrGuardUnavailable: the policy fails closed and a classifier could not give a verdict.
 	// The pipeline answers 503 guard_unavailable.
 	ErrGuardUnavailable = errors.New("guard: unavailable")

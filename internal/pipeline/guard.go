@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/gopanic"
 	"github.com/sucursal/sucursal/internal/guard"
 )
 
@@ -112,6 +113,10 @@ type inputCheck struct {
 	done   chan struct{}
 	d      guard.Decision
 	err    error
+	// panicked is a panic of the check's goroutine, raised again in the request's goroutine by
+	// wait or stop, where the API answers it as an internal error (unrecovered, it would stop the
+	// process and every other user's request with it).
+	panicked *gopanic.Panic
 }
 
 func startInputCheck(ctx context.Context, g *guard.Guard, texts []guard.ScanText) *inputCheck {
@@ -119,6 +124,7 @@ func startInputCheck(ctx context.Context, g *guard.Guard, texts []guard.ScanText
 	c := &inputCheck{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
+		defer gopanic.Recover(&c.panicked)
 		c.d, c.err = g.CheckInput(cctx, texts)
 	}()
 	return c
@@ -127,6 +133,14 @@ func startInputCheck(ctx context.Context, g *guard.Guard, texts []guard.ScanText
 func (c *inputCheck) stop() {
 	c.cancel()
 	<-c.done
+	c.repanic()
+}
+
+// repanic raises the check's panic in the calling goroutine, once.
+func (c *inputCheck) repanic() {
+	p := c.panicked
+	c.panicked = nil
+	p.Repanic()
 }
 
 // wait returns nil when the request may go on, else the error its user gets.
@@ -136,6 +150,7 @@ func (c *inputCheck) wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	c.repanic()
 	return guardError(c.err, "request")
 }
 
