@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/gopanic"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -180,6 +181,10 @@ type ahead struct {
 	cancel context.CancelFunc
 	pieces []Piece
 	err    error
+	// panicked: Draft panicked (a bug, e.g. reading an odd answer of the model server); stop and
+	// settle raise it again in the request's goroutine, where the API answers it — unrecovered
+	// here it would stop the edge agent and every request in it.
+	panicked *gopanic.Panic
 }
 
 func (t *Terminal) draftAhead(ctx context.Context, prompt string, n int, ids bool) *ahead {
@@ -187,6 +192,7 @@ func (t *Terminal) draftAhead(ctx context.Context, prompt string, n int, ids boo
 	a := &ahead{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(a.done)
+		defer gopanic.Recover(&a.panicked)
 		a.pieces, a.err = t.model.Draft(actx, prompt, n, ids)
 	}()
 	return a
@@ -199,6 +205,14 @@ func (a *ahead) stop() {
 	}
 	a.cancel()
 	<-a.done
+	a.repanic()
+}
+
+// repanic raises the draft goroutine's panic in the calling goroutine, once.
+func (a *ahead) repanic() {
+	p := a.panicked
+	a.panicked = nil
+	p.Repanic()
 }
 
 // settle keeps the speculative draft when the round went as it assumed — the whole draft
@@ -215,6 +229,7 @@ func (t *Terminal) settle(a *ahead, res wire.VerifyResult, tokenMode bool) []Pie
 	}
 	<-a.done // the guess can only be checked once drafted; waiting costs less than starting anew
 	a.cancel()
+	a.repanic()
 	if a.err != nil || len(a.pieces) < 2 || a.pieces[0].Text != res.Next ||
 		(tokenMode && (res.NextToken == nil || a.pieces[0].ID != *res.NextToken)) {
 		t.m.pipelined.WithLabelValues("discarded").Inc()

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sucursal/sucursal/internal/dc"
+	"github.com/sucursal/sucursal/internal/gopanic"
 	"github.com/sucursal/sucursal/internal/pipeline"
 	"github.com/sucursal/sucursal/internal/wire"
 )
@@ -108,12 +109,15 @@ var errHelloPending = errors.New("drafter: no hello yet for this model")
 func (t *Terminal) plainWhileHello(ctx context.Context, req *pipeline.Request, w pipeline.ResponseWriter) error {
 	t.m.plain.WithLabelValues("hello_pending").Inc()
 	done := make(chan struct{})
+	var p *gopanic.Panic // raised again here: unrecovered in the goroutine it would stop the process
 	go func() {
 		defer close(done)
+		defer gopanic.Recover(&p)
 		_, _ = t.hello(ctx, req.Chat.Model)
 	}()
 	err := t.plain.ServeChat(ctx, req, w)
 	<-done
+	p.Repanic()
 	return err
 }
 

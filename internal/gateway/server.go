@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/quic-go/quic-go"
 
+	"github.com/sucursal/sucursal/internal/gopanic"
 	"github.com/sucursal/sucursal/internal/guard"
 	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/wire"
@@ -358,7 +359,11 @@ func (s *Server) recoverStream(str *quic.Stream, log *slog.Logger) {
 		return
 	}
 	s.m.panics.Inc()
-	log.Error("stream panicked", "panic_type", fmt.Sprintf("%T", v), "stack", string(debug.Stack()))
+	kind, stack := fmt.Sprintf("%T", v), debug.Stack()
+	if p, ok := v.(*gopanic.Panic); ok { // the stream's watcher goroutine panicked
+		kind, stack = fmt.Sprintf("%T", p.Value), p.Stack
+	}
+	log.Error("stream panicked", "panic_type", kind, "stack", string(stack))
 	str.CancelRead(wire.CodeProtocol)
 	str.CancelWrite(wire.CodeProtocol)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/quic-go/quic-go"
 
 	"github.com/sucursal/sucursal/internal/chat"
+	"github.com/sucursal/sucursal/internal/gopanic"
 	"github.com/sucursal/sucursal/internal/openaicompat"
 	"github.com/sucursal/sucursal/internal/procs"
 	"github.com/sucursal/sucursal/internal/tracecontext"
@@ -66,8 +67,18 @@ func (s *Server) serveStream(ctx context.Context, e *edgeConn, str *quic.Stream,
 	reqCtx, cancel := context.WithCancelCause(tracecontext.With(ctx, trace.Child()))
 	defer cancel(nil)
 	watched := make(chan struct{})
+	// A panic of the watcher (reading the edge's frames) is raised again in this stream's
+	// goroutine, whose recoverStream resets only this stream; unrecovered in the watcher it
+	// would stop the gateway and every edge's requests with it.
+	var watchPanic *gopanic.Panic
 	go func() {
 		defer close(watched)
+		defer func() {
+			if watchPanic != nil {
+				cancel(errWatcherPanicked)
+			}
+		}()
+		defer gopanic.Recover(&watchPanic)
 		for {
 			f, err := fr.Read()
 			if err != nil {
@@ -94,6 +105,7 @@ func (s *Server) serveStream(ctx context.Context, e *edgeConn, str *quic.Stream,
 	// Stop the watcher: the edge may keep its side open; reading further is pointless now.
 	str.CancelRead(wire.CodeOK)
 	<-watched
+	watchPanic.Repanic()
 	s.m.streams.WithLabelValues(req.Op, outcome).Inc()
 	if req.Op == wire.OpChatCompletions || req.Op == wire.OpModels {
 		s.target.observe(outcome)
@@ -101,7 +113,10 @@ func (s *Server) serveStream(ctx context.Context, e *edgeConn, str *quic.Stream,
 	log.Debug("stream served", "outcome", outcome, "duration_ms", time.Since(start).Milliseconds())
 }
 
-var errEdgeCancelled = errors.New("edge cancelled the request")
+var (
+	errEdgeCancelled   = errors.New("edge cancelled the request")
+	errWatcherPanicked = errors.New("the stream's frame watcher panicked")
+)
 
 func (s *Server) dispatch(ctx context.Context, e *edgeConn, str *quic.Stream, req wire.Request, log *slog.Logger) (outcome string) {
 	switch req.Op {
