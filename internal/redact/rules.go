@@ -48,7 +48,14 @@ var cuePhrases = map[cueKind][]string{
 		"hcn", "medical record number", "hospital id", "patient number", "numero de paciente", "n paciente",
 		"historial clinic", "historia clinica electronica", "osasun txartela", "osasun txartel", "patient no", "patient nr",
 		"cip autonomic", "codi cip", "codigo cip", "numero de utente", "n de utente", "n utente", "numero utente", "utente",
-		"cartao de utente", "cartao utente"},
+		"cartao de utente", "cartao utente",
+		// (round 8) abbreviations of the record's own name in every language: "Hª" (with its ª:
+		// "ha" is a verb), "hosp no", Basque "OHZ"/"HKZ" (ospitaleko / historia klinikoaren
+		// zenbakia); and France's social-security number (NIR, on the Carte Vitale), which the
+		// record readers take only when its key checks (nirAt)
+		"hª", "hosp no", "hosp n", "hosp num", "hosp number", "ohz", "hkz", "ohz zk", "hkz zk",
+		"historia kliniko", "historia klinikoaren zenbakia", "carte vitale", "vitale", "nir", "securite sociale",
+		"numero de securite sociale", "n de securite sociale", "insee", "numero insee"},
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
@@ -61,9 +68,17 @@ var cuePhrases = map[cueKind][]string{
 		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze",
 		"expiring", "expire", "expira", "exp date", "iraungitze data", "iraungitzea", "data de caducidade", "data caducidade",
 		"data de caducitat", "data caducitat", "fecha de vencimiento", "valid to", "valida fins", "valida fins a", "caduca en",
-		"vencimiento tarjeta", "validade", "valido ate", "venciment", "data de venciment", "vencemento", "data de vencemento", "valid fins", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
+		"vencimiento tarjeta", "validade",
+		// (round 8) the card's end date in the other languages staff read off a foreign card
+		"amaiera data", "amaiera", "iraungipen data", "gultig bis", "gueltig bis", "ablaufdatum", "good through",
+		"valid through", "good until", "scadenza", "data di scadenza", "date d expiration", "fin de validite",
+		"valable jusqu", "venceix", "caduca a", "data de validade", "valido ate", "venciment", "data de venciment", "vencemento", "data de vencemento", "valid fins", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
 	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
-		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
+		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero",
+		// (round 8) the passport's name in the languages of the customers' countries and its
+		// Basque inflections; the value is read by its shape (6 to 10 capitals and digits)
+		"passaporte", "paszport", "paspoort", "pasaport", "pasaportul", "passnummer", "reisepassnummer",
+		"pasaportearen", "pasaportez", "pasaportean", "pasaportearekin", "passaportes", "paszportu"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
 		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
@@ -314,8 +329,11 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				if documentExpiry(fc.lower, h.start, spans) {
 					break // "pasaporte: PAA482917, caduca el 12/2029": the document's expiry
 				}
+				if billBefore(text, h.start) {
+					break // "el rebut de la llum vence el 05/12": a bill's, a loan's, an offer's date, with a card in reach
+				}
 				from, wi := h.end, h.last+1
-				for k := 0; k < 3 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
+				for k := 0; k < 6 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
 					from, wi = ws[wi].end, wi+1 // "expires end of 04/2028", "caduca a finales de 05/27"
 				}
 				n := len(out)
@@ -389,6 +407,10 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 	if at < 0 {
 		return out
 	}
+	if end := nirAt(text, at); end > 0 {
+		// a French NIR in its printed groups ("1 84 12 75 115 023 34"): its key proves it
+		return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
 	if end := mrnValueAt(text, at); end > 0 {
 		return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
 	}
@@ -399,7 +421,10 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if b := capitalsBefore(text, at2); b >= at && mrnValueAt(text, b) > 0 {
 			at2 = b // "CIP autonòmic: GAPE 0 850312 00 1": the region's letters were skipped as a word
 		}
-		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) {
+		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) && !sentenceBetween(text, h.end, at2) &&
+			!(at2 > 1 && text[at2-1] == '-' && isASCIILetterByte(text[at2-2])) {
+			// (not past a sentence's end, nor the digits of a prefixed code such as "LAB-551204":
+			// that is another document's number — a request's, an invoice's)
 			return append(out, Span{Start: at2, End: end, Type: TypeMRN, Text: text[at2:end], Score: 0.85, Source: "cue"})
 		}
 	}
@@ -423,6 +448,63 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		line = le + 1
 	}
 	return out
+}
+
+// closingQuoteAt: text[i:] starts with a closing guillemet or curly quote (» ” ’), which ends a
+// value read off a card as a quote ("«gültig bis 05/29»") though its bytes are not ASCII.
+func closingQuoteAt(text string, i int) bool {
+	return strings.HasPrefix(text[i:], "»") || strings.HasPrefix(text[i:], "”") || strings.HasPrefix(text[i:], "’")
+}
+
+// sentenceBetween: a sentence ends somewhere in text[from:to].
+func sentenceBetween(text string, from, to int) bool {
+	for i := from; i < to && i < len(text); i++ {
+		if sentenceEnd(text, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// nirAt returns the end of a French social-security number (NIR) at i, or 0: 15 digits, as one
+// run or in groups split by single spaces or dots, the first 1, 2, 7 or 8 (sex, or a provisional
+// number), the last two the key 97 − (the first 13 mod 97).
+func nirAt(text string, i int) int {
+	if i < 0 || i >= len(text) || !isDigitByte(text[i]) || (i > 0 && isWordByte(text[i-1])) {
+		return 0
+	}
+	switch text[i] {
+	case '1', '2', '7', '8':
+	default:
+		return 0
+	}
+	var n, key uint64
+	d, j := 0, i
+	for j < len(text) && d < 15 {
+		c := text[j]
+		if isDigitByte(c) {
+			if d < 13 {
+				n = n*10 + uint64(c-'0')
+			} else {
+				key = key*10 + uint64(c-'0')
+			}
+			d++
+			j++
+			continue
+		}
+		if (c == ' ' || c == '.') && j+1 < len(text) && isDigitByte(text[j+1]) && d > 0 {
+			j++
+			continue
+		}
+		break
+	}
+	if d != 15 || !wordEnd(text, j) || j < len(text) && (text[j] == ' ' || text[j] == '.') && j+1 < len(text) && isDigitByte(text[j+1]) {
+		return 0
+	}
+	if key != 97-n%97 {
+		return 0
+	}
+	return j
 }
 
 // questionAfter: the line holding a cue that ends at i ends in a question mark (within 80 bytes).
@@ -553,7 +635,8 @@ func allUpper(s string) bool {
 }
 
 // expiryFillers may stand between an expiry cue and its value, besides fillerWords.
-var expiryFillers = words(`end fin finales final on in el en a de del of the date data fecha`)
+var expiryFillers = words(`end fin finales final on in el en a de del of the date data fecha do da la le es is e ist
+	tarjeta targeta tarxeta carton cartao card cards karte txartela txartelaren credito debito credit debit`)
 
 // cvvFillers may stand between a security-code cue and its value, besides fillerWords ("codi de
 // seguretat de quatre xifres: 7391", "4-digit code").
@@ -668,7 +751,7 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 			end = at + 4
 		}
 	}
-	if end < 0 || !wordEnd(text, end) || end < len(text) && (text[end] == '/' || text[end] == '-') && end+1 < len(text) && isDigitByte(text[end+1]) {
+	if end < 0 || !wordEnd(text, end) && !closingQuoteAt(text, end) || end < len(text) && (text[end] == '/' || text[end] == '-') && end+1 < len(text) && isDigitByte(text[end+1]) {
 		return out
 	}
 	return append(out, Span{Start: at, End: end, Type: TypeCardExp, Text: text[at:end], Score: score, Source: "cue"})
@@ -752,6 +835,35 @@ func passportFurther(text string, from int) (int, int) {
 		}
 	}
 	return 0, 0
+}
+
+// billWords name things that fall due or end (bills, loans, offers, policies) and whose dates
+// are no card's expiry even when a card is mentioned nearby.
+var billWords = words(`recibo recibos rebut rebuts recibo factura facturas factura bill bills invoice prestamo loan
+	hipoteca mortgage oferta offer promo promocion promocio deal seguro poliza policy insurance contrato contract
+	plazo deposito deposit alquiler rent lloguer cuota quota llum luz agua aigua gas telefono fibra suscripcion
+	subscription abonament abono matricula ordainagiria faktura mailegua eskaintza`)
+
+// billBefore: one of billWords stands among the five words before an expiry cue at i, in the
+// same clause (prevWordReader stops at a digit, a comma or a line break).
+func billBefore(text string, i int) bool {
+	var pw prevWordReader
+	pw.init(text, i)
+	for k := 0; k < 5; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
+		}
+		if billWords[string(w)] {
+			return true
+		}
+		for _, c := range cardWords {
+			if string(w) == c {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // documentWords name an identity document or a licence, whose expiry date is no card's.
