@@ -216,7 +216,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 						typed++
 					}
 				}
-				if typed > 0 && len(cells) >= 2 && n > 0 {
+				if typed > 0 && len(cells) >= 2 && n > 0 && (d != '/' || typed >= 2) {
 					delim, headerCells, gapLines, pageBreak = d, len(cells), 0, false
 				} else {
 					cols = cols[:0]
@@ -264,6 +264,23 @@ func headerDelim(line string) (byte, int) {
 		if !long {
 			return d, n
 		}
+	}
+	// a header list split by " / " as clinical notes type it ("nacimiento / nombre / historia"):
+	// only the spaced slash, so a row's dates (12/03/1950) stay whole; appendTables wants two typed
+	// columns of it, a slash being also prose's "y/o"
+	if n := strings.Count(line, " / "); n > 0 {
+		for rest := line; rest != ""; {
+			c := rest
+			if k := strings.Index(rest, " / "); k >= 0 {
+				c, rest = rest[:k], rest[k+3:]
+			} else {
+				rest = ""
+			}
+			if c = strings.TrimSpace(c); len(c) > 40 || strings.Count(c, " ") > 3 {
+				return 0, 0
+			}
+		}
+		return '/', n
 	}
 	return 0, 0
 }
@@ -319,13 +336,16 @@ func splitCells(out [][2]int, text string, ls, le int, d byte) [][2]int {
 				continue
 			}
 		}
-		k := strings.IndexByte(text[s:end], d)
+		k, w := strings.IndexByte(text[s:end], d), 1
+		if d == '/' {
+			k, w = strings.Index(text[s:end], " / "), 3 // the spaced slash only (headerDelim)
+		}
 		if k < 0 {
 			out = append(out, trimCell(text, s, end))
 			break
 		}
 		out = append(out, trimCell(text, s, s+k))
-		i = s + k + 1
+		i = s + k + w
 	}
 	return out
 }
