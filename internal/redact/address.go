@@ -573,6 +573,17 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 		return f == "flat" || f == "apt" || f == "apartment" || f == "unit" || f == "suite"
 	}
 	if !capitalised(ws[i].text) {
+		// a Basque street typed in lower case ("iparragirre kalea 9"), a German one too
+		// ("hauptstraße 5, 80331 münchen"): street() wants the number, and for the German
+		// compound a postcode or floor after it
+		if f := ws[i].fold(fc); bytes.HasSuffix(f, []byte("straße")) || bytes.HasSuffix(f, []byte("strasse")) {
+			return true
+		}
+		for j := i + 1; j < len(ws) && j <= i+3; j++ {
+			if ws[j].is(fc, lexPostfixStreetWords) {
+				return string(ws[j].fold(fc)) != "plaza"
+			}
+		}
 		return false
 	}
 	if streetSuffix(ws[i].fold(fc)) || i+1 < len(ws) && separateStreetWord[string(ws[i+1].fold(fc))] {
@@ -994,6 +1005,12 @@ func (a *addrParser) street(i int) (segKind, int) {
 			}
 		}
 	}
+	if !capitalised(t[i:]) && (strings.HasSuffix(f, "straße") || strings.HasSuffix(f, "strasse")) && e+2 < len(t) && t[e] == ' ' {
+		// in lower case, only with a postcode or a floor after the number
+		if ne := a.number(e + 1); ne > 0 && a.strongAfter(ne) {
+			return segStreet, ne
+		}
+	}
 	// German, Austrian, Swiss and Dutch streets written apart: "Mariahilfer Straße 101", "Neue
 	// Gasse 4", "Van Baerlestraat 12" is a compound (above)
 	if capitalised(t[i:]) && e+2 < len(t) && t[e] == ' ' && !addrStop[f] {
@@ -1013,8 +1030,15 @@ func (a *addrParser) street(i int) (segKind, int) {
 	k := i
 	for n := 0; n < 3; n++ {
 		w := a.p.wordAt(k)
-		if w < 0 || !capitalised(a.p.ws[w].text) && n == 0 {
+		if w < 0 {
 			return segNone, 0
+		}
+		if n == 0 && !capitalised(a.p.ws[w].text) {
+			// lower case only before a Basque street word other than "plaza" (mayStartAddress),
+			// and not an article or a particle ("la plaza 3")
+			if fw := string(a.p.ws[w].fold(a.p.fc)); len(fw) < 3 || nameParticles[fw] || townArticle(fw) || addrStop[fw] {
+				return segNone, 0
+			}
 		}
 		if fw := string(a.p.ws[w].fold(a.p.fc)); addrStop[fw] || postfixStreetWords[fw] && n == 0 {
 			return segNone, 0
@@ -3067,9 +3091,16 @@ func (a *addrParser) strongAfter(e int) bool {
 		if isDigitByte(a.text[k]) {
 			return true
 		}
-		// a floor word ("bajo", "atico") then a postcode: "c mayor 27 bajo 28013 madrid"
-		if k2, ok := a.sep(fe); ok && k2 < len(a.text) && a.postcodeAt(k2) {
-			return true
+		// floor words ("bajo", "atico", "bajo izq") then a postcode: "c mayor 27 bajo 28013 madrid"
+		for n := 0; n < 3 && fe > 0; n++ {
+			k2, ok := a.sep(fe)
+			if !ok || k2 >= len(a.text) {
+				break
+			}
+			if a.postcodeAt(k2) {
+				return true
+			}
+			fe = a.floor(k2)
 		}
 	}
 	f, _ := a.p.foldAt(k)

@@ -73,6 +73,18 @@ var numberWords = func() map[string]int {
 		"trinta": 30, "vinteun": 21, "vinteunha": 21} {
 		m[w] = n
 	}
+	// Catalan compounds typed without their hyphens ("vintitres d'abril", "vintiun"), as people
+	// write them in a hurry or in a Spanish-keyboard chat; Galician ones glued ("vintedous")
+	for i, u := range strings.Fields("u un dos tres quatre cinc sis set vuit nou") {
+		v := i + 1
+		if i > 0 {
+			v = i
+		}
+		m["vinti"+u], m["vintii"+u] = 20+v, 20+v
+	}
+	for i, u := range strings.Fields("un dous tres catro cinco seis sete oito nove") {
+		m["vinte"+u] = 21 + i
+	}
 	return m
 }()
 
@@ -706,6 +718,11 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		return out // "no pasó nada en el 2020": Spanish and Galician "nothing", not "born"
 	}
 	limit := min(len(text), h.end+48)
+	if f := string(ws[h.last].fold(fc)); f == "jaioa" || f == "jaiotakoa" {
+		// Basque participles end their clause: the date is right after them or (appendDOBBefore)
+		// right before, never further on ("9an jaioa, kontsultara etorri da 2026ko azaroaren 30ean")
+		limit = min(len(text), h.end+4)
+	}
 	for i := h.end; i < limit; i++ {
 		c := text[i]
 		if c == '\n' {

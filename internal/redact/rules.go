@@ -78,7 +78,8 @@ var cuePhrases = map[cueKind][]string{
 		// (round 8) the passport's name in the languages of the customers' countries and its
 		// Basque inflections; the value is read by its shape (6 to 10 capitals and digits)
 		"passaporte", "paszport", "paspoort", "pasaport", "pasaportul", "passnummer", "reisepassnummer",
-		"pasaportearen", "pasaportez", "pasaportean", "pasaportearekin", "passaportes", "paszportu"},
+		"pasaportearen", "pasaportez", "pasaportean", "pasaportearekin", "passaportes", "paszportu", "passports",
+		"passeports", "passaports", "pass"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
 		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
@@ -87,7 +88,9 @@ var cuePhrases = map[cueKind][]string{
 		"data de nac", "data nac", "fecha de nac", "data de naix", "data naix", "d nac", "nacin", "naci o", "naixo", "vaig neixer",
 		"date de naissance", "geburtsdatum", "data di nascita", "data de nascimento", "birth date", "nac", "f n",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
-		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
+		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños",
+		// (round 8) Basque participles also put before their date ("jaioa 1990eko urtarrilaren 15ean")
+		"jaioa", "jaiotakoa"},
 	cuePlate: {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula", "plates", "placas",
 		"matriculas", "reg", "reg no", "registration number", "registration mark", "kennzeichen", "nummernschild",
 		"immatriculation", "plaque", "targa", "matricule", "license plate", "licence plate", "plaka", "matricula n"},
@@ -104,6 +107,7 @@ var cuePhrases = map[cueKind][]string{
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
 		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el", "dob", "d o b",
 		"e do", "son do", "era do", "sou do",
+		"jaio", "jaioa", "jaiotakoa", "jaiotzez",
 		"nacieron", "nacimos", "nacidos", "nacidas", "nacisteis", "naceron", "nacemos", "nados", "nadas", "nascuts", "nascudes"},
 }
 
@@ -421,6 +425,9 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if b := capitalsBefore(text, at2); b >= at && mrnValueAt(text, b) > 0 {
 			at2 = b // "CIP autonòmic: GAPE 0 850312 00 1": the region's letters were skipped as a word
 		}
+		if b := codePrefixBefore(text, at2); b >= h.end && !otherDocPrefix(text[b:at2-1]) && mrnValueAt(text, b) > 0 {
+			at2 = b // "NHC allí GM-4402193", "NHC provisional PROV-26-00913": a hospital's own prefix
+		}
 		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) && !sentenceBetween(text, h.end, at2) &&
 			!(at2 > 1 && text[at2-1] == '-' && isASCIILetterByte(text[at2-2])) {
 			// (not past a sentence's end, nor the digits of a prefixed code such as "LAB-551204":
@@ -455,6 +462,28 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 func closingQuoteAt(text string, i int) bool {
 	return strings.HasPrefix(text[i:], "»") || strings.HasPrefix(text[i:], "”") || strings.HasPrefix(text[i:], "’")
 }
+
+// codePrefixBefore: the start of the 2 to 5 capitals and the dash right before i ("GM-" of
+// "GM-4402193"), or -1.
+func codePrefixBefore(text string, i int) int {
+	if i < 3 || text[i-1] != '-' {
+		return -1
+	}
+	b := i - 1
+	for b > 0 && i-1-b < 6 && text[b-1] >= 'A' && text[b-1] <= 'Z' {
+		b--
+	}
+	if n := i - 1 - b; n < 2 || n > 5 || b > 0 && isWordByte(text[b-1]) {
+		return -1
+	}
+	return b
+}
+
+// otherDocPrefixes open the numbers of other documents a clinic writes next to a record's: lab
+// requests, invoices, orders, tickets, claims, incidents.
+var otherDocPrefixes = words(`lab fac fra ord ped inc ref clm trv ic exp inv req pet ot oc alb tkt case rec rx ana pf`)
+
+func otherDocPrefix(p string) bool { return otherDocPrefixes[strings.ToLower(p)] }
 
 // sentenceBetween: a sentence ends somewhere in text[from:to].
 func sentenceBetween(text string, from, to int) bool {
@@ -758,7 +787,16 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 }
 
 func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	if h.last == h.word && h.end-h.start == 4 && (h.end >= len(text) || text[h.end] != '.') && string(ws[h.word].fold(fc)) == "pass" {
+		return out // "pass." abbreviates a passport; a bare "pass" is a boarding pass, a pass mark
+	}
 	from, wi := h.end, h.last+1
+	if at := nextValue(text, from, 40, 4, true, fc, ws, wi); at >= 0 {
+		if e := nationalPassportAt(text, at); e > 0 && !referenceBefore(text, at) && !thingBefore(text, at) {
+			out = append(out, Span{Start: at, End: e, Type: TypePassport, Text: text[at:e], Score: 0.85, Source: "cue"})
+			return appendPassportList(out, text, e, ws, fc)
+		}
+	}
 	for try := 0; try < 2; try++ {
 		at := nextValue(text, from, 40, 4, true, fc, ws, wi)
 		if at > 2 && isDigitByte(text[at]) && text[at-1] == ' ' && text[at-2] >= 'A' && text[at-2] <= 'Z' {
@@ -806,6 +844,35 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 		}
 	}
 	return out
+}
+
+// nationalPassportAt: the national passport numbers the generic shape (6 to 10 capitals and
+// digits, 4 digits at least) misses, read only right after a passport cue: a German one, nine
+// characters of its alphabet (no vowels but none of B D Q S U: C F G H J K L M N P R T V W X Y Z
+// and digits), first C F G H J or K, with a digit; a Russian one in its printed form, two digits,
+// a space, seven digits ("75 4812639"). Its end, or 0.
+func nationalPassportAt(text string, at int) int {
+	if at+9 > len(text) {
+		return 0
+	}
+	if e := at + 9; strings.IndexByte("CFGHJK", text[at]) >= 0 && wordEnd(text, e) {
+		digits := 0
+		for i := at; i < e; i++ {
+			c := text[i]
+			if isDigitByte(c) {
+				digits++
+			} else if strings.IndexByte("CFGHJKLMNPRTVWXYZ", c) < 0 {
+				digits = -100
+			}
+		}
+		if digits >= 1 && digits < 9 {
+			return e
+		}
+	}
+	if at+10 <= len(text) && isDigitByte(text[at]) && isDigitByte(text[at+1]) && text[at+2] == ' ' && allDigits(text[at+3:at+10]) && wordEnd(text, at+10) {
+		return at + 10
+	}
+	return 0
 }
 
 // passportFurther: after a passport cue ending at from, the first token within 80 bytes of the

@@ -195,6 +195,9 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 			} else if !separatorRow(line) {
 				gapLines, pageBreak = 0, false
 				cells = splitCells(cells[:0], text, ls, lineEnd, delim)
+				if len(cells) == headerCells+1 && delim == ',' {
+					cells = joinSurnameGiven(cells, cols, text)
+				}
 				if len(cells) == headerCells {
 					for k, c := range cells {
 						if cols[k] != "" {
@@ -229,6 +232,28 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 		ls = le + 1
 	}
 	return appendJSONKeys(out, &p)
+}
+
+// joinSurnameGiven: a comma row with one cell too many whose person column holds "Surname,
+// Given" unquoted ("Gómez Ruiz, Alba,24967149,1983-07-21"): the two cells at the person column,
+// both words of letters only, are joined back into one, so the columns after it line up again.
+// cells is returned unchanged when no person column can take the extra cell.
+func joinSurnameGiven(cells [][2]int, cols []string, text string) [][2]int {
+	for k, c := range cols {
+		if c != TypePerson || k+1 >= len(cells) {
+			continue
+		}
+		if k+1 < len(cols) && cols[k+1] == TypePerson {
+			return cells // "izena,abizenak,…": the given name has a column of its own; the extra comma is elsewhere
+		}
+		a, b := text[cells[k][0]:cells[k][1]], text[cells[k+1][0]:cells[k+1][1]]
+		if !nameLike(a) || !nameLike(b) || !capitalised(b) || strings.ContainsAny(a+b, "0123456789") {
+			return cells
+		}
+		cells[k][1] = cells[k+1][1]
+		return append(cells[:k+1], cells[k+2:]...)
+	}
+	return cells
 }
 
 // headerDelim returns the delimiter of a header row and how many times it occurs, or 0: a line
