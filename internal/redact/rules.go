@@ -665,7 +665,7 @@ func allUpper(s string) bool {
 
 // expiryFillers may stand between an expiry cue and its value, besides fillerWords.
 var expiryFillers = words(`end fin finales final on in el en a de del of the date data fecha do da la le es is e ist
-	tarjeta targeta tarxeta carton cartao card cards karte txartela txartelaren credito debito credit debit`)
+	tarjeta targeta tarxeta carton cartao cartão card cards karte txartela txartelaren credito debito credit debit`)
 
 // cvvFillers may stand between a security-code cue and its value, besides fillerWords ("codi de
 // seguretat de quatre xifres: 7391", "4-digit code").
