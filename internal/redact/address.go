@@ -98,7 +98,7 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		if !mayStartAddress(ws, i, fc) {
-			if c := fc.lower[ws[i].start]; c == 'h' || c == 'p' || c == 'a' {
+			if c := fc.lower[ws[i].start]; (c == 'h' || c == 'p' || c == 'a') && ws[i].end-ws[i].start >= 5 && stayStart(fc.lower[ws[i].start+1]) {
 				if e := a.hotelRoom(i); e > 0 {
 					out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.85, Source: "address"})
 					last = e
@@ -355,8 +355,7 @@ var townFollowers = words(`con desde y e i amb des hace fa with since and for bu
 func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) []Span {
 	ws, fc, t := a.p.ws, a.p.fc, a.text
 	for i := 0; i+1 < len(ws); i++ {
-		c := fc.lower[ws[i].start]
-		if c != 'v' && c != 'r' && c != 'l' && c != 'e' && c != 'a' && c != 'm' && c != 't' && c != 'b' && c != 'p' && c != 'f' {
+		if ws[i].end-ws[i].start < 3 || !residenceStart(fc.lower[ws[i].start], fc.lower[ws[i].start+1]) {
 			continue // cheap byte test before the set lookups
 		}
 		f := string(ws[i].fold(fc))
@@ -443,6 +442,31 @@ func (a *addrParser) parishPostcode(i int) (int, int) {
 	}
 	return 0, 0
 }
+
+// residenceStart: the first two bytes (lower case) of a word that may be a residence verb, "bizi",
+// or a parish word — vi ve re em af bi pa fr — so that most words cost no fold nor lookup.
+func residenceStart(a, b byte) bool {
+	switch a {
+	case 'v':
+		return b == 'i' || b == 'e'
+	case 'r':
+		return b == 'e'
+	case 'e':
+		return b == 'm'
+	case 'a':
+		return b == 'f'
+	case 'b':
+		return b == 'i'
+	case 'p':
+		return b == 'a'
+	case 'f':
+		return b == 'r'
+	}
+	return false
+}
+
+// stayStart: the second byte (lower case) of a hotel word (hotelWords: ho-, pa-, pe-, po-, al-, ap-).
+func stayStart(b byte) bool { return b == 'o' || b == 'a' || b == 'e' || b == 'l' || b == 'p' }
 
 // basqueResidenceTown: the word before "bizi" (word i) is a known town in the inessive
 // ("Tolosan", "Eibarren", "Bilbon", "Gasteizen"): its start and end, or 0, 0.
@@ -576,10 +600,10 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 		// a Basque street typed in lower case ("iparragirre kalea 9"), a German one too
 		// ("hauptstraße 5, 80331 münchen"): street() wants the number, and for the German
 		// compound a postcode or floor after it
-		if f := ws[i].fold(fc); bytes.HasSuffix(f, []byte("straße")) || bytes.HasSuffix(f, []byte("strasse")) {
+		if l := fc.lower[ws[i].start:ws[i].end]; len(l) > 6 && l[len(l)-1] == 'e' && (bytes.HasSuffix(l, []byte("straße")) || bytes.HasSuffix(l, []byte("strasse"))) {
 			return true
 		}
-		for j := i + 1; j < len(ws) && j <= i+3; j++ {
+		for j := i + 1; j < len(ws) && j <= i+3; j++ { // (the words' classes are cached bits)
 			if ws[j].is(fc, lexPostfixStreetWords) {
 				return string(ws[j].fold(fc)) != "plaza"
 			}
