@@ -713,6 +713,7 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 		return 0, 0
 	}
 	end = a.trimEnd(end)
+	end = a.irishCounty(end)
 	if prev == segTown || prev == segPostcodeTown {
 		end = a.bracketPlace(end) // "Getafe (Madrid)", "15886 Teo (A Coruña)"
 	} else if be := a.bracketPlace(end); be > end {
@@ -722,6 +723,32 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 		}
 	}
 	return start, end
+}
+
+// irishCounties are the counties of Ireland and Northern Ireland ("Co. Mayo": Mayo is a month
+// in Spanish, so no list of non-names will do).
+var irishCounties = words(`carlow cavan clare cork donegal dublin galway kerry kildare kilkenny laois leitrim limerick
+	longford louth mayo meath monaghan offaly roscommon sligo tipperary waterford westmeath wexford wicklow antrim
+	armagh down fermanagh londonderry derry tyrone`)
+
+// irishCounty widens an address that ends at e with "Co" (read as a town word) over the county
+// it abbreviates and an Eircode after it: "…, Dún Laoghaire, Co. Dublin", "…, Co. Cork P17 XY82".
+func (a *addrParser) irishCounty(e int) int {
+	t := a.text
+	if e < 4 || e+3 >= len(t) || t[e-2:e] != "Co" || t[e-3] != ' ' || t[e] != '.' || t[e+1] != ' ' || !capitalised(t[e+2:]) {
+		return e
+	}
+	w := a.p.wordAt(e + 2)
+	if w < 0 || !irishCounties[string(a.p.ws[w].fold(a.p.fc))] {
+		return e
+	}
+	end := a.p.ws[w].end
+	if end+1 < len(t) && t[end] == ' ' {
+		if k := eircode(t, end+1); k > 0 {
+			end = k
+		}
+	}
+	return end
 }
 
 // bracketPlace widens an address that ends at e with a town over a province or town in brackets

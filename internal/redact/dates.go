@@ -984,6 +984,25 @@ const birthAnswerLastYear = 2020
 
 // answerStart skips, at the start of a line, a time stamp ("[11:06]"), a speaker's label
 // ending in ':' within 40 bytes and a few words that open an answer ("it's", "es el", "pues").
+// clockAt: the end of a time stamp H:MM or HH:MM (and :SS) at i followed by a space, or i.
+func clockAt(text string, i, end int) int {
+	j := i
+	for j < end && j-i < 2 && isDigitByte(text[j]) {
+		j++
+	}
+	if j == i || j+3 > end || text[j] != ':' || !isDigitByte(text[j+1]) || !isDigitByte(text[j+2]) {
+		return i
+	}
+	j += 3
+	if j+3 <= end && text[j] == ':' && isDigitByte(text[j+1]) && isDigitByte(text[j+2]) {
+		j += 3
+	}
+	if j >= end || text[j] != ' ' {
+		return i
+	}
+	return j
+}
+
 func answerStart(text string, i, end int) int {
 	for i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '>' || text[i] == '-' || text[i] == '\r') {
 		i++
@@ -991,6 +1010,13 @@ func answerStart(text string, i, end int) int {
 	if i < end && text[i] == '[' {
 		if c := strings.IndexByte(text[i:end], ']'); c > 0 && c < 24 {
 			i += c + 1
+		}
+	}
+	// a chat's bare time stamp: "09:15 Customer: …", "9:15 - Cliente: …"
+	if k := clockAt(text, i, end); k > i {
+		i = k
+		for i < end && (text[i] == ' ' || text[i] == '-') {
+			i++
 		}
 	}
 	if c := strings.IndexByte(text[i:min(end, i+40)], ':'); c > 0 && !strings.ContainsAny(text[i:i+c], "0123456789") {

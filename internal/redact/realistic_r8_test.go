@@ -126,6 +126,8 @@ func TestRound8Forms(t *testing.T) {
 		{"hotel without room", "el Hotel Bahía tiene 118 habitaciones", TypeAddress, nil, []string{"118"}},
 		{"street word apart", "wohnt Grüne Gasse 7, 1010 Wien", TypeAddress, []string{"Grüne Gasse 7, 1010 Wien"}, nil},
 		{"rural plot", "finca en polígono 12, parcela 33, 06400 Don Benito", TypeAddress, []string{"polígono 12, parcela 33, 06400 Don Benito"}, nil},
+		{"irish county", "home: 9 Strand Road, Bray, Co. Wicklow A98 K2P0, since May", TypeAddress, []string{"9 Strand Road, Bray, Co. Wicklow A98 K2P0"}, nil},
+		{"chat time stamp answer", "10:02 Agent: and your date of birth please?\n10:03 Caller: 2/9/71 I think", TypeDOB, []string{"2/9/71"}, nil},
 		{"industrial estate is not", "la nave está en el polígono 12 de la ciudad", TypeAddress, nil, []string{"polígono 12"}},
 	})
 }
