@@ -79,7 +79,7 @@ var cuePhrases = map[cueKind][]string{
 		// Basque inflections; the value is read by its shape (6 to 10 capitals and digits)
 		"passaporte", "paszport", "paspoort", "pasaport", "pasaportul", "passnummer", "reisepassnummer",
 		"pasaportearen", "pasaportez", "pasaportean", "pasaportearekin", "passaportes", "paszportu", "passports",
-		"passeports", "passaports", "pass"},
+		"passeports", "passaports", "pass", "reisepass nr", "reisepass-nr", "reisepassnr", "pass nr", "passport nr", "pașaport", "pasaportul", "pașaportul"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
 		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
@@ -787,6 +787,58 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 }
 
 func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	n := len(out)
+	out = appendPassportAtCue(out, text, h, ws, fc)
+	if len(out) > n || h.end-h.start == 4 {
+		return out
+	}
+	// "el pasaporte lo tiene en vigor hasta 2031, número PE2290447", "passport expiring 2029,
+	// number 557812340": a number word further along the sentence, then the value
+	if at := numberWordLater(fc.lower, text, h.end); at > 0 {
+		end, digits, letters := tokenAt(text, at, 12)
+		if e := nationalPassportAt(text, at); e > 0 {
+			end = e
+		} else if k := end - at; k < 6 || k > 10 || digits+letters != k || digits < 4 || !wordEnd(text, end) || isDNIOrNIE(text[at:end]) {
+			return out
+		}
+		out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
+	return out
+}
+
+// numberWordsLater: the words that introduce a document's number in a sentence.
+var numberWordsLater = byteWords("número", "numero", "number", "nº", "n.º", "numéro", "nummer", "zenbakia", "núm")
+
+// numberWordLater: the start of the value right after a number word (numberWordsLater, then
+// spaces, ':' or '.') within 100 bytes after from in the same sentence, or -1.
+func numberWordLater(lower []byte, text string, from int) int {
+	end := min(len(text), from+100)
+	for i := from; i < end; i++ {
+		if sentenceEnd(text, i) || text[i] == ';' || text[i] == '(' {
+			return -1
+		}
+		if i > 0 && isWordByte(lower[i-1]) {
+			continue
+		}
+		for _, w := range numberWordsLater {
+			if bytes.HasPrefix(lower[i:], w) {
+				if referenceBefore(text, i) || thingBefore(text, i) {
+					return -1 // "order number ORD12345": another thing's number
+				}
+				j := i + len(w)
+				for j < len(text) && (text[j] == ' ' || text[j] == ':' || text[j] == '.') {
+					j++
+				}
+				if j > i+len(w) && j < len(text) && isAlnum(text[j]) {
+					return j
+				}
+			}
+		}
+	}
+	return -1
+}
+
+func appendPassportAtCue(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
 	if h.last == h.word && h.end-h.start == 4 && (h.end >= len(text) || text[h.end] != '.') && string(ws[h.word].fold(fc)) == "pass" {
 		return out // "pass." abbreviates a passport; a bare "pass" is a boarding pass, a pass mark
 	}
@@ -850,7 +902,7 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 // digits, 4 digits at least) misses, read only right after a passport cue: a German one, nine
 // characters of its alphabet (no vowels but none of B D Q S U: C F G H J K L M N P R T V W X Y Z
 // and digits), first C F G H J or K, with a digit; a Russian one in its printed form, two digits,
-// a space, seven digits ("75 4812639"). Its end, or 0.
+// a space, seven digits ("75 4812639"); nine digits read out in threes. Its end, or 0.
 func nationalPassportAt(text string, at int) int {
 	if at+9 > len(text) {
 		return 0
@@ -871,6 +923,11 @@ func nationalPassportAt(text string, at int) int {
 	}
 	if at+10 <= len(text) && isDigitByte(text[at]) && isDigitByte(text[at+1]) && text[at+2] == ' ' && allDigits(text[at+3:at+10]) && wordEnd(text, at+10) {
 		return at + 10
+	}
+	// a US or British one read out in threes: "567 012 389"
+	if at+11 <= len(text) && allDigits(text[at:at+3]) && text[at+3] == ' ' && allDigits(text[at+4:at+7]) && text[at+7] == ' ' &&
+		allDigits(text[at+8:at+11]) && wordEnd(text, at+11) && !(at+12 < len(text) && text[at+11] == ' ' && isDigitByte(text[at+12])) {
+		return at + 11
 	}
 	return 0
 }
