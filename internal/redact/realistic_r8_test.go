@@ -104,6 +104,8 @@ func TestRound8Forms(t *testing.T) {
 		{"hospital prefix", "NHC del otro centro HUB-7712034, pendiente", TypeMRN, []string{"HUB-7712034"}, nil},
 		{"lab prefix is not", "NHC pendiente; petición FAC-2026114 enviada", TypeMRN, nil, []string{"FAC-2026114"}},
 		{"slash header list", "fecha nac / paciente / nhc\n03/05/1961 / Iker Goñi / 7790213", TypeMRN, []string{"7790213"}, nil},
+		{"inline header list", "Datos (f. nac. / paciente / historia): 1948-07-30 · Rut Alzola · 5520417", TypeMRN, []string{"5520417"}, nil},
+		{"inline header list dob", "Datos (f. nac. / paciente / historia): 1948-07-30 · Rut Alzola · 5520417", TypeDOB, []string{"1948-07-30"}, nil},
 		// passports
 		{"german alphabet", "Reisepass CF7XKJ2L9, Ausstellung", TypePassport, []string{"CF7XKJ2L9"}, nil},
 		{"portuguese cue", "o passaporte CB482017 do cliente", TypePassport, []string{"CB482017"}, nil},

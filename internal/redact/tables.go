@@ -227,6 +227,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 			} else {
 				out = appendKeyValue(out, &p, ls, lineEnd)
 				out = appendInlinePairs(out, &p, ls, lineEnd)
+				out = appendInlineHeaderList(out, &p, ls, lineEnd)
 			}
 		}
 		ls = le + 1
@@ -254,6 +255,88 @@ func joinSurnameGiven(cells [][2]int, cols []string, text string) [][2]int {
 		return append(cells[:k+1], cells[k+2:]...)
 	}
 	return cells
+}
+
+// inlineValueSeps split the values of an inline header list, most telling first.
+var inlineValueSeps = [...]string{" · ", " / ", " | ", " - ", "; ", ", "}
+
+// appendInlineHeaderList types the values of a header list written on the same line as its
+// values: "Datos (nacimiento / nombre / historia): 1959-01-12 · Eloy Pardo · HC 203 118",
+// "fecha nac / paciente / nhc: 03/05/1961, Iker Goñi, 7790213". The labels, split by " / " (in
+// brackets right before the colon, or the whole text before it), must type two columns at least
+// (columnType); the values after the colon are split by the first separator that gives exactly as
+// many cells, and each typed one is read as its column's (appendCell).
+func appendInlineHeaderList(out []Span, p *dateParser, ls, le int) []Span {
+	text := p.text
+	c := strings.IndexByte(text[ls:le], ':')
+	if c < 0 || !strings.Contains(text[ls:ls+c], " / ") {
+		return out // the cheap test first: most lines have no spaced slash before a colon
+	}
+	c += ls
+	hs := ls
+	if text[c-1] == ')' {
+		if b := strings.LastIndexByte(text[ls:c], '('); b >= 0 {
+			hs = ls + b + 1
+		}
+	}
+	he := c
+	if text[he-1] == ')' {
+		he--
+	}
+	var buf [8][2]int
+	var cols [8]string
+	n, typed := 0, 0
+	for s := hs; s <= he && n < len(cols); {
+		k := strings.Index(text[s:he], " / ")
+		e := he
+		if k >= 0 {
+			e = s + k
+		}
+		cell := trimCell(text, s, e)
+		if cell[1]-cell[0] > 40 {
+			return out
+		}
+		cols[n] = p.columnAt(cell[0], cell[1])
+		if cols[n] != "" {
+			typed++
+		}
+		n++
+		if k < 0 {
+			break
+		}
+		s = e + 3
+	}
+	if n < 2 || typed < 2 {
+		return out
+	}
+	for _, sep := range inlineValueSeps {
+		cells := buf[:0]
+		for s := c + 1; s <= le && len(cells) <= n; {
+			k := strings.Index(text[s:le], sep)
+			e := le
+			if k >= 0 {
+				e = s + k
+			}
+			cells = append(cells, trimCell(text, s, e))
+			if k < 0 || len(cells) == len(buf) {
+				break
+			}
+			s = e + len(sep)
+		}
+		if len(cells) != n {
+			continue
+		}
+		if last := &cells[n-1]; last[1] > last[0] && text[last[1]-1] == '.' {
+			last[1]-- // the sentence's full stop
+		}
+		for k, cell := range cells {
+			if cols[k] != "" {
+				out = appendCell(out, p, cols[k], cell[0], cell[1])
+			}
+		}
+		return out
+	}
+	return out
 }
 
 // headerDelim returns the delimiter of a header row and how many times it occurs, or 0: a line
