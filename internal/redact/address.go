@@ -471,21 +471,31 @@ func stayStart(b byte) bool { return b == 'o' || b == 'a' || b == 'e' || b == 'l
 // basqueResidenceTown: the word before "bizi" (word i) is a known town in the inessive
 // ("Tolosan", "Eibarren", "Bilbon", "Gasteizen"): its start and end, or 0, 0.
 func (a *addrParser) basqueResidenceTown(i int) (int, int) {
-	if i == 0 {
-		return 0, 0
-	}
-	w := &a.p.ws[i-1]
-	if w.end+1 != a.p.ws[i].start || !capitalised(w.text) {
-		return 0, 0
-	}
-	f := string(w.fold(a.p.fc))
-	for _, suf := range [...]string{"ren", "en", "n"} {
-		if b, ok := strings.CutSuffix(f, suf); ok && len(b) >= 3 && (addrTowns[b] || places[b]) {
-			return w.start, w.end
+	ws := a.p.ws
+	inessiveTown := func(w *word) bool {
+		if !capitalised(w.text) {
+			return false
 		}
+		f := string(w.fold(a.p.fc))
+		for _, suf := range [...]string{"ren", "en", "n"} {
+			if b, ok := strings.CutSuffix(f, suf); ok && len(b) >= 3 && (addrTowns[b] || places[b]) {
+				return true
+			}
+		}
+		return false
+	}
+	if i > 0 && ws[i-1].end+1 == ws[i].start && inessiveTown(&ws[i-1]) {
+		return ws[i-1].start, ws[i-1].end // "Tolosan bizi da"
+	}
+	// "bizi da Arrasaten", "bizi naiz Bilbon": the auxiliary, then the town
+	if i+2 < len(ws) && basqueAux[string(ws[i+1].fold(a.p.fc))] && ws[i+2].start == ws[i+1].end+1 && inessiveTown(&ws[i+2]) {
+		return ws[i+2].start, ws[i+2].end
 	}
 	return 0, 0
 }
+
+// basqueAux are the auxiliaries of "bizi" (to live).
+var basqueAux = words(`da naiz dira zen ziren gara zara dago`)
 
 // cpBefore widens a postcode at i over a "CP", "C.P." or "cp." written right before it.
 func (a *addrParser) cpBefore(i int) int {

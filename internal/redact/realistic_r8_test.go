@@ -127,6 +127,7 @@ func TestRound8Forms(t *testing.T) {
 		{"residence town", "es vecino de Portugalete desde niño", TypeAddress, []string{"Portugalete"}, nil},
 		{"country is not", "reside en Marruecos con la familia", TypeAddress, nil, []string{"Marruecos"}},
 		{"basque inessive", "amona Getxon bizi da", TypeAddress, []string{"Getxon"}, nil},
+		{"basque town after bizi", "aita bizi da Zarautzen, bakarrik", TypeAddress, []string{"Zarautzen"}, nil},
 		{"hotel room", "alojado en el Hotel Bahía, habitación 118", TypeAddress, []string{"Hotel Bahía, habitación 118"}, nil},
 		{"hotel without room", "el Hotel Bahía tiene 118 habitaciones", TypeAddress, nil, []string{"118"}},
 		{"street word apart", "wohnt Grüne Gasse 7, 1010 Wien", TypeAddress, []string{"Grüne Gasse 7, 1010 Wien"}, nil},
