@@ -18,7 +18,7 @@ import (
 //   - dev10: 265 of 300 items, 19 of 529 decoys; dev12: 255 of 300, 19 of 560
 //
 // After (2026-12-06): dev13-ids 34 of 37, 0 decoys; dev13-addr 26 of 26, 1 decoy (an office
-// address the rules already missed); dev10 272, 19 decoys; dev12 269, 19 decoys.
+// address the rules already missed); dev10 272, 19 decoys; dev12 271, 19 decoys.
 var realisticR8Floor = map[string]struct {
 	covered     map[string]float64
 	fullyItems  int
@@ -41,7 +41,7 @@ var realisticR8Floor = map[string]struct {
 	},
 	"realistic-dev12.jsonl": {
 		covered:     map[string]float64{"ADDRESS": 0.97, "MRN": 0.98, "PASSPORT": 1, "DOB": 0.98, "CARD_EXP": 1},
-		fullyItems:  267, // 269 of 300 (255 before this round)
+		fullyItems:  268, // 271 of 300 (255 before this round)
 		maxDecoyHit: 20,  // 19 of 560 (19 before)
 	},
 }
