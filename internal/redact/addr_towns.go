@@ -21,7 +21,7 @@ pollença ponferrada pontevedra portugalete porto pozuelo puertollano reus rivas
 sabadell sagunto sagunt salamanca salou san santa sant santander santiago segovia sevilla siero sitges soria
 talavera tarragona tarrasa terrassa telde tenerife teruel toledo torrejon torrelavega torremolinos torrent
 torrevieja tortosa tudela utrera valdemoro valencia valladolid velez vic vigo vila vilanova viladecans
-vilagarcia villaviciosa vinaros vitoria gasteiz zamora zaragoza ordes carballo lalin betanzos cambre arteixo
+vilagarcia villaviciosa vinaros vitoria gasteiz bilbo iruna zamora zaragoza ordes carballo lalin betanzos cambre arteixo
 oleiros redondela cangas marin ribeira santurtzi sestao leioa erandio zarautz hernani errenteria lasarte
 tolosa azpeitia bergara mondragon arrasate hondarribia hendaye bayonne biarritz toulouse marseille bordeaux
 porto braga coimbra faro milano torino napoli firenze bologna genova koln hamburg frankfurt stuttgart

@@ -48,6 +48,10 @@ var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po p
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº barriada bda lugar lg residencial edificio edif colonia
 	conjunto complejo finca parque caserio caseria aldea lugar apartamentos aptos`)
 
+// separateStreetWord: German and Dutch street words written as a word of their own after the
+// name ("Mariahilfer Straße 101", "Bahnhof Str. 3").
+var separateStreetWord = words(`straße strasse str gasse allee platz weg ring damm ufer straat laan gracht`)
+
 // postfixStreetWords end a Basque street's name ("Nagusia kalea", "Gernikako Arbola etorbidea").
 var postfixStreetWords = words(`kalea etorbidea hiribidea bidea pasealekua enparantza plaza errepidea kalexka`)
 
@@ -90,7 +94,16 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	var skipBuf [4][2]int
 	skip := skipBuf[:0] // office addresses: no postcode inside them is read again
 	for i := 0; i < len(ws); i++ {
-		if ws[i].start < last || !mayStartAddress(ws, i, fc) {
+		if ws[i].start < last {
+			continue
+		}
+		if !mayStartAddress(ws, i, fc) {
+			if c := fc.lower[ws[i].start]; (c == 'h' || c == 'p' || c == 'a') && ws[i].end-ws[i].start >= 5 && stayStart(fc.lower[ws[i].start+1]) {
+				if e := a.hotelRoom(i); e > 0 {
+					out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.85, Source: "address"})
+					last = e
+				}
+			}
 			continue
 		}
 		s, e := a.chainAt(ws[i].start)
@@ -249,8 +262,240 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: text[s:e], Score: 0.75, Source: "address"})
 		}
 	}
+	out = a.appendResidenceTowns(out, first, skip)
 	return mergeAdjacentAddresses(out, first, text)
 }
+
+// hotelWords name a place of stay whose room is where a guest (a tourist patient, a customer
+// on a trip) can be found.
+var hotelWords = words(`hotel hotela hostal hostel aparthotel parador pension pensió pousada albergue apartamentos`)
+
+// stayRoomWords number the room of a stay.
+var stayRoomWords = words(`habitacion habitació habitacio hab room rm gela quarto cuarto chambre zimmer camera`)
+
+// hotelRoom reads a stay address at word i: a hotel word, its name (one to four capitalised
+// words, particles between), a comma or a space, then a room word and its number ("Hotel
+// Miramar, habitación 305", "Hotel Las Arenas, hab. 512", "Hotel Sol, room 412"). A hotel's
+// name alone is a business, not an address: the room number makes it the person's.
+func (a *addrParser) hotelRoom(i int) int {
+	ws, fc, t := a.p.ws, a.p.fc, a.text
+	if !hotelWords[string(ws[i].fold(fc))] {
+		return 0
+	}
+	j, names := i+1, 0
+	for ; j < len(ws) && j <= i+6; j++ {
+		g := t[ws[j-1].end:ws[j].start]
+		if g != " " && g != "-" {
+			break
+		}
+		fw := string(ws[j].fold(fc))
+		if capitalised(ws[j].text) && !stayRoomWords[fw] {
+			names++
+			continue
+		}
+		if !(nameParticles[fw] || townArticle(fw)) || names == 0 && fw != "las" && fw != "los" && fw != "el" && fw != "la" {
+			break
+		}
+	}
+	if names == 0 || names > 4 || j >= len(ws) {
+		return 0
+	}
+	if g := t[ws[j-1].end:ws[j].start]; g != " " && g != ", " && g != " - " && g != " (" {
+		return 0
+	}
+	if !stayRoomWords[string(ws[j].fold(fc))] {
+		return 0
+	}
+	k := ws[j].end
+	if k < len(t) && t[k] == '.' {
+		k++
+	}
+	for k < len(t) && (t[k] == ' ' || t[k] == ':') {
+		k++
+	}
+	if k < len(t) && (t[k] == 'n' || t[k] == 'N') && k+1 < len(t) && (t[k+1] == 'o' || t[k+1] == 0xC2) {
+		for k < len(t) && t[k] != ' ' && !isDigitByte(t[k]) {
+			k++ // "nº", "no."
+		}
+		for k < len(t) && t[k] == ' ' {
+			k++
+		}
+	}
+	_, e, nd := a.p.digitsAt(k, 5)
+	if nd == 0 || nd > 4 || e < len(t) && isWordByte(t[e]) && !(e+1 == len(t) || !isWordByte(t[e+1])) {
+		return 0
+	}
+	if e < len(t) && isASCIILetterByte(t[e]) {
+		e++ // "room 12B"
+	}
+	return e
+}
+
+// residenceVerbs, then one of residencePreps, put a person's town right after them: "es vecina
+// de Sestao", "vive en Ponferrada con su mujer", "viu a Vilanova i la Geltrú", "resides in Hove";
+// Basque puts the town first, in the inessive, before "bizi" ("Tolosan bizi da"). Not English
+// "living in", "moved to" nor "se ha mudado a": the realistic files leave a town said in passing
+// that way unlabelled (a region of residence more than an address), while "vecina de", "vive
+// en", "reside en" are how a record or a deed gives the domicile.
+var residenceVerbs = words(`vive viven vivo vivia vivía vivimos reside residen resido residente vecina vecino vecinas
+	vecinos veciña veciño veciñas veciños viu viuen visc vei veina veins veines empadronado empadronada empadronados
+	afincado afincada afincados resides residing resident`)
+var residencePreps = words(`en de a in to na no`)
+
+// townFollowers may follow a residence town: a clause goes on ("vive en Ponferrada con su
+// hija", "es vecina de Sestao desde hace años").
+var townFollowers = words(`con desde y e i amb des hace fa with since and for but pero aunque donde on o ou cerca near
+	por per que`)
+
+// appendResidenceTowns appends the town said after a residence verb (residenceVerbs): one to five
+// capitalised words (particles and articles between) that are no given name, institution or
+// country, followed by punctuation, the end, or a clause word (townFollowers); a known town
+// (addrTowns, places) is enough on its own. Not when a number follows (a street, read by the
+// grammar), nor inside an address or office already found, nor after an office word.
+func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) []Span {
+	ws, fc, t := a.p.ws, a.p.fc, a.text
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i].end-ws[i].start < 3 || !residenceStart(fc.lower[ws[i].start], fc.lower[ws[i].start+1]) {
+			continue // cheap byte test before the set lookups
+		}
+		f := string(ws[i].fold(fc))
+		if f == "parroquia" || f == "freguesia" { // (Catalan "parròquia" folds to it)
+			if s, e := a.parishPostcode(i); e > s && !insideAny(out[first:], skip, s) {
+				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
+			}
+			continue
+		}
+		if f == "bizi" {
+			if s, e := a.basqueResidenceTown(i); e > s && !insideAny(out[first:], skip, s) {
+				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
+			}
+			continue
+		}
+		if !residenceVerbs[f] || t[ws[i].end] != ' ' || !residencePreps[string(ws[i+1].fold(fc))] || ws[i+1].start != ws[i].end+1 {
+			continue
+		}
+		s := ws[i+1].end + 1
+		if s >= len(t) || t[s-1] != ' ' || !capitalised(t[s:]) || insideAny(out[first:], skip, s) {
+			continue
+		}
+		w := a.p.wordAt(s)
+		if w < 0 {
+			continue
+		}
+		fw := a.p.ws[w].fold(fc)
+		if countries[string(fw)] || notNames[string(fw)] || isGiven(fw) && !places[string(fw)] && !addrTowns[string(fw)] {
+			continue // "vive en Francia", "vecina de Marta", "reside en Hospital …"
+		}
+		e := a.town(s, false, false)
+		if e <= s || officeBefore(fc.lower, s) {
+			continue
+		}
+		known := places[string(fw)] || addrTowns[string(fw)]
+		k := e
+		for k < len(t) && t[k] == ' ' {
+			k++
+		}
+		switch {
+		case k < len(t) && isDigitByte(t[k]):
+			continue // "vive en Goya 20": a street, the grammar's
+		case k == len(t) || strings.IndexByte(",.;:)\n!?", t[k]) >= 0:
+		case known:
+		default:
+			if nw := a.p.wordAt(k); nw < 0 || !townFollowers[string(a.p.ws[nw].fold(fc))] {
+				continue
+			}
+		}
+		out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
+	}
+	return out
+}
+
+// parishPostcode: after a parish word (word i) and "de"/"da"/"do", the parish's name (one to six
+// words, any case: "Santa Baia de Arteixo", "san xoán de río") and then, after a comma, a
+// postcode (and its town, if one follows): the rural address of Galicia and Asturias. Without
+// the postcode the parish is only a place's name. Its start and end, or 0, 0.
+func (a *addrParser) parishPostcode(i int) (int, int) {
+	ws, fc, t := a.p.ws, a.p.fc, a.text
+	if i+2 >= len(ws) {
+		return 0, 0
+	}
+	if p := string(ws[i+1].fold(fc)); p != "de" && p != "da" && p != "do" && p != "d" {
+		return 0, 0
+	}
+	s := ws[i+2].start
+	for j := i + 2; j < len(ws) && j < i+8; j++ {
+		if j > i+2 && t[ws[j-1].end:ws[j].start] != " " {
+			return 0, 0
+		}
+		if addrStop[string(ws[j].fold(fc))] && !nameParticles[string(ws[j].fold(fc))] {
+			return 0, 0
+		}
+		if e := ws[j].end; e+2 < len(t) && t[e] == ',' && t[e+1] == ' ' && isDigitByte(t[e+2]) {
+			if pe, ok := a.postcodeTown(e+2, false); ok {
+				return s, pe
+			}
+			if _, pe, nd := a.p.digitsAt(e+2, 6); nd == 5 && (pe == len(t) || !isWordByte(t[pe])) {
+				return s, pe
+			}
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+// residenceStart: the first two bytes (lower case) of a word that may be a residence verb, "bizi",
+// or a parish word — vi ve re em af bi pa fr — so that most words cost no fold nor lookup.
+func residenceStart(a, b byte) bool {
+	switch a {
+	case 'v':
+		return b == 'i' || b == 'e'
+	case 'r':
+		return b == 'e'
+	case 'e':
+		return b == 'm'
+	case 'a':
+		return b == 'f'
+	case 'b':
+		return b == 'i'
+	case 'p':
+		return b == 'a'
+	case 'f':
+		return b == 'r'
+	}
+	return false
+}
+
+// stayStart: the second byte (lower case) of a hotel word (hotelWords: ho-, pa-, pe-, po-, al-, ap-).
+func stayStart(b byte) bool { return b == 'o' || b == 'a' || b == 'e' || b == 'l' || b == 'p' }
+
+// basqueResidenceTown: the word before "bizi" (word i) is a known town in the inessive
+// ("Tolosan", "Eibarren", "Bilbon", "Gasteizen"): its start and end, or 0, 0.
+func (a *addrParser) basqueResidenceTown(i int) (int, int) {
+	ws := a.p.ws
+	inessiveTown := func(w *word) bool {
+		if !capitalised(w.text) {
+			return false
+		}
+		f := string(w.fold(a.p.fc))
+		for _, suf := range [...]string{"ren", "en", "n"} {
+			if b, ok := strings.CutSuffix(f, suf); ok && len(b) >= 3 && (addrTowns[b] || places[b]) {
+				return true
+			}
+		}
+		return false
+	}
+	if i > 0 && ws[i-1].end+1 == ws[i].start && inessiveTown(&ws[i-1]) {
+		return ws[i-1].start, ws[i-1].end // "Tolosan bizi da"
+	}
+	// "bizi da Arrasaten", "bizi naiz Bilbon": the auxiliary, then the town
+	if i+2 < len(ws) && basqueAux[string(ws[i+1].fold(a.p.fc))] && ws[i+2].start == ws[i+1].end+1 && inessiveTown(&ws[i+2]) {
+		return ws[i+2].start, ws[i+2].end
+	}
+	return 0, 0
+}
+
+// basqueAux are the auxiliaries of "bizi" (to live).
+var basqueAux = words(`da naiz dira zen ziren gara zara dago`)
 
 // cpBefore widens a postcode at i over a "CP", "C.P." or "cp." written right before it.
 func (a *addrParser) cpBefore(i int) int {
@@ -362,9 +607,20 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 		return f == "flat" || f == "apt" || f == "apartment" || f == "unit" || f == "suite"
 	}
 	if !capitalised(ws[i].text) {
+		// a Basque street typed in lower case ("iparragirre kalea 9"), a German one too
+		// ("hauptstraße 5, 80331 münchen"): street() wants the number, and for the German
+		// compound a postcode or floor after it
+		if l := fc.lower[ws[i].start:ws[i].end]; len(l) > 6 && l[len(l)-1] == 'e' && (bytes.HasSuffix(l, []byte("straße")) || bytes.HasSuffix(l, []byte("strasse"))) {
+			return true
+		}
+		for j := i + 1; j < len(ws) && j <= i+3; j++ { // (the words' classes are cached bits)
+			if ws[j].is(fc, lexPostfixStreetWords) {
+				return string(ws[j].fold(fc)) != "plaza"
+			}
+		}
 		return false
 	}
-	if streetSuffix(ws[i].fold(fc)) {
+	if streetSuffix(ws[i].fold(fc)) || i+1 < len(ws) && separateStreetWord[string(ws[i+1].fold(fc))] {
 		return true
 	}
 	for j := i + 1; j < len(ws) && j <= i+3; j++ {
@@ -467,6 +723,7 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 		return 0, 0
 	}
 	end = a.trimEnd(end)
+	end = a.irishCounty(end)
 	if prev == segTown || prev == segPostcodeTown {
 		end = a.bracketPlace(end) // "Getafe (Madrid)", "15886 Teo (A Coruña)"
 	} else if be := a.bracketPlace(end); be > end {
@@ -476,6 +733,32 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 		}
 	}
 	return start, end
+}
+
+// irishCounties are the counties of Ireland and Northern Ireland ("Co. Mayo": Mayo is a month
+// in Spanish, so no list of non-names will do).
+var irishCounties = words(`carlow cavan clare cork donegal dublin galway kerry kildare kilkenny laois leitrim limerick
+	longford louth mayo meath monaghan offaly roscommon sligo tipperary waterford westmeath wexford wicklow antrim
+	armagh down fermanagh londonderry derry tyrone`)
+
+// irishCounty widens an address that ends at e with "Co" (read as a town word) over the county
+// it abbreviates and an Eircode after it: "…, Dún Laoghaire, Co. Dublin", "…, Co. Cork P17 XY82".
+func (a *addrParser) irishCounty(e int) int {
+	t := a.text
+	if e < 4 || e+3 >= len(t) || t[e-2:e] != "Co" || t[e-3] != ' ' || t[e] != '.' || t[e+1] != ' ' || !capitalised(t[e+2:]) {
+		return e
+	}
+	w := a.p.wordAt(e + 2)
+	if w < 0 || !irishCounties[string(a.p.ws[w].fold(a.p.fc))] {
+		return e
+	}
+	end := a.p.ws[w].end
+	if end+1 < len(t) && t[end] == ' ' {
+		if k := eircode(t, end+1); k > 0 {
+			end = k
+		}
+	}
+	return end
 }
 
 // bracketPlace widens an address that ends at e with a town over a province or town in brackets
@@ -783,12 +1066,40 @@ func (a *addrParser) street(i int) (segKind, int) {
 			}
 		}
 	}
+	if !capitalised(t[i:]) && (strings.HasSuffix(f, "straße") || strings.HasSuffix(f, "strasse")) && e+2 < len(t) && t[e] == ' ' {
+		// in lower case, only with a postcode or a floor after the number
+		if ne := a.number(e + 1); ne > 0 && a.strongAfter(ne) {
+			return segStreet, ne
+		}
+	}
+	// German, Austrian, Swiss and Dutch streets written apart: "Mariahilfer Straße 101", "Neue
+	// Gasse 4", "Van Baerlestraat 12" is a compound (above)
+	if capitalised(t[i:]) && e+2 < len(t) && t[e] == ' ' && !addrStop[f] {
+		if nf, ne := a.p.foldAt(e + 1); ne > 0 && separateStreetWord[nf] && capitalised(t[e+1:]) {
+			k := ne
+			if k < len(t) && t[k] == '.' {
+				k++
+			}
+			if k+1 < len(t) && t[k] == ' ' {
+				if n := a.number(k + 1); n > 0 {
+					return segStreet, n
+				}
+			}
+		}
+	}
 	// Basque: NAME kalea N
 	k := i
 	for n := 0; n < 3; n++ {
 		w := a.p.wordAt(k)
-		if w < 0 || !capitalised(a.p.ws[w].text) && n == 0 {
+		if w < 0 {
 			return segNone, 0
+		}
+		if n == 0 && !capitalised(a.p.ws[w].text) {
+			// lower case only before a Basque street word other than "plaza" (mayStartAddress),
+			// and not an article or a particle ("la plaza 3")
+			if fw := string(a.p.ws[w].fold(a.p.fc)); len(fw) < 3 || nameParticles[fw] || townArticle(fw) || addrStop[fw] {
+				return segNone, 0
+			}
 		}
 		if fw := string(a.p.ws[w].fold(a.p.fc)); addrStop[fw] || postfixStreetWords[fw] && n == 0 {
 			return segNone, 0
@@ -1044,6 +1355,15 @@ func (a *addrParser) area(i int) int {
 			end = ww.end
 		}
 		j = ww.end
+	}
+	if j = e; end < 0 && j+1 < len(t) && t[j] == ' ' && isDigitByte(t[j+1]) && (f == "pol" || f == "poligono") {
+		// a rural plot: "pol. 4 parcela 118", "polígono 12, parcela 7" — a number for a name;
+		// like a lower-case area, an address only with a postcode (an industrial estate is
+		// numbered too)
+		if _, de, nd := a.p.digitsAt(j+1, 3); nd > 0 && nd <= 3 && (de == len(t) || !isWordByte(t[de])) {
+			a.lowerArea = true
+			return de
+		}
 	}
 	if end > 0 {
 		a.lowerArea = lower
@@ -2828,8 +3148,21 @@ func (a *addrParser) strongAfter(e int) bool {
 	if a.postcodeAt(k) {
 		return true
 	}
-	if fe := a.floor(k); fe > 0 && isDigitByte(a.text[k]) {
-		return true
+	if fe := a.floor(k); fe > 0 {
+		if isDigitByte(a.text[k]) {
+			return true
+		}
+		// floor words ("bajo", "atico", "bajo izq") then a postcode: "c mayor 27 bajo 28013 madrid"
+		for n := 0; n < 3 && fe > 0; n++ {
+			k2, ok := a.sep(fe)
+			if !ok || k2 >= len(a.text) {
+				break
+			}
+			if a.postcodeAt(k2) {
+				return true
+			}
+			fe = a.floor(k2)
+		}
 	}
 	f, _ := a.p.foldAt(k)
 	return places[f] || addrTowns[f]

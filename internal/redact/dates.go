@@ -73,6 +73,18 @@ var numberWords = func() map[string]int {
 		"trinta": 30, "vinteun": 21, "vinteunha": 21} {
 		m[w] = n
 	}
+	// Catalan compounds typed without their hyphens ("vintitres d'abril", "vintiun"), as people
+	// write them in a hurry or in a Spanish-keyboard chat; Galician ones glued ("vintedous")
+	for i, u := range strings.Fields("u un dos tres quatre cinc sis set vuit nou") {
+		v := i + 1
+		if i > 0 {
+			v = i
+		}
+		m["vinti"+u], m["vintii"+u] = 20+v, 20+v
+	}
+	for i, u := range strings.Fields("un dous tres catro cinco seis sete oito nove") {
+		m["vinte"+u] = 21 + i
+	}
 	return m
 }()
 
@@ -706,6 +718,11 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		return out // "no pasó nada en el 2020": Spanish and Galician "nothing", not "born"
 	}
 	limit := min(len(text), h.end+48)
+	if f := string(ws[h.last].fold(fc)); f == "jaioa" || f == "jaiotakoa" {
+		// Basque participles end their clause: the date is right after them or (appendDOBBefore)
+		// right before, never further on ("9an jaioa, kontsultara etorri da 2026ko azaroaren 30ean")
+		limit = min(len(text), h.end+4)
+	}
 	for i := h.end; i < limit; i++ {
 		c := text[i]
 		if c == '\n' {
@@ -967,6 +984,25 @@ const birthAnswerLastYear = 2020
 
 // answerStart skips, at the start of a line, a time stamp ("[11:06]"), a speaker's label
 // ending in ':' within 40 bytes and a few words that open an answer ("it's", "es el", "pues").
+// clockAt: the end of a time stamp H:MM or HH:MM (and :SS) at i followed by a space, or i.
+func clockAt(text string, i, end int) int {
+	j := i
+	for j < end && j-i < 2 && isDigitByte(text[j]) {
+		j++
+	}
+	if j == i || j+3 > end || text[j] != ':' || !isDigitByte(text[j+1]) || !isDigitByte(text[j+2]) {
+		return i
+	}
+	j += 3
+	if j+3 <= end && text[j] == ':' && isDigitByte(text[j+1]) && isDigitByte(text[j+2]) {
+		j += 3
+	}
+	if j >= end || text[j] != ' ' {
+		return i
+	}
+	return j
+}
+
 func answerStart(text string, i, end int) int {
 	for i < end && (text[i] == ' ' || text[i] == '\t' || text[i] == '>' || text[i] == '-' || text[i] == '\r') {
 		i++
@@ -974,6 +1010,13 @@ func answerStart(text string, i, end int) int {
 	if i < end && text[i] == '[' {
 		if c := strings.IndexByte(text[i:end], ']'); c > 0 && c < 24 {
 			i += c + 1
+		}
+	}
+	// a chat's bare time stamp: "09:15 Customer: …", "9:15 - Cliente: …"
+	if k := clockAt(text, i, end); k > i {
+		i = k
+		for i < end && (text[i] == ' ' || text[i] == '-') {
+			i++
 		}
 	}
 	if c := strings.IndexByte(text[i:min(end, i+40)], ':'); c > 0 && !strings.ContainsAny(text[i:i+c], "0123456789") {
@@ -1014,6 +1057,12 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 		// Galician "é do 46" — the verb only with its accent: a bare "e do" is "and of the",
 		// unless it is a sentence of its own ("… con febre. e do 52. a filla …")
 		return out
+	}
+	if cw := string(ws[h.word].fold(fc)); (cw == "es" || cw == "son" || cw == "era") && thingBefore(text, h.start) {
+		return out // "la hipoteca es del noventa y ocho": the thing's year, in figures or in words
+	}
+	if cw := ws[h.word].fold(fc); (bytes.HasPrefix(cw, []byte("nac")) || bytes.HasPrefix(cw, []byte("nasc")) || bytes.HasPrefix(cw, []byte("born"))) && birthCount(text, h.end) {
+		return out // "nacieron 52 terneros": a count of births, not a person's
 	}
 	i := h.end
 	places := 0
@@ -1136,6 +1185,49 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	return out
 }
 
+// countFollowers may follow a year right after a birth verb ("born 1958 in Leeds"); any other
+// lower-case word makes the number a count of what was born ("nacieron 52 terneros", "naceron
+// tres becerros").
+var countFollowers = words(`en in el la a al at y e i o u and or of de del do da na no on ca cap hacia around aprox sobre
+	about approx`)
+
+// birthCount: right after a birth verb ending at i (spaces only), a number in figures or words
+// and then a lower-case word that is no preposition or conjunction: a count of births (of
+// animals, of a litter), which dates no person.
+func birthCount(text string, i int) bool {
+	j := i
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(text) && (isDigitByte(text[k]) || isASCIILetterByte(text[k]) && !isDigitByte(text[j])) {
+		k++
+	}
+	if k == j || k-j > 12 {
+		return false
+	}
+	if !isDigitByte(text[j]) {
+		if _, ok := numberWords[strings.ToLower(text[j:k])]; !ok {
+			return false
+		}
+	}
+	if k >= len(text) || text[k] != ' ' {
+		return false
+	}
+	m := k + 1
+	for m < len(text) && (text[m] >= 'a' && text[m] <= 'z' || text[m] >= 0x80) {
+		m++
+	}
+	w := strings.ToLower(text[k+1 : m])
+	return m > k+2 && !countFollowers[w] && !monthWord(w)
+}
+
+// monthWord: w (lower case) names a month.
+func monthWord(w string) bool {
+	_, ok := monthNames[fold(w)]
+	return ok
+}
+
 // shortYearNotAfter: what follows a two-digit number at e makes it a day or an age, not a year
 // ("el veinte de mayo", "treinta años").
 func shortYearNotAfter(p *dateParser, e int) bool {
@@ -1208,8 +1300,30 @@ func appendStarBirth(out []Span, text string, ws []word, fc *folder) []Span {
 // factura es del …", "the letter is from …"), or a reference word does; then "es del" dates that
 // thing, not a person.
 func thingBefore(text string, i int) bool {
-	return referenceBefore(text, i) || setWordIn3Before(text, i, thingWords)
+	if referenceBefore(text, i) {
+		return true
+	}
+	// the three content words before i: articles and "de" do not count ("la escritura de la
+	// explotación es del 14/02/1989")
+	var pw prevWordReader
+	pw.init(text, i)
+	for k, n := 0, 0; k < 6 && n < 3; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
+		}
+		if thingWords[string(w)] {
+			return true
+		}
+		if !articleWords[string(w)] {
+			n++
+		}
+	}
+	return false
 }
+
+// articleWords are the articles and prepositions that thingBefore reads past.
+var articleWords = words(`de la el del los las d l the of a da do das dos o os`)
 
 // setWordIn3Before: one of the three words before i is in set.
 func setWordIn3Before(text string, i int, set map[string]bool) bool {
@@ -1253,6 +1367,37 @@ var notBirthWords = []string{"desde", "since", "alta", "apertura", "abiert", "ab
 // year on a record line is more often an operation, a visit or a deed than a birth.
 const recordDOBLastYear = 2010
 
+// bracketDOBLastYear: the last year of birth read from a date in brackets after a name (the
+// year before the corpora's "today": a date of this year there is a visit's).
+const bracketDOBLastYear = 2025
+
+// bracketAfterName: the date text[i:e] stands alone in brackets ("(14/06/2019)") and right
+// before the bracket ends a person's name found by the names pass — at any score, the bracketed
+// date itself being the evidence — with at most a space between.
+func bracketAfterName(spans []Span, text string, i, e int) bool {
+	if i < 2 || e >= len(text) || text[e] != ')' || text[i-1] != '(' {
+		return false
+	}
+	b := i - 1
+	if text[b-1] == ' ' {
+		b--
+	}
+	for _, sp := range spans {
+		if sp.Type == TypePerson && sp.End == b && sp.Score >= 0.5 {
+			// not when the line before says the date is another event's ("cita con Marta (…)")
+			ls := strings.LastIndexByte(text[:sp.Start], '\n') + 1
+			gap := strings.ToLower(text[max(ls, sp.Start-60):sp.Start])
+			for _, w := range notBirthWords {
+				if strings.Contains(gap, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // appendRecordDOB appends, as dates of birth, the full numeric dates (1979-06-23, 14.02.1959,
 // 21/06/1950) with a year from 1900 to recordDOBLastYear that follow a person or a personal
 // identifier (spans scored at least minScore for their type) on the same line within 100 bytes,
@@ -1290,6 +1435,11 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 			continue
 		}
 		if y := dateYear(text[i:e]); y < 1900 || y > recordDOBLastYear {
+			if y > recordDOBLastYear && y <= bracketDOBLastYear && bracketAfterName(out[:n], text, i, e) {
+				// "Lucía (14/06/2019)": a date alone in brackets right after a name is that
+				// person's birth, a child's too
+				out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
+			}
 			i = e
 			continue
 		}

@@ -48,7 +48,14 @@ var cuePhrases = map[cueKind][]string{
 		"hcn", "medical record number", "hospital id", "patient number", "numero de paciente", "n paciente",
 		"historial clinic", "historia clinica electronica", "osasun txartela", "osasun txartel", "patient no", "patient nr",
 		"cip autonomic", "codi cip", "codigo cip", "numero de utente", "n de utente", "n utente", "numero utente", "utente",
-		"cartao de utente", "cartao utente"},
+		"cartao de utente", "cartao utente",
+		// (round 8) abbreviations of the record's own name in every language: "Hª" (with its ª:
+		// "ha" is a verb), "hosp no", Basque "OHZ"/"HKZ" (ospitaleko / historia klinikoaren
+		// zenbakia); and France's social-security number (NIR, on the Carte Vitale), which the
+		// record readers take only when its key checks (nirAt)
+		"hª", "hosp no", "hosp n", "hosp num", "hosp number", "ohz", "hkz", "ohz zk", "hkz zk",
+		"historia kliniko", "historia klinikoaren zenbakia", "carte vitale", "vitale", "nir", "securite sociale",
+		"numero de securite sociale", "n de securite sociale", "insee", "numero insee"},
 	cueCVV: {"cvv", "cvv2", "cvc", "cvc2", "cv2", "codigo de seguridad", "codigo seguridad", "security code",
 		"por detras", "detras", "reverso", "dorso", "csc", "cid", "codi de seguretat", "codi seguretat", "card security code",
 		"card verification", "codigo cvv", "codigo de verificacion", "codigo verificacion", "on the back", "back of the card",
@@ -61,9 +68,18 @@ var cuePhrases = map[cueKind][]string{
 		"valid until", "valida hasta", "good thru", "caducitat", "caduca el", "vto", "vencto", "caducidade", "iraungitze",
 		"expiring", "expire", "expira", "exp date", "iraungitze data", "iraungitzea", "data de caducidade", "data caducidade",
 		"data de caducitat", "data caducitat", "fecha de vencimiento", "valid to", "valida fins", "valida fins a", "caduca en",
-		"vencimiento tarjeta", "validade", "valido ate", "venciment", "data de venciment", "vencemento", "data de vencemento", "valid fins", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
+		"vencimiento tarjeta", "validade",
+		// (round 8) the card's end date in the other languages staff read off a foreign card
+		"amaiera data", "amaiera", "iraungipen data", "gultig bis", "gueltig bis", "ablaufdatum", "good through",
+		"valid through", "good until", "scadenza", "data di scadenza", "date d expiration", "fin de validite",
+		"valable jusqu", "venceix", "caduca a", "data de validade", "valido ate", "venciment", "data de venciment", "vencemento", "data de vencemento", "valid fins", "valid thru", "expiry date", "mm aa", "mm yy", "mm aaaa", "mm yyyy"},
 	cuePassport: {"pasaporte", "passport", "passaport", "passeport", "reisepass", "passaporto", "pasaportea",
-		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero"},
+		"pasaporte n", "pass no", "travel document", "documento", "pasaportes", "pasaporte numero",
+		// (round 8) the passport's name in the languages of the customers' countries and its
+		// Basque inflections; the value is read by its shape (6 to 10 capitals and digits)
+		"passaporte", "paszport", "paspoort", "pasaport", "pasaportul", "passnummer", "reisepassnummer",
+		"pasaportearen", "pasaportez", "pasaportean", "pasaportearekin", "passaportes", "paszportu", "passports",
+		"passeports", "passaports", "pass", "reisepass nr", "reisepass-nr", "reisepassnr", "pass nr", "passport nr", "pașaport", "pasaportul", "pașaportul"},
 	cueDOB: {"nacimiento", "nacido", "nacida", "nacio", "naci", "nace", "f nac", "fecha nac", "fec nac", "fn",
 		"fnac", "f nacimiento", "fecha de nacimiento", "born", "birth", "dob", "d o b", "date of birth",
 		"birthday", "birthdate", "cumpleanos", "cumple", "naixement", "nascut", "nascuda", "neixer", "va neixer",
@@ -72,7 +88,9 @@ var cuePhrases = map[cueKind][]string{
 		"data de nac", "data nac", "fecha de nac", "data de naix", "data naix", "d nac", "nacin", "naci o", "naixo", "vaig neixer",
 		"date de naissance", "geburtsdatum", "data di nascita", "data de nascimento", "birth date", "nac", "f n",
 		"ne le", "nee le", "nato", "nata", "nascido", "nascida", "data de naixement", "data de nacemento",
-		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños"},
+		"fecha nacimiento", "f de nacimiento", "f nac", "edad", "anos", "años", "cumpleaños",
+		// (round 8) Basque participles also put before their date ("jaioa 1990eko urtarrilaren 15ean")
+		"jaioa", "jaiotakoa"},
 	cuePlate: {"matricula", "placa", "plate", "number plate", "registration", "matricola", "matrikula", "plates", "placas",
 		"matriculas", "reg", "reg no", "registration number", "registration mark", "kennzeichen", "nummernschild",
 		"immatriculation", "plaque", "targa", "matricule", "license plate", "licence plate", "plaka", "matricula n"},
@@ -89,6 +107,7 @@ var cuePhrases = map[cueKind][]string{
 	cueDOBYear: {"nacido", "nacida", "nacio", "naci", "nascut", "nascuda", "naceu", "born", "es del", "son del",
 		"era del", "soy del", "nacido en el", "nacida en el", "nacio en el", "naci en el", "dob", "d o b",
 		"e do", "son do", "era do", "sou do",
+		"jaio", "jaioa", "jaiotakoa", "jaiotzez",
 		"nacieron", "nacimos", "nacidos", "nacidas", "nacisteis", "naceron", "nacemos", "nados", "nadas", "nascuts", "nascudes"},
 }
 
@@ -314,8 +333,11 @@ func (r *Redactor) appendCueValues(out []Span, text string, ws []word, fc *folde
 				if documentExpiry(fc.lower, h.start, spans) {
 					break // "pasaporte: PAA482917, caduca el 12/2029": the document's expiry
 				}
+				if billBefore(text, h.start) {
+					break // "el rebut de la llum vence el 05/12": a bill's, a loan's, an offer's date, with a card in reach
+				}
 				from, wi := h.end, h.last+1
-				for k := 0; k < 3 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
+				for k := 0; k < 6 && wi < len(ws) && ws[wi].start-from <= 3 && expiryFillers[string(ws[wi].fold(fc))]; k++ {
 					from, wi = ws[wi].end, wi+1 // "expires end of 04/2028", "caduca a finales de 05/27"
 				}
 				n := len(out)
@@ -389,6 +411,10 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 	if at < 0 {
 		return out
 	}
+	if end := nirAt(text, at); end > 0 {
+		// a French NIR in its printed groups ("1 84 12 75 115 023 34"): its key proves it
+		return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
 	if end := mrnValueAt(text, at); end > 0 {
 		return append(out, Span{Start: at, End: end, Type: TypeMRN, Text: text[at:end], Score: 0.85, Source: "cue"})
 	}
@@ -399,7 +425,13 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		if b := capitalsBefore(text, at2); b >= at && mrnValueAt(text, b) > 0 {
 			at2 = b // "CIP autonòmic: GAPE 0 850312 00 1": the region's letters were skipped as a word
 		}
-		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) {
+		if b := codePrefixBefore(text, at2); b >= h.end && !otherDocPrefix(text[b:at2-1]) && mrnValueAt(text, b) > 0 {
+			at2 = b // "NHC allí GM-4402193", "NHC provisional PROV-26-00913": a hospital's own prefix
+		}
+		if end := mrnValueAt(text, at2); end > 0 && strongMRN(text[at2:end]) && !sentenceBetween(text, h.end, at2) &&
+			!(at2 > 1 && text[at2-1] == '-' && isASCIILetterByte(text[at2-2])) {
+			// (not past a sentence's end, nor the digits of a prefixed code such as "LAB-551204":
+			// that is another document's number — a request's, an invoice's)
 			return append(out, Span{Start: at2, End: end, Type: TypeMRN, Text: text[at2:end], Score: 0.85, Source: "cue"})
 		}
 	}
@@ -423,6 +455,85 @@ func appendMRN(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 		line = le + 1
 	}
 	return out
+}
+
+// closingQuoteAt: text[i:] starts with a closing guillemet or curly quote (» ” ’), which ends a
+// value read off a card as a quote ("«gültig bis 05/29»") though its bytes are not ASCII.
+func closingQuoteAt(text string, i int) bool {
+	return strings.HasPrefix(text[i:], "»") || strings.HasPrefix(text[i:], "”") || strings.HasPrefix(text[i:], "’")
+}
+
+// codePrefixBefore: the start of the 2 to 5 capitals and the dash right before i ("GM-" of
+// "GM-4402193"), or -1.
+func codePrefixBefore(text string, i int) int {
+	if i < 3 || text[i-1] != '-' {
+		return -1
+	}
+	b := i - 1
+	for b > 0 && i-1-b < 6 && text[b-1] >= 'A' && text[b-1] <= 'Z' {
+		b--
+	}
+	if n := i - 1 - b; n < 2 || n > 5 || b > 0 && isWordByte(text[b-1]) {
+		return -1
+	}
+	return b
+}
+
+// otherDocPrefixes open the numbers of other documents a clinic writes next to a record's: lab
+// requests, invoices, orders, tickets, claims, incidents.
+var otherDocPrefixes = words(`lab fac fra ord ped inc ref clm trv ic exp inv req pet ot oc alb tkt case rec rx ana pf`)
+
+func otherDocPrefix(p string) bool { return otherDocPrefixes[strings.ToLower(p)] }
+
+// sentenceBetween: a sentence ends somewhere in text[from:to].
+func sentenceBetween(text string, from, to int) bool {
+	for i := from; i < to && i < len(text); i++ {
+		if sentenceEnd(text, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// nirAt returns the end of a French social-security number (NIR) at i, or 0: 15 digits, as one
+// run or in groups split by single spaces or dots, the first 1, 2, 7 or 8 (sex, or a provisional
+// number), the last two the key 97 − (the first 13 mod 97).
+func nirAt(text string, i int) int {
+	if i < 0 || i >= len(text) || !isDigitByte(text[i]) || (i > 0 && isWordByte(text[i-1])) {
+		return 0
+	}
+	switch text[i] {
+	case '1', '2', '7', '8':
+	default:
+		return 0
+	}
+	var n, key uint64
+	d, j := 0, i
+	for j < len(text) && d < 15 {
+		c := text[j]
+		if isDigitByte(c) {
+			if d < 13 {
+				n = n*10 + uint64(c-'0')
+			} else {
+				key = key*10 + uint64(c-'0')
+			}
+			d++
+			j++
+			continue
+		}
+		if (c == ' ' || c == '.') && j+1 < len(text) && isDigitByte(text[j+1]) && d > 0 {
+			j++
+			continue
+		}
+		break
+	}
+	if d != 15 || !wordEnd(text, j) || j < len(text) && (text[j] == ' ' || text[j] == '.') && j+1 < len(text) && isDigitByte(text[j+1]) {
+		return 0
+	}
+	if key != 97-n%97 {
+		return 0
+	}
+	return j
 }
 
 // questionAfter: the line holding a cue that ends at i ends in a question mark (within 80 bytes).
@@ -553,7 +664,8 @@ func allUpper(s string) bool {
 }
 
 // expiryFillers may stand between an expiry cue and its value, besides fillerWords.
-var expiryFillers = words(`end fin finales final on in el en a de del of the date data fecha`)
+var expiryFillers = words(`end fin finales final on in el en a de del of the date data fecha do da la le es is e ist
+	tarjeta targeta tarxeta carton cartao cartão card cards karte txartela txartelaren credito debito credit debit`)
 
 // cvvFillers may stand between a security-code cue and its value, besides fillerWords ("codi de
 // seguretat de quatre xifres: 7391", "4-digit code").
@@ -668,14 +780,75 @@ func appendExpiry(out []Span, text string, from int, ws []word, fc *folder, wi i
 			end = at + 4
 		}
 	}
-	if end < 0 || !wordEnd(text, end) || end < len(text) && (text[end] == '/' || text[end] == '-') && end+1 < len(text) && isDigitByte(text[end+1]) {
+	if end < 0 || !wordEnd(text, end) && !closingQuoteAt(text, end) || end < len(text) && (text[end] == '/' || text[end] == '-') && end+1 < len(text) && isDigitByte(text[end+1]) {
 		return out
 	}
 	return append(out, Span{Start: at, End: end, Type: TypeCardExp, Text: text[at:end], Score: score, Source: "cue"})
 }
 
 func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	n := len(out)
+	out = appendPassportAtCue(out, text, h, ws, fc)
+	if len(out) > n || h.end-h.start == 4 {
+		return out
+	}
+	// "el pasaporte lo tiene en vigor hasta 2031, número PE2290447", "passport expiring 2029,
+	// number 557812340": a number word further along the sentence, then the value
+	if at := numberWordLater(fc.lower, text, h.end); at > 0 {
+		end, digits, letters := tokenAt(text, at, 12)
+		if e := nationalPassportAt(text, at); e > 0 {
+			end = e
+		} else if k := end - at; k < 6 || k > 10 || digits+letters != k || digits < 4 || !wordEnd(text, end) || isDNIOrNIE(text[at:end]) {
+			return out
+		}
+		out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
+	return out
+}
+
+// numberWordsLater: the words that introduce a document's number in a sentence.
+var numberWordsLater = byteWords("número", "numero", "number", "nº", "n.º", "numéro", "nummer", "zenbakia", "núm")
+
+// numberWordLater: the start of the value right after a number word (numberWordsLater, then
+// spaces, ':' or '.') within 100 bytes after from in the same sentence, or -1.
+func numberWordLater(lower []byte, text string, from int) int {
+	end := min(len(text), from+100)
+	for i := from; i < end; i++ {
+		if sentenceEnd(text, i) || text[i] == ';' || text[i] == '(' {
+			return -1
+		}
+		if i > 0 && isWordByte(lower[i-1]) {
+			continue
+		}
+		for _, w := range numberWordsLater {
+			if bytes.HasPrefix(lower[i:], w) {
+				if referenceBefore(text, i) || thingBefore(text, i) {
+					return -1 // "order number ORD12345": another thing's number
+				}
+				j := i + len(w)
+				for j < len(text) && (text[j] == ' ' || text[j] == ':' || text[j] == '.') {
+					j++
+				}
+				if j > i+len(w) && j < len(text) && isAlnum(text[j]) {
+					return j
+				}
+			}
+		}
+	}
+	return -1
+}
+
+func appendPassportAtCue(out []Span, text string, h cueHit, ws []word, fc *folder) []Span {
+	if h.last == h.word && h.end-h.start == 4 && (h.end >= len(text) || text[h.end] != '.') && string(ws[h.word].fold(fc)) == "pass" {
+		return out // "pass." abbreviates a passport; a bare "pass" is a boarding pass, a pass mark
+	}
 	from, wi := h.end, h.last+1
+	if at := nextValue(text, from, 40, 4, true, fc, ws, wi); at >= 0 {
+		if e := nationalPassportAt(text, at); e > 0 && !referenceBefore(text, at) && !thingBefore(text, at) {
+			out = append(out, Span{Start: at, End: e, Type: TypePassport, Text: text[at:e], Score: 0.85, Source: "cue"})
+			return appendPassportList(out, text, e, ws, fc)
+		}
+	}
 	for try := 0; try < 2; try++ {
 		at := nextValue(text, from, 40, 4, true, fc, ws, wi)
 		if at > 2 && isDigitByte(text[at]) && text[at-1] == ' ' && text[at-2] >= 'A' && text[at-2] <= 'Z' {
@@ -725,6 +898,40 @@ func appendPassport(out []Span, text string, h cueHit, ws []word, fc *folder) []
 	return out
 }
 
+// nationalPassportAt: the national passport numbers the generic shape (6 to 10 capitals and
+// digits, 4 digits at least) misses, read only right after a passport cue: a German one, nine
+// characters of its alphabet (no vowels but none of B D Q S U: C F G H J K L M N P R T V W X Y Z
+// and digits), first C F G H J or K, with a digit; a Russian one in its printed form, two digits,
+// a space, seven digits ("75 4812639"); nine digits read out in threes. Its end, or 0.
+func nationalPassportAt(text string, at int) int {
+	if at+9 > len(text) {
+		return 0
+	}
+	if e := at + 9; strings.IndexByte("CFGHJK", text[at]) >= 0 && wordEnd(text, e) {
+		digits := 0
+		for i := at; i < e; i++ {
+			c := text[i]
+			if isDigitByte(c) {
+				digits++
+			} else if strings.IndexByte("CFGHJKLMNPRTVWXYZ", c) < 0 {
+				digits = -100
+			}
+		}
+		if digits >= 1 && digits < 9 {
+			return e
+		}
+	}
+	if at+10 <= len(text) && isDigitByte(text[at]) && isDigitByte(text[at+1]) && text[at+2] == ' ' && allDigits(text[at+3:at+10]) && wordEnd(text, at+10) {
+		return at + 10
+	}
+	// a US or British one read out in threes: "567 012 389"
+	if at+11 <= len(text) && allDigits(text[at:at+3]) && text[at+3] == ' ' && allDigits(text[at+4:at+7]) && text[at+7] == ' ' &&
+		allDigits(text[at+8:at+11]) && wordEnd(text, at+11) && !(at+12 < len(text) && text[at+11] == ' ' && isDigitByte(text[at+12])) {
+		return at + 11
+	}
+	return 0
+}
+
 // passportFurther: after a passport cue ending at from, the first token within 80 bytes of the
 // same sentence that is passport-shaped and typed as one — 6 to 10 capitals and digits, at least
 // one capital and 4 digits — after nothing but words in lower case, commas and spaces. Its
@@ -752,6 +959,35 @@ func passportFurther(text string, from int) (int, int) {
 		}
 	}
 	return 0, 0
+}
+
+// billWords name things that fall due or end (bills, loans, offers, policies) and whose dates
+// are no card's expiry even when a card is mentioned nearby.
+var billWords = words(`recibo recibos rebut rebuts recibo factura facturas factura bill bills invoice prestamo loan
+	hipoteca mortgage oferta offer promo promocion promocio deal seguro poliza policy insurance contrato contract
+	plazo deposito deposit alquiler rent lloguer cuota quota llum luz agua aigua gas telefono fibra suscripcion
+	subscription abonament abono matricula ordainagiria faktura mailegua eskaintza`)
+
+// billBefore: one of billWords stands among the five words before an expiry cue at i, in the
+// same clause (prevWordReader stops at a digit, a comma or a line break).
+func billBefore(text string, i int) bool {
+	var pw prevWordReader
+	pw.init(text, i)
+	for k := 0; k < 5; k++ {
+		w, ok := pw.next()
+		if !ok {
+			return false
+		}
+		if billWords[string(w)] {
+			return true
+		}
+		for _, c := range cardWords {
+			if string(w) == c {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // documentWords name an identity document or a licence, whose expiry date is no card's.

@@ -710,7 +710,8 @@ func digitsOnlyAt(text string, i int) int {
 }
 
 // cardWords name a payment card.
-var cardWords = []string{"tarjeta", "card", "targeta", "tarxeta", "txartel", "visa", "mastercard", "amex", "maestro", "cvv", "cvc"}
+var cardWords = []string{"tarjeta", "card", "targeta", "tarxeta", "txartel", "visa", "mastercard", "amex", "maestro", "cvv", "cvc",
+	"cartón", "carton", "cartão", "cartao", "karte", "kreditkarte"}
 
 // cardNear: a card number among spans, or a card word, within 150 bytes of at.
 func cardNear(lower []byte, at int, spans []Span) bool {

@@ -195,6 +195,9 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 			} else if !separatorRow(line) {
 				gapLines, pageBreak = 0, false
 				cells = splitCells(cells[:0], text, ls, lineEnd, delim)
+				if len(cells) == headerCells+1 && delim == ',' {
+					cells = joinSurnameGiven(cells, cols, text)
+				}
 				if len(cells) == headerCells {
 					for k, c := range cells {
 						if cols[k] != "" {
@@ -216,7 +219,7 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 						typed++
 					}
 				}
-				if typed > 0 && len(cells) >= 2 && n > 0 {
+				if typed > 0 && len(cells) >= 2 && n > 0 && (d != '/' || typed >= 2) {
 					delim, headerCells, gapLines, pageBreak = d, len(cells), 0, false
 				} else {
 					cols = cols[:0]
@@ -224,11 +227,116 @@ func appendTables(out []Span, text string, ws []word, fc *folder) []Span {
 			} else {
 				out = appendKeyValue(out, &p, ls, lineEnd)
 				out = appendInlinePairs(out, &p, ls, lineEnd)
+				out = appendInlineHeaderList(out, &p, ls, lineEnd)
 			}
 		}
 		ls = le + 1
 	}
 	return appendJSONKeys(out, &p)
+}
+
+// joinSurnameGiven: a comma row with one cell too many whose person column holds "Surname,
+// Given" unquoted ("Gómez Ruiz, Alba,24967149,1983-07-21"): the two cells at the person column,
+// both words of letters only, are joined back into one, so the columns after it line up again.
+// cells is returned unchanged when no person column can take the extra cell.
+func joinSurnameGiven(cells [][2]int, cols []string, text string) [][2]int {
+	for k, c := range cols {
+		if c != TypePerson || k+1 >= len(cells) {
+			continue
+		}
+		if k+1 < len(cols) && cols[k+1] == TypePerson {
+			return cells // "izena,abizenak,…": the given name has a column of its own; the extra comma is elsewhere
+		}
+		a, b := text[cells[k][0]:cells[k][1]], text[cells[k+1][0]:cells[k+1][1]]
+		if !nameLike(a) || !nameLike(b) || !capitalised(b) || strings.ContainsAny(a+b, "0123456789") {
+			return cells
+		}
+		cells[k][1] = cells[k+1][1]
+		return append(cells[:k+1], cells[k+2:]...)
+	}
+	return cells
+}
+
+// inlineValueSeps split the values of an inline header list, most telling first.
+var inlineValueSeps = [...]string{" · ", " / ", " | ", " - ", "; ", ", "}
+
+// appendInlineHeaderList types the values of a header list written on the same line as its
+// values: "Datos (nacimiento / nombre / historia): 1959-01-12 · Eloy Pardo · HC 203 118",
+// "fecha nac / paciente / nhc: 03/05/1961, Iker Goñi, 7790213". The labels, split by " / " (in
+// brackets right before the colon, or the whole text before it), must type two columns at least
+// (columnType); the values after the colon are split by the first separator that gives exactly as
+// many cells, and each typed one is read as its column's (appendCell).
+func appendInlineHeaderList(out []Span, p *dateParser, ls, le int) []Span {
+	text := p.text
+	c := strings.IndexByte(text[ls:le], ':')
+	if c < 0 || !strings.Contains(text[ls:ls+c], " / ") {
+		return out // the cheap test first: most lines have no spaced slash before a colon
+	}
+	c += ls
+	hs := ls
+	if text[c-1] == ')' {
+		if b := strings.LastIndexByte(text[ls:c], '('); b >= 0 {
+			hs = ls + b + 1
+		}
+	}
+	he := c
+	if text[he-1] == ')' {
+		he--
+	}
+	var buf [8][2]int
+	var cols [8]string
+	n, typed := 0, 0
+	for s := hs; s <= he && n < len(cols); {
+		k := strings.Index(text[s:he], " / ")
+		e := he
+		if k >= 0 {
+			e = s + k
+		}
+		cell := trimCell(text, s, e)
+		if cell[1]-cell[0] > 40 {
+			return out
+		}
+		cols[n] = p.columnAt(cell[0], cell[1])
+		if cols[n] != "" {
+			typed++
+		}
+		n++
+		if k < 0 {
+			break
+		}
+		s = e + 3
+	}
+	if n < 2 || typed < 2 {
+		return out
+	}
+	for _, sep := range inlineValueSeps {
+		cells := buf[:0]
+		for s := c + 1; s <= le && len(cells) <= n; {
+			k := strings.Index(text[s:le], sep)
+			e := le
+			if k >= 0 {
+				e = s + k
+			}
+			cells = append(cells, trimCell(text, s, e))
+			if k < 0 || len(cells) == len(buf) {
+				break
+			}
+			s = e + len(sep)
+		}
+		if len(cells) != n {
+			continue
+		}
+		if last := &cells[n-1]; last[1] > last[0] && text[last[1]-1] == '.' {
+			last[1]-- // the sentence's full stop
+		}
+		for k, cell := range cells {
+			if cols[k] != "" {
+				out = appendCell(out, p, cols[k], cell[0], cell[1])
+			}
+		}
+		return out
+	}
+	return out
 }
 
 // headerDelim returns the delimiter of a header row and how many times it occurs, or 0: a line
@@ -264,6 +372,23 @@ func headerDelim(line string) (byte, int) {
 		if !long {
 			return d, n
 		}
+	}
+	// a header list split by " / " as clinical notes type it ("nacimiento / nombre / historia"):
+	// only the spaced slash, so a row's dates (12/03/1950) stay whole; appendTables wants two typed
+	// columns of it, a slash being also prose's "y/o"
+	if n := strings.Count(line, " / "); n > 0 {
+		for rest := line; rest != ""; {
+			c := rest
+			if k := strings.Index(rest, " / "); k >= 0 {
+				c, rest = rest[:k], rest[k+3:]
+			} else {
+				rest = ""
+			}
+			if c = strings.TrimSpace(c); len(c) > 40 || strings.Count(c, " ") > 3 {
+				return 0, 0
+			}
+		}
+		return '/', n
 	}
 	return 0, 0
 }
@@ -319,13 +444,16 @@ func splitCells(out [][2]int, text string, ls, le int, d byte) [][2]int {
 				continue
 			}
 		}
-		k := strings.IndexByte(text[s:end], d)
+		k, w := strings.IndexByte(text[s:end], d), 1
+		if d == '/' {
+			k, w = strings.Index(text[s:end], " / "), 3 // the spaced slash only (headerDelim)
+		}
 		if k < 0 {
 			out = append(out, trimCell(text, s, end))
 			break
 		}
 		out = append(out, trimCell(text, s, s+k))
-		i = s + k + 1
+		i = s + k + w
 	}
 	return out
 }
