@@ -129,6 +129,14 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 				add(a.start, b.end, 0.7)
 				i += 2
 			}
+		case nb == ' ' && c0 >= 'A' && c0 <= 'Z' && w.end+2 < len(text) && (text[w.end+1] == '(' || text[w.end+1] == '"' || text[w.end+1] == '\'' ||
+			text[w.end+1] == 0xE2 || text[w.end+1] == 0xC2) && !namedAt(out[first:], w.start) && nameWord(w, fc) && !w.is(fc, lexCue|lexInstitution|lexPlaces):
+			// "Bartholomew ('Bart') Quigley": a nickname in quotes between two capitalised words names all three
+			if s, e, ss, se, ok := nicknameAfter(text, ws, w.end, fc); ok && se > ss {
+				add(w.start, w.end, 0.75)
+				add(s, e, 0.75)
+				add(ss, se, 0.75)
+			}
 		case nb == '?' && w.is(fc, lexR8Cue) && r8NameQuestions[string(w.fold(fc))]:
 			if s, e, ok := nameAnswer(text, ws, i, fc); ok {
 				add(s, e, 0.75) // "¿Apellido?\n- Goikoetxea.", "—Abizena? —Etxeandia."
@@ -187,7 +195,9 @@ func r8Article(a string) bool {
 }
 
 // basqueEndByte: the last byte of a Basque case ending that follows a name.
-func basqueEndByte(c byte) bool { return c == 'n' || c == 'i' || c == 'k' || c == 'a' || c == 't' || c == 'z' }
+func basqueEndByte(c byte) bool {
+	return c == 'n' || c == 'i' || c == 'k' || c == 'a' || c == 't' || c == 'z'
+}
 
 // r8BasqueVowel and r8BasqueCons are the case endings after a stem that ends in a vowel ("Ane-k",
 // "Amaia-ren") and in a consonant ("Miren-ek", "Mikel-en").
@@ -394,7 +404,7 @@ func personKeyValue(text string, ws []word, i int, fc *folder) (int, int, bool) 
 	}
 	caps := capitalised(ws[j].text)
 	e, known, comma := j, false, false
-	for k := j; k < len(ws) && k < j+6; k++ {
+	for k := j; k < len(ws) && k < j+8; k++ {
 		w := &ws[k]
 		if k > j {
 			sep := text[ws[k-1].end:w.start]
@@ -405,8 +415,9 @@ func personKeyValue(text string, ws []word, i int, fc *folder) (int, int, bool) 
 			}
 		}
 		cls := w.class(fc)
-		if cls&(lexCompanyWords|lexInstitution|lexStreetTypeWords|lexPlaces|lexCue) != 0 && cls&(lexGivenNames|lexSurnames) == 0 {
-			return 0, 0, false
+		if cls&(lexCompanyWords|lexInstitution|lexStreetTypeWords|lexPlaces|lexCue) != 0 && cls&(lexGivenNames|lexSurnames) == 0 &&
+			!(caps && allCaps(w.text) && k > j && ws[k-1].is(fc, lexNameParticles)) {
+			return 0, 0, false // "DE LA CALLE": a word after a particle in a capitals surname
 		}
 		if caps && !capitalised(w.text) && cls&lexNameParticles == 0 {
 			break // "Paciente: Ana López refiere dolor"
@@ -566,10 +577,11 @@ func dropInCentres(out []Span, first int, ws []word, fc *folder, text string) []
 			e := extendName(text, ws, j+1, fc)
 			sp = span(text, ws[j+1].start, max(sp.End, ws[e].end), sp.Score, sp.Source)
 		}
-		if !centreBefore(text, ws, sp.Start, fc) && !centreAcronymIn(text, ws, sp, fc) && !companyAfterCode(text, sp.End) && !legalFormLast(text, sp) {
-			out[k] = sp
-			k++
+		if centreBefore(text, ws, sp.Start, fc) || centreAcronymIn(text, ws, sp, fc) || companyAfterCode(text, sp.End) || legalFormLast(text, sp) {
+			continue
 		}
+		out[k] = sp
+		k++
 	}
 	return out[:k]
 }

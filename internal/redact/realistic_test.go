@@ -112,7 +112,7 @@ func TestRealisticDevRoundTrip(t *testing.T) {
 		"realistic-dev3-names.jsonl", "realistic-dev4.jsonl", "realistic-dev6.jsonl", "realistic-dev8.jsonl",
 		"realistic-dev9-addr.jsonl", "realistic-dev9-ids.jsonl", "realistic-dev9-names.jsonl", "realistic-dev10.jsonl",
 		"realistic-dev11-addr.jsonl", "realistic-dev11-ids.jsonl", "realistic-dev11-names.jsonl",
-		"realistic-dev12.jsonl"} {
+		"realistic-dev12.jsonl", "realistic-dev13-names.jsonl"} {
 		items = append(items, loadItems(t, f)...)
 	}
 	bad := 0
