@@ -69,6 +69,11 @@ func TestNames8Forms(t *testing.T) {
 		{"- ¿Nombre?\n- No lo sé.", nil},
 		// a nickname in quotes between a given name and a surname
 		{"Cornelius (\"Neil\") Fairbrother rang", []string{"Cornelius", "Neil", "Fairbrother"}},
+		// "I am", a personal article and a name; a nickname before the full name in brackets
+		{"hola, sóc la neus de recepció", []string{"neus"}},
+		{"soy la encargada de la oficina", nil},
+		{"hi it's jules (julian barker) again", []string{"jules", "julian barker"}},
+		{"it's done (Julian Barker signed)", []string{"Julian Barker"}},
 		// health centres, public services, law firms, legal forms, law acronyms
 		{"derivat al CAP Santa Eulàlia", nil},
 		{"Servicio Cántabro de Salud", nil},

@@ -48,6 +48,12 @@ var r8NameQuestions = words(`nombre apellido apellidos name surname izena abizen
 var r8NotAnswers = words(`si sí no yes yeah nope bai ez vale ok okay perdon perdona sorry what que qué com como how
 	pardon eh claro clar ben bien soy i'm im me em`)
 
+// r8SelfIntro are "I am" before a personal article and a name ("sóc la fina", "soy el quique").
+var r8SelfIntro = words(`soy soc sóc son sou`)
+
+// r8NickIntro come before a nickname and the full name in brackets ("it's bex (rebecca holloway)").
+var r8NickIntro = words(`its it's is soy sóc soc es és called llamo dic name nombre nom`)
+
 // r8Kin are the kinship words before ", la rosa,": a name that is also a word only with them.
 var r8Kin = words(`dona marit home muller mujer esposa esposo marido wife husband filla fill hija hijo filha fillo
 	germana germà hermana hermano irmá irmán mare pare madre padre nai pai sogra suegra sogre suegro
@@ -136,6 +142,24 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 				add(w.start, w.end, 0.75)
 				add(s, e, 0.75)
 				add(ss, se, 0.75)
+			}
+		case nb == ' ' && i+2 < len(ws) && len(t) <= 4 && r8SelfIntro[string(w.fold(fc))] && r8Article(ws[i+1].text) && gap(text, *w, ws[i+1], false):
+			// "sóc la fina de l'ambulatori", "soy el quique": I am, a personal article, a given name (even one
+			// that is also a word: only a person says so of themselves)
+			if b := &ws[i+2]; gap(text, ws[i+1], *b, false) && !capitalised(b.text) && b.given(fc) && !b.is(fc, lexCue|lexPlaces|lexInstitution) {
+				add(b.start, b.end, 0.7)
+				i += 2
+			}
+		case nb == ' ' && w.end+2 < len(text) && text[w.end+1] == '(' && i > 0 && len(t) >= 2 && len(t) <= 6 && r8NickIntro[string(ws[i-1].fold(fc))]:
+			// "it's bex (rebecca holloway)", "his name is mo (Mohammed Al-Sayed)": a nickname, then the full
+			// name in brackets
+			if j := i + 1; j < len(ws) && ws[j].start == w.end+2 && lettersOnly(t) && (w.class(fc) == 0 || w.given(fc)) && !namedAt(out[first:], w.start) {
+				for _, sp := range out[first:] {
+					if sp.Start == ws[j].start && sp.End < len(text) && text[sp.End] == ')' && strings.IndexByte(sp.Text, ' ') > 0 && sp.Score >= 0.5 {
+						add(w.start, w.end, 0.7)
+						break
+					}
+				}
 			}
 		case nb == '?' && w.is(fc, lexR8Cue) && r8NameQuestions[string(w.fold(fc))]:
 			if s, e, ok := nameAnswer(text, ws, i, fc); ok {
