@@ -85,13 +85,11 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 			nb = text[w.end]
 		}
 		switch {
-		case len(t) >= 5 && (c0 >= 'a' && c0 <= 'z' || c0 >= 'A' && c0 <= 'Z') && basqueEndByte(t[len(t)-1]) && nb != '-' && nb != '\'' && t[1] != '\'' &&
-			(w.ascii || w.latin1) && w.class(fc) == 0:
+		case len(t) >= 5 && (c0 >= 'a' && c0 <= 'z' || c0 >= 'A' && c0 <= 'Z') && basqueEnd(t) && nb != '-' && nb != '\'' && t[1] != '\'' &&
+			(w.ascii || w.latin1) && basqueCaseGiven(w.fold(fc), capitalised(t)) > 0 && w.class(fc) == 0:
 			// "josuneren", "unaik", "Garazirekin": a given name with a Basque case ending
 			if !inAddressToken(text, w) {
-				if e := basqueCaseGiven(w.fold(fc), capitalised(t)); e > 0 {
-					add(w.start, w.end, 0.7)
-				}
+				add(w.start, w.end, 0.7)
 			}
 		case len(t) > 3 && t[1] == '\'' && (c0 == 'l' || c0 == 'd') && t[2] >= 'a' && t[2] <= 'z':
 			// "l'eudald", "la mare d'iker": the elided article before a lower-case given name
@@ -126,7 +124,7 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 					add(s, e, 0.8) // "Ordenant: JOAQUIM ROVIRA SALA", "Payer: okafor chinedu"
 				}
 			}
-		case nb == ' ' && i+2 < len(ws) && w.is(fc, lexCue) && !capitalised(t):
+		case nb == ' ' && nameCueStart[c0] && i+2 < len(ws) && len(ws[i+2].text) >= 5 && w.is(fc, lexCue) && !capitalised(t):
 			// "client anya kowalski (…": a role word, a lower-case given name no list knows, a surname's shape
 			a, b := &ws[i+1], &ws[i+2]
 			if a.start == w.end+1 && text[a.end:b.start] == " " && !capitalised(a.text) && !capitalised(b.text) && len(a.text) >= 3 &&
@@ -143,7 +141,7 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 				add(s, e, 0.75)
 				add(ss, se, 0.75)
 			}
-		case nb == ' ' && i+2 < len(ws) && len(t) <= 4 && r8SelfIntro[string(w.fold(fc))] && r8Article(ws[i+1].text) && gap(text, *w, ws[i+1], false):
+		case nb == ' ' && (c0 == 's' || c0 == 'S') && i+2 < len(ws) && len(t) <= 4 && r8SelfIntro[string(w.fold(fc))] && r8Article(ws[i+1].text) && gap(text, *w, ws[i+1], false):
 			// "sóc la fina de l'ambulatori", "soy el quique": I am, a personal article, a given name (even one
 			// that is also a word: only a person says so of themselves)
 			if b := &ws[i+2]; gap(text, ws[i+1], *b, false) && !capitalised(b.text) && b.given(fc) && !b.is(fc, lexCue|lexPlaces|lexInstitution) {
@@ -168,10 +166,18 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 		}
 	}
 	// a found given name, then a surname no list knows, read by its shape
-	for k := first; k < n0 && k < len(out); k++ {
+	for k, j := first, 0; k < n0 && k < len(out); k++ {
 		sp := out[k]
-		j := wordEndingAt(ws, sp.End)
-		if j < 0 || j+1 >= len(ws) || ws[j].start < sp.Start {
+		if sp.End+1 >= len(text) || text[sp.End] != ' ' || !isWordByte(text[sp.End+1]) {
+			continue // the byte test: a surname follows a space
+		}
+		for j < len(ws) && ws[j].end < sp.End {
+			j++ // the spans are in text order: one walk over the words finds each one's last word
+		}
+		if j >= len(ws) {
+			break
+		}
+		if ws[j].end != sp.End || j+1 >= len(ws) || ws[j].start < sp.Start {
 			continue
 		}
 		e := surnameShapeRun(text, ws, j, fc)
@@ -218,9 +224,23 @@ func r8Article(a string) bool {
 	return false
 }
 
-// basqueEndByte: the last byte of a Basque case ending that follows a name.
-func basqueEndByte(c byte) bool {
-	return c == 'n' || c == 'i' || c == 'k' || c == 'a' || c == 't' || c == 'z'
+// basqueEnd: t ends like one of r8BasqueVowel or r8BasqueCons, by its last bytes alone (most words
+// of a text are rejected here, before any lookup).
+func basqueEnd(t string) bool {
+	n := len(t)
+	switch t[n-1] {
+	case 'i':
+		return true
+	case 'k':
+		return isVowelByte(t[n-2])
+	case 'n':
+		return t[n-2] == 'e' || t[n-2] == 'i' && t[n-3] == 'k'
+	case 'a':
+		return t[n-2] == 'n' && (t[n-3] == 'e' || t[n-3] == 'a')
+	case 't':
+		return strings.HasSuffix(t, "ntzat")
+	}
+	return false
 }
 
 // r8BasqueVowel and r8BasqueCons are the case endings after a stem that ends in a vowel ("Ane-k",
@@ -585,6 +605,13 @@ func wordStartingAt(ws []word, p int) int {
 // a public service or a law firm ("CAP Sagrada Família", "Servicio Madrileño de Salud", "Despacho
 // Garrigues"), or that hold it as their first word.
 func dropInCentres(out []Span, first int, ws []word, fc *folder, text string) []Span {
+	heads := false // a head word at all: most texts have none, and then no span is looked at for one
+	for i := range ws {
+		if c := ws[i].text[0]; (c == 'S' || c == 'D' || c == 'C' || c == 'A' || c == 'P' || c == 'E' || c == 'I') && ws[i].is(fc, lexR8Cue) && r8Heads[string(ws[i].fold(fc))] {
+			heads = true
+			break
+		}
+	}
 	k := first
 	for _, sp := range out[first:] {
 		if sp.Type != TypePerson {
@@ -592,7 +619,7 @@ func dropInCentres(out []Span, first int, ws []word, fc *folder, text string) []
 			k++
 			continue
 		}
-		if lawAcronymAt(text, ws, sp.Start) {
+		if s := sp.Start; s >= 3 && text[s-1] == ' ' && isDigitByte(text[s-2]) && lawAcronymAt(text, ws, s) {
 			// "Article 17 GDPR, Nathaniel Brooks", "art. 36 LAU": a law's acronym after its article
 			j := wordStartingAt(ws, sp.Start)
 			if j < 0 || j+1 >= len(ws) || ws[j+1].start >= sp.End || !capitalised(ws[j+1].text) {
@@ -601,7 +628,8 @@ func dropInCentres(out []Span, first int, ws []word, fc *folder, text string) []
 			e := extendName(text, ws, j+1, fc)
 			sp = span(text, ws[j+1].start, max(sp.End, ws[e].end), sp.Score, sp.Source)
 		}
-		if centreBefore(text, ws, sp.Start, fc) || centreAcronymIn(text, ws, sp, fc) || companyAfterCode(text, sp.End) || legalFormLast(text, sp) {
+		if heads && (centreBefore(text, ws, sp.Start, fc) || centreAcronymIn(text, ws, sp, fc)) ||
+			sp.End < len(text) && isDigitByte(text[sp.End]) && companyAfterCode(text, sp.End) || legalFormLast(text, sp) {
 			continue
 		}
 		out[k] = sp
@@ -684,7 +712,7 @@ func appendInitialsSignature(out []Span, first int, ws []word, fc *folder, text 
 	for i := range ws {
 		w := &ws[i]
 		t := w.text
-		if len(t) < 2 || len(t) > 3 || !allCaps(t) || w.end < len(text) && text[w.end] != '\n' && text[w.end] != '\r' {
+		if len(t) < 2 || len(t) > 3 || w.end < len(text) && text[w.end] != '\n' && text[w.end] != '\r' || !allCaps(t) {
 			continue
 		}
 		p := w.start
@@ -724,5 +752,5 @@ func initialsOf(name, ini string) bool {
 func legalFormLast(text string, sp Span) bool {
 	t := text[sp.Start:sp.End]
 	k := strings.LastIndexByte(t, ' ')
-	return k > 0 && companySuffixAt(text, sp.Start+k)
+	return k > 0 && len(t)-k <= 6 && t[k+1] >= 'A' && t[k+1] <= 'Z' && companySuffixAt(text, sp.Start+k)
 }
