@@ -62,6 +62,9 @@ func TestNames8Forms(t *testing.T) {
 		// a person form key in any case; a company or a number after it
 		{"Deudor: MARTÍN DEL RÍO Y LASO, Pedro José", []string{"MARTÍN", "MARTÍN DEL RÍO Y LASO, Pedro José"}}, // the given name's own span too: merged when redacted
 		{"Payee: okoro nnamdi", []string{"okoro nnamdi"}},
+		{"Account holder: whitcombe ellis\nSort code: 20-45-77", []string{"whitcombe ellis"}},
+		{"Titular del compte: roser batllori", []string{"roser batllori"}},
+		{"Account holder: joint account", nil},
 		{"Beneficiario: Transportes Ugarte SL", nil},
 		{"Titular del compte: ES12 3456", nil},
 		// a name question and its answer; a yes or a no

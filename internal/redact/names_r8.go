@@ -48,8 +48,15 @@ var r8NameQuestions = words(`nombre apellido apellidos name surname izena abizen
 var r8NotAnswers = words(`si sí no yes yeah nope bai ez vale ok okay perdon perdona sorry what que qué com como how
 	pardon eh claro clar ben bien soy i'm im me em`)
 
-// r8SelfIntro are "I am" before a personal article and a name ("sóc la fina", "soy el quique").
-var r8SelfIntro = words(`soy soc sóc son sou`)
+// selfIntro: f (folded) is "I am" before a personal article and a name ("sóc la fina", "soy el
+// quique", Galician "son a uxía").
+func selfIntro(f []byte) bool {
+	switch string(f) {
+	case "soy", "soc", "son", "sou":
+		return true
+	}
+	return false
+}
 
 // r8NickIntro come before a nickname and the full name in brackets ("it's bex (rebecca holloway)").
 var r8NickIntro = words(`its it's is soy sóc soc es és called llamo dic name nombre nom`)
@@ -114,14 +121,16 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 				}
 			}
 		case (nb == ' ' || nb == ':' || nb == '=') && w.is(fc, lexR8Cue):
-			f := string(w.fold(fc))
-			if r8HandleCues[f] {
-				if s, e, ok := handleAfter(text, ws, i, fc); ok {
-					add(s, e, 0.75) // "usuario m.cifuentes", "acceso de pilar.ugarte", "login tmcguinness"
-				}
-			} else if nb == ':' && (r8PersonKeys[f] || nameFieldKeys[f]) {
+			f := w.fold(fc)
+			if nb == ':' && (r8PersonKeys[string(f)] || nameFieldKeys[string(f)] || r8KeyRest[string(f)]) {
 				if s, e, ok := personKeyValue(text, ws, i, fc); ok {
 					add(s, e, 0.8) // "Ordenant: JOAQUIM ROVIRA SALA", "Payer: okafor chinedu"
+					continue
+				}
+			}
+			if r8HandleCues[string(f)] {
+				if s, e, ok := handleAfter(text, ws, i, fc); ok {
+					add(s, e, 0.75) // "usuario m.cifuentes", "acceso de pilar.ugarte", "login tmcguinness"
 				}
 			}
 		case nb == ' ' && nameCueStart[c0] && i+2 < len(ws) && len(ws[i+2].text) >= 5 && w.is(fc, lexCue) && !capitalised(t):
@@ -141,7 +150,7 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 				add(s, e, 0.75)
 				add(ss, se, 0.75)
 			}
-		case nb == ' ' && (c0 == 's' || c0 == 'S') && i+2 < len(ws) && len(t) <= 4 && r8SelfIntro[string(w.fold(fc))] && r8Article(ws[i+1].text) && gap(text, *w, ws[i+1], false):
+		case nb == ' ' && (c0 == 's' || c0 == 'S') && i+2 < len(ws) && len(t) <= 4 && selfIntro(w.fold(fc)) && r8Article(ws[i+1].text) && gap(text, *w, ws[i+1], false):
 			// "sóc la fina de l'ambulatori", "soy el quique": I am, a personal article, a given name (even one
 			// that is also a word: only a person says so of themselves)
 			if b := &ws[i+2]; gap(text, ws[i+1], *b, false) && !capitalised(b.text) && b.given(fc) && !b.is(fc, lexCue|lexPlaces|lexInstitution) {
