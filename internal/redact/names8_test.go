@@ -42,6 +42,7 @@ func TestNames8Forms(t *testing.T) {
 		{"Haizeari deitu diot", []string{"Haizeari"}},
 		{"etxearen atea itxita dago", nil},
 		{"dirua eman dio", nil},
+		{"andreak sinatu du", nil},
 		// the Catalan elided article before a lower-case given name; a word that is also a name only with a kinship word
 		{"ha vingut l'agustí a signar", []string{"agustí"}},
 		{"ha vingut l'administrador a signar", nil},

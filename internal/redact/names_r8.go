@@ -268,6 +268,9 @@ func basqueCaseGiven(f []byte, capital bool) int {
 			if n < 3 || string(f[n:]) != suf || isVowelByte(f[n-1]) != (set == 0) {
 				continue
 			}
+			if st := string(f[:n]); st == "andrea" || st == "andre" || st == "jauna" {
+				continue // "Goñi andreak", "Urrutia jaunari": the Basque Mrs and Mr after a surname, no given name
+			}
 			cls := lexLookup(f[:n])
 			if cls&lexGivenNames != 0 && cls&(lexPlaces|lexInstitution|lexNotNames|lexCue) == 0 && (capital || cls&lexLowerAmbiguous == 0) {
 				return n
