@@ -2,12 +2,14 @@ package redact
 
 import "testing"
 
-// realistic-dev13-names.jsonl holds this round's own items (ids 7401-7475), written before its rules:
+// realistic-dev13-names.jsonl holds this round's own items (ids 7401-7495), written before its rules:
 // the first batch (7401-7454, 54 items) with the rules as they were had 42 of 54 fully covered and
 // 2 decoys redacted (PERSON covered 0.783); the second (7455-7475, 21 items), written after the
 // first batch's rules and run before any change for it, had 11 of 21 with the rules of round 7 and
-// 17 of 21 with the first batch's rules (1 and 0 decoys) — a small check of how far those rules
-// reach beyond the items they were written for. The floor is the whole file after the round.
+// 17 of 21 with the first batch's rules (1 and 0 decoys); the third (7476-7495, 20 items), written
+// after the second batch's rules, 14 of 20 with round 7's and 17 of 20 with them (0 decoys) — a
+// small check of how far each batch's rules reach beyond the items they were written for. The
+// floor is the whole file after the round.
 func TestRealisticNames8(t *testing.T) {
 	r := newTestRedactor(t, DefaultConfig())
 	for _, floor := range []struct {
@@ -17,7 +19,7 @@ func TestRealisticNames8(t *testing.T) {
 		maxDecoyHit   int
 		maxNameDecoys int
 	}{
-		{"realistic-dev13-names.jsonl", 0.97, 73, 0, 0},
+		{"realistic-dev13-names.jsonl", 0.975, 92, 0, 0},
 		{"realistic-dev12.jsonl", 0.975, 274, 13, 8}, // before the eighth round: 0.952, 255 of 300, 19 decoys
 	} {
 		t.Run(floor.file, func(t *testing.T) {
@@ -52,6 +54,9 @@ func TestNames8Forms(t *testing.T) {
 		{"ha trucat la roser puigvert per la targeta", []string{"roser puigvert"}},
 		{"called back: stephen ashworth, re his loan", []string{"stephen ashworth"}},
 		{"la clienta Nadia Kravchenko pide cita", []string{"Nadia Kravchenko"}},
+		{"el paciente bojan jovanović refiere mareo", []string{"bojan jovanović"}},
+		{"el paciente habitual refiere mareo", nil},
+		{"Signat: M. Ll. Casadevall", []string{"M. Ll. Casadevall"}},
 		{"marta completa el formulario", []string{"marta"}},
 		{"maite controla la caja", []string{"maite"}},
 		// user names shaped like names; system accounts

@@ -131,15 +131,16 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 			if r8HandleCues[string(f)] {
 				if s, e, ok := handleAfter(text, ws, i, fc); ok {
 					add(s, e, 0.75) // "usuario m.cifuentes", "acceso de pilar.ugarte", "login tmcguinness"
+					continue
 				}
 			}
+			if nb == ' ' && i+2 < len(ws) && w.is(fc, lexCue) && !capitalised(t) && cueShapePair(text, ws, i, fc) {
+				add(ws[i+1].start, ws[i+2].end, 0.7) // "la paciente dragana petrović acude"
+				i += 2
+			}
 		case nb == ' ' && nameCueStart[c0] && i+2 < len(ws) && len(ws[i+2].text) >= 5 && w.is(fc, lexCue) && !capitalised(t):
-			// "client anya kowalski (…": a role word, a lower-case given name no list knows, a surname's shape
-			a, b := &ws[i+1], &ws[i+2]
-			if a.start == w.end+1 && text[a.end:b.start] == " " && !capitalised(a.text) && !capitalised(b.text) && len(a.text) >= 3 &&
-				lettersOnly(a.text) && (a.class(fc) == 0 || a.given(fc)) && b.class(fc)&^lexSurnames == 0 && surnameShapeR8(fc.lower[b.start:b.end]) &&
-				!r8NotSurnames[string(b.fold(fc))] && !r8NotSurnames[string(a.fold(fc))] {
-				add(a.start, b.end, 0.7)
+			if cueShapePair(text, ws, i, fc) {
+				add(ws[i+1].start, ws[i+2].end, 0.7) // "client anya kowalski (…"
 				i += 2
 			}
 		case nb == ' ' && c0 >= 'A' && c0 <= 'Z' && w.end+2 < len(text) && (text[w.end+1] == '(' || text[w.end+1] == '"' || text[w.end+1] == '\'' ||
@@ -210,6 +211,19 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 		if s := out[k].Start; s >= 4 && text[s-3] >= 'A' && text[s-3] <= 'Z' && text[s-2:s] == ". " && (s == 4 || !isWordByte(text[s-4])) &&
 			s+2 < len(text) && text[s] >= 'A' && text[s] <= 'Z' && text[s+1] == '.' && (s == 3 || text[s-4] == ' ' || text[s-4] == '\n') {
 			out[k] = span(text, s-3, out[k].End, out[k].Score, out[k].Source)
+		}
+	}
+	// a name that ends in an initial and its dot, then a capitalised surname: "J. Ll. Serrallonga"
+	for k := first; k < len(out); k++ {
+		e := out[k].End
+		if e+3 >= len(text) || text[e] != '.' || text[e+1] != ' ' {
+			continue
+		}
+		if lw := lastWord(text[out[k].Start:e]); !initialWord(lw) && lw != "Ll" || lw == text[out[k].Start:e] {
+			continue // a word's last letters, or an initial alone
+		}
+		if j := wordStartingAt(ws, e+2); j >= 0 && capitalised(ws[j].text) && nameWord(&ws[j], fc) && !ws[j].is(fc, lexCue|lexInstitution|lexPlaces) {
+			out[k] = span(text, out[k].Start, ws[extendName(text, ws, j, fc)].end, out[k].Score, out[k].Source)
 		}
 	}
 	// a signature of initials on its own line, whose letters are a found name's ("> JA" after Joan Albert)
@@ -330,7 +344,7 @@ var r8SurnameEnds = [][]byte{
 	[]byte("son"), []byte("ton"), []byte("ley"), []byte("field"), []byte("ford"), []byte("worth"), []byte("wood"), []byte("ington"),
 	[]byte("ski"), []byte("ska"), []byte("cki"), []byte("cka"), []byte("wicz"), []byte("czyk"), []byte("czak"), []byte("iak"),
 	[]byte("enko"), []byte("chuk"), []byte("yuk"), []byte("ova"), []byte("ov"), []byte("eva"), []byte("ev"),
-	[]byte("escu"), []byte("eanu"),
+	[]byte("escu"), []byte("eanu"), []byte("ović"), []byte("ević"), []byte("ovic"), []byte("evic"),
 	[]byte("ini"), []byte("elli"), []byte("etti"), []byte("ucci"), []byte("otti"), []byte("azzi"),
 	[]byte("mann"), []byte("berg"), []byte("stein"), []byte("baum"),
 }
@@ -430,6 +444,16 @@ func handleAfter(text string, ws []word, i int, fc *folder) (int, int, bool) {
 		}
 	}
 	return s, p, known
+}
+
+// cueShapePair: after the role word ws[i] come a lower-case given name (one no list knows too) and
+// a lower-case word with a surname's shape that no list knows but as a surname ("client anya
+// kowalski", "la paciente dragana petrović").
+func cueShapePair(text string, ws []word, i int, fc *folder) bool {
+	w, a, b := &ws[i], &ws[i+1], &ws[i+2]
+	return a.start == w.end+1 && text[a.end:b.start] == " " && !capitalised(a.text) && !capitalised(b.text) && len(a.text) >= 3 &&
+		len(b.text) >= 5 && lettersOnly(a.text) && (a.class(fc) == 0 || a.given(fc)) && b.class(fc)&^lexSurnames == 0 &&
+		surnameShapeR8(fc.lower[b.start:b.end]) && !r8NotSurnames[string(b.fold(fc))] && !r8NotSurnames[string(a.fold(fc))]
 }
 
 // personKeyValue reads the value of a person form key that starts at ws[i] and ends with ":" on
