@@ -83,6 +83,9 @@ func TestNames8Forms(t *testing.T) {
 		{"soy la encargada de la oficina", nil},
 		{"hi it's jules (julian barker) again", []string{"jules", "julian barker"}},
 		{"it's done (Julian Barker signed)", []string{"Julian Barker"}},
+		// the kin of a named person in apposition; a place in the same place
+		{"La hija de Benigno, Yuliana, firma por él", []string{"Benigno", "Yuliana"}},
+		{"La hija de Benigno, Madrid, firma por él", []string{"Benigno"}},
 		// health centres, public services, law firms, legal forms, law acronyms
 		{"derivat al CAP Santa Eulàlia", nil},
 		{"Servicio Cántabro de Salud", nil},

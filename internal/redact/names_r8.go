@@ -64,7 +64,8 @@ var r8NickIntro = words(`its it's is soy sóc soc es és called llamo dic name n
 // r8Kin are the kinship words before ", la rosa,": a name that is also a word only with them.
 var r8Kin = words(`dona marit home muller mujer esposa esposo marido wife husband filla fill hija hijo filha fillo
 	germana germà hermana hermano irmá irmán mare pare madre padre nai pai sogra suegra sogre suegro
-	neta net nieta nieto cunyada cuñada jefa socia`)
+	neta net nieta nieto cunyada cuñada jefa socia mother father daughter son sister brother mum mom dad
+	tutor tutora`)
 
 // r8Heads are the heads of health centres, public services and law firms whose next capitalised
 // words are no person ("CAP Sagrada Família", "Servicio Madrileño de Salud", "Despacho Garrigues").
@@ -225,6 +226,22 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 		if j := wordStartingAt(ws, e+2); j >= 0 && capitalised(ws[j].text) && nameWord(&ws[j], fc) && !ws[j].is(fc, lexCue|lexInstitution|lexPlaces) {
 			out[k] = span(text, out[k].Start, ws[extendName(text, ws, j, fc)].end, out[k].Score, out[k].Source)
 		}
+	}
+	// the kin of a named person, named in apposition: "La madre de Thiago, Daiana, dice…"
+	for k, n := first, len(out); k < n; k++ {
+		sp := out[k]
+		if sp.Start < 8 || text[sp.Start-3:sp.Start] != "de " || sp.End+3 >= len(text) || text[sp.End] != ',' || text[sp.End+1] != ' ' {
+			continue
+		}
+		j := wordStartingAt(ws, sp.Start)
+		m := wordStartingAt(ws, sp.End+2)
+		if j < 2 || m < 0 || !r8Kin[string(ws[j-2].fold(fc))] || text[ws[j-2].end:ws[j-1].start] != " " || !capitalised(ws[m].text) ||
+			ws[m].end >= len(text) || text[ws[m].end] != ',' && !strings.HasPrefix(text[ws[m].end:], " (") ||
+			!nameWord(&ws[m], fc) || ws[m].is(fc, lexPlaces|lexInstitution|lexCue|lexNotNames|lexCompanyWords) || namedAt(out[first:], ws[m].start) {
+			continue
+		}
+		out = append(out, span(text, ws[m].start, ws[m].end, 0.7, "gazetteer"))
+		changed = true
 	}
 	// a signature of initials on its own line, whose letters are a found name's ("> JA" after Joan Albert)
 	if n := len(out); strings.Contains(text, "\n") {
