@@ -20,7 +20,7 @@ func TestRealisticNames8(t *testing.T) {
 		maxNameDecoys int
 	}{
 		{"realistic-dev13-names.jsonl", 0.975, 92, 0, 0},
-		{"realistic-dev12.jsonl", 0.99, 276, 13, 8}, // before the eighth round: 0.952, 255 of 300, 19 decoys
+		{"realistic-dev12.jsonl", 0.99, 276, 12, 7}, // before the eighth round: 0.952, 255 of 300, 19 decoys
 	} {
 		t.Run(floor.file, func(t *testing.T) {
 			items := loadItems(t, floor.file)
@@ -86,6 +86,8 @@ func TestNames8Forms(t *testing.T) {
 		// the kin of a named person in apposition; a place in the same place
 		{"La hija de Benigno, Yuliana, firma por él", []string{"Benigno", "Yuliana"}},
 		{"La hija de Benigno, Madrid, firma por él", []string{"Benigno"}},
+		// a month that folds to a given name
+		{"la targeta està caducada des del març", nil},
 		// health centres, public services, law firms, legal forms, law acronyms
 		{"derivat al CAP Santa Eulàlia", nil},
 		{"Servicio Cántabro de Salud", nil},

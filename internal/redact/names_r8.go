@@ -681,6 +681,9 @@ func dropInCentres(out []Span, first int, ws []word, fc *folder, text string) []
 			e := extendName(text, ws, j+1, fc)
 			sp = span(text, ws[j+1].start, max(sp.End, ws[e].end), sp.Score, sp.Source)
 		}
+		if lowerMonthAt(text, sp) {
+			continue // "caducada des del març": a month that folds to a given name (Marc), after "de"/"del"/"in"
+		}
 		if heads && (centreBefore(text, ws, sp.Start, fc) || centreAcronymIn(text, ws, sp, fc)) ||
 			sp.End < len(text) && isDigitByte(text[sp.End]) && companyAfterCode(text, sp.End) || legalFormLast(text, sp) {
 			continue
@@ -806,4 +809,27 @@ func legalFormLast(text string, sp Span) bool {
 	t := text[sp.Start:sp.End]
 	k := strings.LastIndexByte(t, ' ')
 	return k > 0 && len(t)-k <= 6 && t[k+1] >= 'A' && t[k+1] <= 'Z' && companySuffixAt(text, sp.Start+k)
+}
+
+// lowerMonthAt: sp is one lower-case word that is a month's name in a language the branches speak
+// ("març", "abril", "maig"), after "de", "del", "d'", "en", "of", "in" or a day's number.
+func lowerMonthAt(text string, sp Span) bool {
+	t := text[sp.Start:sp.End]
+	if len(t) < 3 || len(t) > 10 || t[0] < 'a' || t[0] > 'z' || strings.IndexByte(t, ' ') >= 0 || monthNames[fold(t)] == 0 {
+		return false
+	}
+	b := text[:sp.Start]
+	if strings.HasSuffix(b, "d'") || strings.HasSuffix(b, "d’") {
+		return true
+	}
+	b = strings.TrimRight(b, " ")
+	if len(b) > 0 && isDigitByte(b[len(b)-1]) {
+		return true
+	}
+	k := strings.LastIndexAny(b, " \n(") + 1
+	switch strings.ToLower(b[k:]) {
+	case "de", "del", "en", "of", "in", "since", "desde", "des", "do", "da", "from", "until", "hasta", "fins":
+		return true
+	}
+	return false
 }
