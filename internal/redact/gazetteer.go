@@ -97,16 +97,17 @@ const (
 	lexAddressCue // a verb right before a name in addressedLower/addressedCap (ask, llamó, venido…)
 	lexR6Cue      // a word a round-6 rule starts from: kinLower, surnameKeysLoose, articlePersonVerbs, spokeVerbsEN, closingLast
 	lexR7Cue      // a word a round-7 rule starts from: r7Closings, r7KinComma, r7MessageNouns, r7Alias, honorifics
+	lexR8Cue      // a word a round-8 rule starts from: handle cues, person keys, name questions, centre heads
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 128 KiB
 // in all (about two fifths full, small enough to stay in cache): a slot holds the
-// top 38 bits of the word's FNV-1a hash and its 26 class bits (lexClassBits); the low bits of the
+// top 37 bits of the word's FNV-1a hash and its 27 class bits (lexClassBits); the low bits of the
 // hash pick the slot. One probe, no key bytes to compare. With about seven thousand words, the chance that another word of a text shares a
 // 40-bit tag with one of them is about 5e-9 per word.
 const (
 	lexSlots     = 1 << 14
-	lexClassBits = 26
+	lexClassBits = 27
 	lexClassMask = 1<<lexClassBits - 1
 )
 
@@ -147,7 +148,7 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 || lexR7Cue >= 1<<lexClassBits {
+		if len(lexicon) > lexSlots*3/4 || lexR8Cue >= 1<<lexClassBits {
 			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
@@ -199,6 +200,16 @@ func buildLexicon() {
 	for _, set := range []map[string]bool{r7Closings, r7KinComma, r7MessageNouns, r7Alias, honorifics} {
 		for w := range set {
 			lexicon[fold(w)] |= lexR7Cue
+		}
+	}
+	for _, set := range []map[string]bool{r8HandleCues, r8PersonKeys, nameFieldKeys, r8NameQuestions, r8Heads} {
+		for w := range set {
+			lexicon[fold(w)] |= lexR8Cue
+		}
+	}
+	for w := range r8KeyRest {
+		if len(w) >= 4 { // a key's last word ("Titular del compte:"); the short ones only join a key
+			lexicon[fold(w)] |= lexR8Cue
 		}
 	}
 	for w := range greetings2 {

@@ -430,6 +430,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	}
 	out = appendNamesR6(out, first, ws, fc, text, cands[:nc], candsAll)
 	out = appendNamesR7(out, first, ws, fc, text)
+	out = appendNamesR8(out, first, ws, fc, text)
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = adjustNamesR5(out, first, text)
@@ -677,14 +678,17 @@ func companySuffixAt(text string, end int) bool {
 	for k < len(rest) && (rest[k] == ' ' || rest[k] == ',') {
 		k++
 	}
-	if k == len(rest) || strings.IndexByte("SCLIGPy&.", rest[k]) < 0 {
+	if k == len(rest) || strings.IndexByte("SCLIGPy&.DBNAZKO", rest[k]) < 0 {
 		return false
 	}
 	if strings.HasPrefix(rest, ".L") || strings.HasPrefix(rest, ".A.") || strings.HasPrefix(rest, ".C.") {
 		return true // the run took the S of S.L.
 	}
 	rest = strings.TrimLeft(rest, " ,")
-	for _, suf := range []string{"S.L", "SL", "S.A", "SA", "SLU", "SAU", "SLP", "S.C", "CB", "C.B", "Ltd", "LTD", "LLC", "Inc", "GmbH", "PLC", "plc", "& ", "y Asociados", "S. Coop", "Lda", "Ltda", "LDA"} {
+	for _, suf := range []string{"S.L", "SL", "S.A", "SA", "SLU", "SAU", "SLP", "S.C", "CB", "C.B", "Ltd", "LTD", "LLC", "Inc", "GmbH", "PLC", "plc", "& ", "y Asociados", "S. Coop", "Lda", "Ltda", "LDA",
+		// the legal forms of Ireland, Italy, France, the Netherlands, Belgium, Germany, Austria, Hungary,
+		// Finland and Poland ("Ryanair DAC", "Enel SpA", "Wizz Air Hungary Zrt")
+		"DAC", "SpA", "S.p.A", "SAS", "S.A.S", "SARL", "SRL", "Srl", "S.r.l", "BV", "B.V", "NV", "N.V", "AG", "KG", "Zrt", "Kft", "Oyj", "LLP", "Sp. z o.o"} {
 		if strings.HasPrefix(rest, suf) && (len(rest) == len(suf) || !isWordByte(rest[len(suf)])) {
 			return true
 		}

@@ -53,7 +53,8 @@ func TestRealisticNamesRoundItems(t *testing.T) {
 		min    int
 		lo, hi string
 	}{{"realistic-dev5-names.jsonl", 180, "4001", "4199"}, {"realistic-dev7-names.jsonl", 28, "6001", "6199"},
-		{"realistic-dev9-names.jsonl", 48, "8001", "8199"}, {"realistic-dev11-names.jsonl", 48, "9401", "9499"}} {
+		{"realistic-dev9-names.jsonl", 48, "8001", "8199"}, {"realistic-dev11-names.jsonl", 48, "9401", "9499"},
+		{"realistic-dev13-names.jsonl", 95, "7401", "7499"}} {
 		items := loadItems(t, f.file)
 		if len(items) < f.min {
 			t.Fatalf("%s: %d items, want at least %d", f.file, len(items), f.min)
