@@ -96,10 +96,15 @@ func (s *Server) serveStream(ctx context.Context, e *edgeConn, str *quic.Stream,
 
 	start := time.Now()
 	outcome := s.dispatch(reqCtx, e, str, req, log)
-	if errors.Is(context.Cause(reqCtx), errEdgeCancelled) {
+	switch cause := context.Cause(reqCtx); {
+	case errors.Is(cause, errEdgeCancelled):
 		outcome = "cancelled"
 		str.CancelWrite(wire.CodeCancelled)
-	} else {
+	case errors.Is(cause, errWatcherPanicked):
+		// Never a clean end: the answer was cut, and the edge must not take it as whole.
+		// recoverStream resets the stream once the panic is raised again below.
+		str.CancelWrite(wire.CodeProtocol)
+	default:
 		_ = str.Close()
 	}
 	// Stop the watcher: the edge may keep its side open; reading further is pointless now.
