@@ -407,6 +407,15 @@ func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) 
 				continue
 			}
 		}
+		if e+2 < len(t) && t[e] == ',' && t[e+1] == ' ' && capitalised(t[e+2:]) {
+			// a quarter or parish, then its town: "veciña de Bouzas, Vigo", "vive en Gràcia,
+			// Barcelona, con …" — the town known, then the sentence goes on
+			if f2, _ := a.p.foldAt(e + 2); places[f2] || addrTowns[f2] {
+				if e2 := a.town(e+2, false, false); e2 > e && (e2 == len(t) || strings.IndexByte(",.;:)\n!?", t[e2]) >= 0) {
+					e = e2
+				}
+			}
+		}
 		out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
 	}
 	return out
