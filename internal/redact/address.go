@@ -1004,7 +1004,7 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	if anchored && (prev == segFloor || prev == segUnit) && t[i] >= 'a' && t[i] <= 'z' {
 		// "c/ pintor sorolla 8 bajo izda alzira": after a floor or door, one or two lower-case
 		// words that are no everyday word, then punctuation or the end, are the town, known or not
-		if e := a.townTail(i); e > i && !floorWords[string(a.p.ws[a.p.wordAt(i)].fold(a.p.fc))] {
+		if e := a.townTail(i); e > i && !floorWords[string(a.p.ws[a.p.wordAt(i)].fold(a.p.fc))] && !remarkWord(t[i:e]) {
 			return segTown, e
 		}
 	}
@@ -1724,6 +1724,28 @@ func (a *addrParser) doorEnds(e int) bool {
 	}
 	f, _ := a.p.foldAt(e + 1)
 	return doorFollowers[f]
+}
+
+// remarkEndings end the participles, adverbs and nouns a note puts after an address ("1º dcha
+// pendiente", "bajo izda confirmado", "2º b urgentemente"), and no town's name of the lists.
+var remarkEndings = []string{"ado", "ada", "ido", "ida", "ente", "ante", "mente", "cion", "ción", "ando", "endo"}
+
+// remarkWord: the lower-case words w read as a town after a door end like a remark, and the
+// first is no known town.
+func remarkWord(w string) bool {
+	if k := strings.IndexByte(w, ' '); k > 0 {
+		if f := fold(w[:k]); addrTowns[f] || places[f] {
+			return false
+		}
+	} else if f := fold(w); addrTowns[f] || places[f] {
+		return false
+	}
+	for _, x := range remarkEndings {
+		if strings.HasSuffix(w, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // dashDoor reads a floor and door written as two numbers joined by a dash after a street's
@@ -2646,7 +2668,7 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 		// a register of residence, a property they own or sell ("her home is …", "staying with a
 		// friend at …", "certificado de empadronamiento …", "la venda del pis situat a …")
 		"her home", "his home", "their home", "home is", "home address", "staying with", "stays with",
-		"en casa de", "a casa de", "empadronami", "padrón", "padro ", "property at", "flat at", "house at",
+		"en casa de", "a casa de", "empadronami", "padrón", "padro ", "property at", "flat at",
 		"pis situat", "piso situado", "piso sito", "vivienda situada", "vivienda sita", "habitatge situat", "immoble situat"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, false})
 	}

@@ -76,6 +76,7 @@ func TestRound9AddressForms(t *testing.T) {
 		{"dashed score is not", "el partido del sábado acabó 3-1, 2 goles de penalti", TypeAddress, nil, []string{"3-1"}},
 		{"lower-case town after a door", "mándalo a avda del puerto 40 2º izda sueca, gracias", TypeAddress, []string{"avda del puerto 40 2º izda sueca"}, nil},
 		{"word after a door is not a town", "vive en calle luna 2 bajo desde marzo", TypeAddress, nil, []string{"marzo"}},
+		{"remark after a door is not a town", "vive en c/ luna 7 2º izda pendiente de firma", TypeAddress, nil, []string{"pendiente"}},
 		{"swedish code", "adress: Sveavägen 44, 113 59 Stockholm, Sverige", TypeAddress, []string{"Sveavägen 44, 113 59 Stockholm, Sverige"}, nil},
 		{"ukrainian flat", "lives at vul. Franka 11, kv. 7, Odesa 65012 with his son", TypeAddress, []string{"vul. Franka 11, kv. 7, Odesa 65012"}, nil},
 		{"two-word town before a postcode", "write to 3 station road, long melford CO10 9HX please", TypeAddress, []string{"3 station road, long melford CO10 9HX"}, nil},
