@@ -1740,10 +1740,17 @@ func remarkWord(w string) bool {
 	} else if f := fold(w); addrTowns[f] || places[f] {
 		return false
 	}
-	for _, x := range remarkEndings {
-		if strings.HasSuffix(w, x) {
-			return true
+	for len(w) > 0 { // every word: "pendiente de firma"
+		k := strings.IndexByte(w, ' ')
+		if k < 0 {
+			k = len(w)
 		}
+		for _, x := range remarkEndings {
+			if strings.HasSuffix(w[:k], x) {
+				return true
+			}
+		}
+		w = w[min(k+1, len(w)):]
 	}
 	return false
 }
