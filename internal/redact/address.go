@@ -1809,6 +1809,9 @@ func (a *addrParser) unit(i int) int {
 		}
 		if de < len(t) && isASCIILetterByte(t[de]) && (de+1 == len(t) || !isWordByte(t[de+1])) {
 			de++
+		} else if de+2 < len(t) && t[de] == ' ' && (t[de+1] >= 'a' && t[de+1] <= 'h' || t[de+1] >= 'A' && t[de+1] <= 'H') &&
+			(f == "piso" || f == "pis" || f == "planta" || f == "apto" || f == "apartamento") && a.doorEnds(de+2) {
+			de += 2 // "piso 5 b", "planta 2 A": the door letter apart, where the address ends
 		}
 		if de < len(t) && isWordByte(t[de]) {
 			return 0

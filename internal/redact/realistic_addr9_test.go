@@ -81,6 +81,7 @@ func TestRound9AddressForms(t *testing.T) {
 		{"ukrainian flat", "lives at vul. Franka 11, kv. 7, Odesa 65012 with his son", TypeAddress, []string{"vul. Franka 11, kv. 7, Odesa 65012"}, nil},
 		{"two-word town before a postcode", "write to 3 station road, long melford CO10 9HX please", TypeAddress, []string{"3 station road, long melford CO10 9HX"}, nil},
 		{"basque floor", "Helbidea: Zubieta kalea 8, 4. pisua, 20009 Donostia.", TypeAddress, []string{"Zubieta kalea 8, 4. pisua, 20009 Donostia"}, nil},
+		{"door letter after piso", "la madre vive en avda del mar 12 piso 3 b y no conduce", TypeAddress, []string{"avda del mar 12 piso 3 b"}, nil},
 		{"door letter before a clause", "la madre vive en c/ sol 12 4 c no tiene coche", TypeAddress, []string{"c/ sol 12 4 c"}, nil},
 		// heads
 		{"colombian address", "el giro es para Diagonal 40 #15-22, Bogotá, según el cliente", TypeAddress, nil, nil},
