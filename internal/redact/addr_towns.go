@@ -28,7 +28,18 @@ porto braga coimbra faro milano torino napoli firenze bologna genova koln hambur
 rotterdam utrecht antwerpen gent bruges manchester birmingham liverpool leeds glasgow edinburgh cardiff
 belfast cork galway limerick bucuresti warszawa krakow kyiv casablanca rabat tanger quito bogota lima caracas
 medellin guayaquil asuncion montevideo miami york boston chicago houston austin
-villanueva villafranca villarreal vilafranca castelldefels mataro despi llobregat`)
+villanueva villafranca villarreal vilafranca castelldefels mataro despi llobregat
+alzira ontinyent xativa mislata alaquas aldaia manises paiporta catarroja sueca cullera elda petrer villena novelda
+orihuela crevillent alcoi alcoy vinaroz burriana borriana benicassim montcada cugat esplugues martorell molins masnou
+pineda lloret olot banyoles palafrugell amposta vendrell sanlucar chipiona lebrija mairena marchena osuna
+lucena montilla priego baena andujar linares ubeda baeza martos almunecar guadix armilla maracena nijar adra vicar
+huercal nerja alhaurin cartama almonte moguer galapagar navalcarnero ciempozuelos astorga benavente aranda arona adeje
+orotava granadilla icod aguimes arucas galdar mogan llucmajor calvia marratxi felanitx culleredo boiro cambados sanxenxo
+moaña ponteareas porriño viveiro burela verin xinzo carballino langreo castrillon laviana camargo pielagos laredo beasain azkoitia
+oñati andoain pasaia zumaia zumarraga galdakao gernika bermeo mungia amorebieta llodio laudio amurrio lizarra barañain
+burlada villava tafalla calatayud ejea monzon barbastro fraga alcañiz alcaniz utebo tomelloso valdepeñas valdepenas hellin villarrobledo
+almansa azuqueca plasencia almendralejo zafra navalmoral alcantarilla mazarron yecla jumilla totana caravaca arnedo ripollet sabinanigo benissa
+teulada xirivella torrelodones villalba`)
 
 // townPrefixes open a town's name that goes on without a particle ("santa cruz de tenerife",
 // "san sebastian de los reyes", "vilanova i la geltru"), so a second lower-case word may follow.

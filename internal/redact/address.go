@@ -42,18 +42,19 @@ var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po p
 	riera travessera travessia baixada pujada bajada
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
 	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
-	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira carrera`)
+	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira carrera
+	vul vulytsia vulytsya vulitsa prospekt prosp provulok`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº barriada bda lugar lg residencial edificio edif colonia
-	conjunto complejo finca parque caserio caseria aldea lugar apartamentos aptos`)
+	conjunto complejo finca parque caserio caseria aldea lugar apartamentos aptos parroquia`)
 
 // separateStreetWord: German and Dutch street words written as a word of their own after the
 // name ("Mariahilfer Straße 101", "Bahnhof Str. 3").
 var separateStreetWord = words(`straße strasse str gasse allee platz weg ring damm ufer straat laan gracht`)
 
 // postfixStreetWords end a Basque street's name ("Nagusia kalea", "Gernikako Arbola etorbidea").
-var postfixStreetWords = words(`kalea etorbidea hiribidea bidea pasealekua enparantza plaza errepidea kalexka`)
+var postfixStreetWords = words(`kalea etorbidea hiribidea bidea pasealekua enparantza plaza errepidea kalexka auzoa`)
 
 // suffixStreetWords end an English street's name ("Church Lane", "Mission St").
 var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr court ct close way place pl square sq
@@ -61,14 +62,15 @@ var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr 
 
 // unitWords come with a number or a letter: puerta 14, hab. 402, Flat 12, Apt 5B.
 var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal letra hab habitacion apt apto apartamento
-	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol appt app bat batiment escalier etage`)
+	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol appt app bat batiment escalier etage
+	kv kvartyra`)
 
 // floorWords stand alone as a floor or door.
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
 	sotano izq izqda izda izquierda dcha dcho derecha dta dreta esq esquerra esquerda esquerdo dereita direito dto ezk
 	ezkerra eskuina eskubia centro ctro int ext exterior interior bis duplicado dup derecho entl entr bj bjo baix bxs
 	sobreatic ppal drcha drch dch izqd esk entreplanta entrepis altillo buhardilla sobreatico eskuma eskumako ezkerreko
-	eskuin ezker`)
+	eskuin ezker pisua solairua`)
 
 // addrStop are words that never sit inside a street's name: a sentence goes on there.
 var addrStop = words(`que en con por para es esta está son hay muy mas más se le lo me te nos y o pero si no the in
@@ -405,6 +407,15 @@ func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) 
 				continue
 			}
 		}
+		if e+2 < len(t) && t[e] == ',' && t[e+1] == ' ' && capitalised(t[e+2:]) {
+			// a quarter or parish, then its town: "veciña de Bouzas, Vigo", "vive en Gràcia,
+			// Barcelona, con …" — the town known, then the sentence goes on
+			if f2, _ := a.p.foldAt(e + 2); places[f2] || addrTowns[f2] {
+				if e2 := a.town(e+2, false, false); e2 > e && (e2 == len(t) || strings.IndexByte(",.;:)\n!?", t[e2]) >= 0) {
+					e = e2
+				}
+			}
+		}
 		out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
 	}
 	return out
@@ -623,6 +634,11 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 	if streetSuffix(ws[i].fold(fc)) || i+1 < len(ws) && separateStreetWord[string(ws[i+1].fold(fc))] {
 		return true
 	}
+	if l := ws[i].end - ws[i].start; (l == 3 || l == 5) && (ws[i].text[0] == 'M' || ws[i].text[0] == 'C') {
+		if f := string(ws[i].fold(fc)); f == "mas" || f == "masia" || f == "can" || f == "cal" {
+			return true // a Catalan rural house: street() wants its number and a postcode or town after
+		}
+	}
 	for j := i + 1; j < len(ws) && j <= i+3; j++ {
 		if ws[j].is(fc, lexPostfixStreetWords) {
 			return true
@@ -701,6 +717,14 @@ func (a *addrParser) chainFrom(start int, kind segKind, e int) (int, int) {
 			streetName = true
 		case segArea:
 			area = true
+		case segTown:
+			// a lower-case area ("bda la plata bloque 3 2ºc sevilla", "lugar de sobrado 12
+			// arteixo") is an address with a number and a known town as much as with a postcode
+			if needPostcode && hasNumber {
+				if f, _ := a.p.foldAt(s); places[f] || addrTowns[f] {
+					needPostcode = false
+				}
+			}
 		}
 		end, prev = e2, k
 	}
@@ -877,6 +901,9 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 		if e := a.number(i); e > 0 && (prev == segStreetName || prev == segArea || prev == segUnit) {
 			return segNumber, e
 		}
+		if e := a.dashDoor(i); e > 0 && (prev == segStreet || prev == segNumber) {
+			return segFloor, e // "C/ Sant Pere 17, 2-1, 08911 Badalona": floor 2, door 1
+		}
 		if e := a.zip(i); e > 0 && prev == segTown {
 			return segPostcodeTown, e
 		}
@@ -949,6 +976,11 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 			if ukPostcodeLower(t, fe+1) > 0 || stateZipLower(t, fe+1) > 0 || a.ukPostcode(fe+1) > 0 || a.stateZip(fe+1) > 0 {
 				return segTown, fe
 			}
+			// a town of two words: "14 mill road, great shelford CB22 5JX"
+			if f2, fe2 := a.p.foldAt(fe + 1); fe2 > 0 && fe2+1 < len(t) && t[fe2] == ' ' && t[fe+1] >= 'a' && t[fe+1] <= 'z' &&
+				!addrStop[f2] && !floorWords[f2] && !unitWords[f2] && (ukPostcodeLower(t, fe2+1) > 0 || a.ukPostcode(fe2+1) > 0) {
+				return segTown, fe2
+			}
 		}
 	}
 	if e := a.stateZip(i); e > 0 {
@@ -968,6 +1000,13 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 	}
 	if e := a.area(i); e > 0 {
 		return segArea, e
+	}
+	if anchored && (prev == segFloor || prev == segUnit) && t[i] >= 'a' && t[i] <= 'z' {
+		// "c/ pintor sorolla 8 bajo izda alzira": after a floor or door, one or two lower-case
+		// words that are no everyday word, then punctuation or the end, are the town, known or not
+		if e := a.townTail(i); e > i && !floorWords[string(a.p.ws[a.p.wordAt(i)].fold(a.p.fc))] && !remarkWord(t[i:e]) {
+			return segTown, e
+		}
 	}
 	if anchored {
 		if e := a.town(i, prev == segPostcodeTown || prev == segTown, false); e > 0 {
@@ -1000,8 +1039,20 @@ func (a *addrParser) street(i int) (segKind, int) {
 		j := e + strings.IndexByte(t[e:], ' ') + 1 // "P.º de la Castellana 200"
 		return a.nameThenNumber(j, 6)
 	}
-	if f == "via" && !(e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) {
-		return segNone, 0 // "Via Roma 10", not "por vía oral 10 mg"
+	if f == "via" && !(e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:])) &&
+		!(capitalised(t[i:]) && (strings.HasPrefix(t[e:], " de ") || strings.HasPrefix(t[e:], " del ")) && a.capitalisedAfterParticle(e+1)) {
+		return segNone, 0 // "Via Roma 10", "Gran Vía de Don Diego López de Haro 41", not "por vía oral 10 mg"
+	}
+	if (f == "mas" || f == "masia" || f == "can" || f == "cal") && capitalised(t[i:]) {
+		// a Catalan rural house named after its family ("Mas Can Ribes s/n", "Cal Ferrer 4"):
+		// a capitalised name, its number or s/n, then a postcode or known town — "Can" and
+		// "Mas" are everyday words otherwise
+		if e+2 < len(t) && t[e] == ' ' && capitalised(t[e+1:]) {
+			if k, ke := a.nameThenNumber(e+1, 3); k == segStreet && a.strongAfter(ke) {
+				return k, ke
+			}
+		}
+		return segNone, 0
 	}
 	if f == "via" && !capitalised(t[i:]) {
 		if k, ke := a.nameThenNumber(e+1, 4); k == segStreet {
@@ -1145,6 +1196,11 @@ func (a *addrParser) nameThenNumber(j, max int) (segKind, int) {
 			if n == 0 && nd > 0 && nd <= 2 && de+2 < len(t) && t[de] == ',' && t[de+1] == ' ' && !isDigitByte(t[de+2]) {
 				if e := a.number(de + 2); e > 0 {
 					return segStreet, e
+				}
+			}
+			if n == 0 && nd > 0 && nd <= 3 && de+1 < len(t) && (t[de] == '#' || t[de+1] == '#') {
+				if e := a.number(j); e > de+2 {
+					return segStreet, e // "Calle 72 #10-34": a numbered street, the crossing and the house
 				}
 			}
 			if n != 0 || nd == 0 || nd > 2 || de >= len(t) || t[de] != ' ' {
@@ -1403,6 +1459,19 @@ func (a *addrParser) number(i int) int {
 				break
 			}
 		}
+		if j > i && j < len(t) && t[j] >= 'a' && t[j] <= 'z' {
+			// "la calle Tejares número nueve": a house number in words, only after a number word
+			// (número, núm., nº) so that a street's name never reads as one
+			if v, we := a.p.numberWords(j, 999); v > 0 && we > 0 {
+				for we > j && t[we-1] == ' ' {
+					we-- // numberWords returns the offset after the spaces
+				}
+				if we == len(t) || !isWordByte(t[we]) {
+					return we
+				}
+			}
+			return 0
+		}
 	}
 	_, e, nd := a.p.digitsAt(j, 4)
 	if nd == 0 || nd > 4 {
@@ -1437,6 +1506,22 @@ func (a *addrParser) number(i int) int {
 	}
 	if e < len(t) && (isWordByte(t[e]) || t[e] == '/' || t[e] == '%' || t[e] == ':') {
 		return 0
+	}
+	if e+3 < len(t) && (t[e] == '#' || t[e] == ' ' && t[e+1] == '#') {
+		// a Colombian address gives the crossing street and the house: "Carrera 45 #26-18",
+		// "Calle 72 # 10-34" — the dash makes it one, not a list of numbers
+		k := e + 1
+		if t[e] == ' ' {
+			k++
+		}
+		if k < len(t) && t[k] == ' ' {
+			k++
+		}
+		if _, ce, cn := a.p.digitsAt(k, 3); cn > 0 && cn <= 3 && ce+1 < len(t) && t[ce] == '-' && isDigitByte(t[ce+1]) {
+			if _, he, hn := a.p.digitsAt(ce+1, 3); hn <= 3 && (he == len(t) || !isWordByte(t[he])) {
+				return he
+			}
+		}
 	}
 	if e+1 < len(t) && (t[e] == '.' || t[e] == ',') && isDigitByte(t[e+1]) {
 		return 0 // an amount or a date, not a number
@@ -1641,8 +1726,59 @@ func (a *addrParser) doorEnds(e int) bool {
 	return doorFollowers[f]
 }
 
+// remarkEndings end the participles, adverbs and nouns a note puts after an address ("1º dcha
+// pendiente", "bajo izda confirmado", "2º b urgentemente"), and no town's name of the lists.
+var remarkEndings = []string{"ado", "ada", "ido", "ida", "ente", "ante", "mente", "cion", "ción", "ando", "endo"}
+
+// remarkWord: the lower-case words w read as a town after a door end like a remark, and the
+// first is no known town.
+func remarkWord(w string) bool {
+	if k := strings.IndexByte(w, ' '); k > 0 {
+		if f := fold(w[:k]); addrTowns[f] || places[f] {
+			return false
+		}
+	} else if f := fold(w); addrTowns[f] || places[f] {
+		return false
+	}
+	for len(w) > 0 { // every word: "pendiente de firma"
+		k := strings.IndexByte(w, ' ')
+		if k < 0 {
+			k = len(w)
+		}
+		for _, x := range remarkEndings {
+			if strings.HasSuffix(w[:k], x) {
+				return true
+			}
+		}
+		w = w[min(k+1, len(w)):]
+	}
+	return false
+}
+
+// dashDoor reads a floor and door written as two numbers joined by a dash after a street's
+// number ("17, 2-1", "23 4-2"): only with a postcode or a known town after it, since "2-1" alone is
+// a score or a range.
+func (a *addrParser) dashDoor(i int) int {
+	t := a.text
+	_, de, dn := a.p.digitsAt(i, 2)
+	if dn == 0 || dn > 2 || de+1 >= len(t) || t[de] != '-' || !isDigitByte(t[de+1]) {
+		return 0
+	}
+	_, e, n := a.p.digitsAt(de+1, 2)
+	if n == 0 || n > 2 {
+		return 0
+	}
+	if e < len(t) && t[e] >= 'a' && t[e] <= 'z' && (e+1 == len(t) || !isWordByte(t[e+1])) {
+		e++ // "3-2a"
+	}
+	if e < len(t) && (isWordByte(t[e]) || t[e] == '-' || t[e] == '/') || !a.strongAfter(e) {
+		return 0
+	}
+	return e
+}
+
 // doorFollowers go on a sentence after an address's door letter.
-var doorFollowers = words(`y e i desde con pero porque hace since and with from but`)
+var doorFollowers = words(`y e i desde con pero porque hace since and with from but no ni que q`)
 
 // unit: puerta 14, hab. 402, Flat 12, Apt 5B, parcela 14, km 3.
 func (a *addrParser) unit(i int) int {
@@ -1673,6 +1809,9 @@ func (a *addrParser) unit(i int) int {
 		}
 		if de < len(t) && isASCIILetterByte(t[de]) && (de+1 == len(t) || !isWordByte(t[de+1])) {
 			de++
+		} else if de+2 < len(t) && t[de] == ' ' && (t[de+1] >= 'a' && t[de+1] <= 'h' || t[de+1] >= 'A' && t[de+1] <= 'H') &&
+			(f == "piso" || f == "pis" || f == "planta" || f == "apto" || f == "apartamento") && a.doorEnds(de+2) {
+			de += 2 // "piso 5 b", "planta 2 A": the door letter apart, where the address ends
 		}
 		if de < len(t) && isWordByte(t[de]) {
 			return 0
@@ -1705,8 +1844,8 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 	v, e, nd := a.p.digitsAt(i, 5)
 	switch {
 	case nd == 5:
-		if alone && (v/1000 < 1 || v/1000 > 52) {
-			return 0, false
+		if alone && (v/1000 < 1 || v/1000 > 52) && !a.countryAfterTown(e) {
+			return 0, false // a French or other code alone only with its country after the town
 		}
 	case nd == 4 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]):
 		e += 4 // 1100-048
@@ -1714,6 +1853,9 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		t[e+3] == ' ' && e+4 < len(t) && t[e+4] >= 'A' && t[e+4] <= 'Z':
 		e += 3 // Dutch "1016 GV Amsterdam"
 	case nd == 4 && !alone:
+	case nd == 3 && !alone && e+3 < len(t) && t[e] == ' ' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && t[e+3] == ' ' &&
+		e+4 < len(t) && capitalised(t[e+4:]):
+		e += 3 // Swedish "411 38 Göteborg": only inside a chain, and with its town
 	case nd == 2 && !alone && e+4 <= len(t) && t[e] == '-' && isDigitByte(t[e+1]) && isDigitByte(t[e+2]) && isDigitByte(t[e+3]) &&
 		(e+4 == len(t) || t[e+4] == ' '):
 		e += 4 // Polish 00-549
@@ -1726,6 +1868,11 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 	j := e
 	for j < len(t) && t[j] == ' ' {
 		j++
+	}
+	if j > e && nd == 5 && (v/1000 == 1 || v/1000 == 20 || v/1000 == 31 || v/1000 == 48) {
+		if te := a.basqueCaseTown(j); te > 0 {
+			return te, true // "48300 gernika-lumoko pazienteari": the town, not its case ending
+		}
 	}
 	if j > e {
 		lowerOK := !alone
@@ -1751,6 +1898,78 @@ func (a *addrParser) postcodeTown(i int, alone bool) (int, bool) {
 		return 0, false
 	}
 	return e, true
+}
+
+// capitalisedAfterParticle: the word after the particle at i ("de ", "del ") is capitalised.
+func (a *addrParser) capitalisedAfterParticle(i int) bool {
+	for n := 0; n < 3 && i < len(a.text); n++ { // "de les Corts", "de la Reina"
+		if capitalised(a.text[i:]) {
+			return true
+		}
+		f, e := a.p.foldAt(i)
+		if e < 0 || !(nameParticles[f] || townArticle(f)) || e >= len(a.text) || a.text[e] != ' ' {
+			return false
+		}
+		i = e + 1
+	}
+	return false
+}
+
+// basqueCaseEndings are the Basque case endings glued to a town's name: of (Tolosako,
+// Irungo), to (Donostiara, Bilbora), from (Gernikatik), in (Tolosan), for (Eibarrerako).
+var basqueCaseEndings = []string{"rako", "tik", "ko", "go", "ra", "an", "n"}
+
+// basqueCaseTown reads at j a town (hyphens within) that carries a Basque case ending after a
+// postcode of the Basque Country or Navarre, and returns where the town's own name ends, before
+// the ending — the stem a known town, or a hyphenated name ("gernika-lumoko"); 0 if none.
+func (a *addrParser) basqueCaseTown(j int) int {
+	t := a.text
+	e := j
+	for e < len(t) && (isWordByte(t[e]) || t[e] == '-' && e+1 < len(t) && isWordByte(t[e+1]) && e > j) {
+		e++
+	}
+	if e-j < 5 || e < len(t) && t[e] >= 0x80 {
+		return 0
+	}
+	w := t[j:e]
+	if f := fold(w); addrTowns[f] || places[f] {
+		return 0 // the town itself ("48200 Durango")
+	}
+	for _, x := range basqueCaseEndings {
+		if len(w) < len(x)+4 || !strings.EqualFold(w[len(w)-len(x):], x) {
+			continue
+		}
+		stem := w[:len(w)-len(x)]
+		// an unknown hyphenated name only before the endings no town's name ends in ("ko",
+		// "tik", "rako"): "estella-lizarra" ends in "ra" of its own
+		if f := fold(stem); addrTowns[f] || places[f] || (x == "ko" || x == "tik" || x == "rako") && strings.IndexByte(stem, '-') > 0 && stem[len(stem)-1] != '-' {
+			return j + len(stem)
+		}
+	}
+	return 0
+}
+
+// countryAfterTown: the postcode ending at e is followed by a capitalised town and its country,
+// in brackets or after a comma ("64100 Baiona (Frantzia)", "75011 Paris, Francia").
+func (a *addrParser) countryAfterTown(e int) bool {
+	t := a.text
+	if e+2 >= len(t) || t[e] != ' ' || !capitalised(t[e+1:]) {
+		return false
+	}
+	te := a.town(e+1, false, false)
+	if te <= 0 || te+3 >= len(t) {
+		return false
+	}
+	k := te + 1
+	if t[te] == ' ' && t[te+1] == '(' {
+		k = te + 2
+	} else if t[te] == ',' && t[te+1] == ' ' {
+		k = te + 2
+	} else {
+		return false
+	}
+	f, _ := a.p.foldAt(k)
+	return countries[f]
 }
 
 // townTail reads at i the rest of a town typed in lower case after its postcode, one or two
@@ -2454,7 +2673,13 @@ var ownerWordsByFirst = func() (t [256][]ownerWord) {
 		// a guest's stay is where the person is ("Turista alojado en el Hotel Sol, Calle Mayor 20")
 		"alojad", "se aloja", "hospedad", "allotjad", "staying at", "stays at", "aloxad",
 		// a notice served on someone at an address is served at theirs ("notificación a X en C/ …")
-		"notificaci", "notifíque", "notifique", "notificar a", "notifica a"} {
+		"notificaci", "notifíque", "notifique", "notificar a", "notifica a",
+		// a person's home said in other words: a home of their own, a friend's or relative's house,
+		// a register of residence, a property they own or sell ("her home is …", "staying with a
+		// friend at …", "certificado de empadronamiento …", "la venda del pis situat a …")
+		"her home", "his home", "their home", "home is", "home address", "staying with", "stays with",
+		"en casa de", "a casa de", "empadronami", "padrón", "padro ", "property at", "flat at",
+		"pis situat", "piso situado", "piso sito", "vivienda situada", "vivienda sita", "habitatge situat", "immoble situat"} {
 		t[w[0]] = append(t[w[0]], ownerWord{w, false})
 	}
 	for _, w := range []string{"oficina", "office", "sede", "sucursal", "la nuestra", "branch", "headquarters", "delegación",
@@ -2512,7 +2737,9 @@ var cpWords = []string{"C.P. ", "c.p. ", "CP ", "cp ", "Cp ", "C.P.", "CP. ", "c
 
 // streetSuffixes end a German or Dutch street's name written as one word (Hauptstraße, Lindenallee).
 var streetSuffixes = []string{"straße", "strasse", "str", "weg", "platz", "allee", "gasse", "gracht", "straat",
-	"laan", "plein", "kade", "damm", "ufer", "steig", "pfad"}
+	"laan", "plein", "kade", "damm", "ufer", "steig", "pfad",
+	// Swedish: Drottninggatan, Kungsvägen (folded vagen), Järntorget
+	"gatan", "vagen", "vägen", "torget", "grand", "gränd"}
 
 // streetSuffixByLast indexes streetSuffixes by their last byte.
 var streetSuffixByLast = func() (t [256][]string) {
@@ -2808,15 +3035,26 @@ var measureWords = words(`años anos año ano anys any urte years year meses mes
 func (a *addrParser) townPostcode(i int) int {
 	t := a.text
 	v, e, nd := a.p.digitsAt(i, 5)
-	if nd != 5 || v/1000 < 1 || v/1000 > 52 || i < 3 || t[i-1] != ' ' || !(e == len(t) || strings.IndexByte(",.;)\n", t[e]) >= 0) {
+	if nd != 5 || v/1000 < 1 || v/1000 > 52 || i < 3 || t[i-1] != ' ' {
 		return 0
 	}
+	if !(e == len(t) || strings.IndexByte(",.;)\n", t[e]) >= 0) {
+		// or a sentence that goes on: "vive en Toledo 45002 con su hija"
+		if f, fe := a.p.foldAt(e + 1); t[e] != ' ' || fe < 0 || !addrStop[f] {
+			return 0
+		}
+	}
 	w := a.wordEndingAt(i - 1)
-	if w < 0 || !capitalised(a.p.ws[w].text) {
+	if w < 0 {
 		return 0
 	}
 	f := string(a.p.ws[w].fold(a.p.fc))
 	if !places[f] && !addrTowns[f] {
+		return 0
+	}
+	if !capitalised(a.p.ws[w].text) && !a.prepBefore(a.p.ws[w].start) {
+		// in lower case only after a preposition of place: "vive en toledo 45002", "mándala a
+		// burgos 09003"
 		return 0
 	}
 	return e
@@ -3114,7 +3352,9 @@ func stateZipLower(t string, i int) int {
 // countries may close an address after its town or postcode.
 var countries = words(`españa espana spain portugal francia france italia italy alemania germany deutschland irlanda
 	ireland uk england inglaterra escocia scotland gales wales usa eeuu belgica belgium holanda netherlands suiza
-	switzerland andorra marruecos morocco mexico argentina colombia venezuela peru ecuador rumania romania polonia poland`)
+	switzerland andorra marruecos morocco mexico argentina colombia venezuela peru ecuador rumania romania polonia poland
+	suecia sweden sverige ucrania ukraine frantzia espainia franca suecia alemanya italia portugalia irlanda noruega norway
+	dinamarca denmark finlandia finland austria chile bolivia uruguay paraguay cuba`)
 
 // mergeAdjacentAddresses joins the addresses (out[first:]) that only a comma, semicolon, dash or
 // space apart ("28013 Madrid, C/ Arenal 4"): one address read in two pieces is one value.
