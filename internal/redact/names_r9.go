@@ -25,7 +25,16 @@ import (
 var r9Cues = words(`llamo dic chamo soy soc sou titular cotitular holder cliente clienta client customer paciente pacienta pacient patient
 	pazientea gaixoa bezeroa bezeroa senor senora senyor senyora senyoreta sr sra srta mr mrs ms dr dra don dona dna miss mx
 	doctor doctora doutor doutora conyuges esposos herederos herederas hereus hereves herdeiros oinordekoak heirs executors
-	claimants spouses nombre is nom es`)
+	claimants spouses nombre is nom es
+	gran grandma grandad nan nana mum mom dad mother father wife husband partner daughter son sister brother
+	hija hijo marido mujer esposa esposo madre padre hermana hermano nieta nieto sobrina sobrino
+	filla fill dona marit mare pare germana germa neta net muller home filha fillo irma irman nai pai`)
+
+// r9KinCues are the kinship words among r9Cues: a name after them must be a capitalised word or a
+// known given name that is no everyday word ("my gran Doreen Pickles", not "su hija mayor").
+var r9KinCues = words(`gran grandma grandad nan nana mum mom dad mother father wife husband partner daughter son sister
+	brother hija hijo marido mujer esposa esposo madre padre hermana hermano nieta nieto sobrina sobrino
+	filla fill dona marit mare pare germana germa neta net muller home filha fillo irma irman nai pai`)
 
 // r9Honorifics take any capitalised word after them, English everyday words included ("Dr Bell").
 var r9Honorifics = words(`sr sra srta mr mrs ms dr dra don dona dna miss mx senor senora senyor senyora senyoreta doctor doctora
@@ -124,7 +133,11 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		if j < 0 {
 			continue
 		}
-		if end, ok := r9Run(text, ws, j, hon, !hon, fc); ok {
+		kin := r9KinCues[string(f)]
+		if kin && (capitalised(t) || !capitalised(ws[j].text) && ws[j].is(fc, lexLowerAmbiguous)) {
+			continue // "Gran Canaria", "Son Espases": a kinship word capitalised is a place's
+		}
+		if end, ok := r9Run(text, ws, j, hon, !hon && !kin, kin, fc); ok {
 			if !companyAfter(text, ws[end].end) && !companySuffixAt(text, ws[end].end) {
 				add(ws[j].start, ws[end].end, 0.75)
 			}
@@ -150,7 +163,7 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		le := ws[j-2].end // the left name's last word
 		out[k] = span(text, sp.Start, le, sp.Score, sp.Source)
 		e := sp.End
-		if end, ok := r9Run(text, ws, j, false, false, fc); ok && ws[end].end > e {
+		if end, ok := r9Run(text, ws, j, false, false, true, fc); ok && ws[end].end > e {
 			e = ws[end].end
 		}
 		split = append(split, [2]int{ws[j].start, e})
@@ -184,7 +197,7 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		if capLeft != capitalised(b.text) || !capLeft && !b.given(fc) {
 			continue
 		}
-		end, ok := r9Run(text, ws, j, false, false, fc)
+		end, ok := r9Run(text, ws, j, false, false, true, fc)
 		if !ok || end == j && !b.given(fc) && !b.is(fc, lexSurnames) || strings.IndexByte(sp.Text, ' ') > 0 && end == j && !b.given(fc) {
 			continue
 		}
@@ -258,8 +271,11 @@ func r9CueStart(text string, ws []word, i int, f []byte, fc *folder) (int, bool)
 // r9Run reads a name from ws[j]: its first word must be a given name (any case) or a capitalised
 // name word (any capitalised word after an honorific); the run goes on over name words of the same
 // case (unknown words included) and particles before a name word, and stops at a closed-class
-// word, a common verb, punctuation or a digit. It returns the last word's index.
-func r9Run(text string, ws []word, j int, hon, loose bool, fc *folder) (int, bool) {
+// word, a common verb, punctuation or a digit. It returns the last word's index. loose lets a
+// lower-case word no list knows start the run (after a role or an introduction, before a known
+// surname); strict keeps a lower-case run to known or surname-shaped words (after a kinship word,
+// after a conjunction), where no one announced a name.
+func r9Run(text string, ws []word, j int, hon, loose, strict bool, fc *folder) (int, bool) {
 	b := &ws[j]
 	fb := b.fold(fc)
 	if r9Stop[string(fb)] || !lettersOnly(b.text) || b.is(fc, lexCue|lexInstitution|lexCompanyWords|lexNameStop) {
@@ -283,14 +299,15 @@ func r9Run(text string, ws []word, j int, hon, loose bool, fc *folder) (int, boo
 			// a given name no list knows ("la titular encarni belmonte"): only after a role or
 			// introduction cue, and only with a second name word after it
 			// and a known surname, or a surname's shape, after it ("customer read out" is none)
-			if !loose || !r9NameWord(text, b, false, fc) || notNameLower[string(fb)] || j+1 >= len(ws) ||
-				text[b.end:ws[j+1].start] != " " || capitalised(ws[j+1].text) || !r9NameWord(text, &ws[j+1], false, fc) ||
+			if !loose || !r9NameWord(text, b, false, false, fc) || notNameLower[string(fb)] || j+1 >= len(ws) ||
+				text[b.end:ws[j+1].start] != " " || capitalised(ws[j+1].text) || !r9NameWord(text, &ws[j+1], false, false, fc) ||
 				!ws[j+1].is(fc, lexSurnames) && !surnameShapeR8(ws[j+1].fold(fc)) && !r9HyphenSurname(ws[j+1].fold(fc)) {
 				return 0, false
 			}
 		}
 	}
 	end, names := j, 1
+	lone := !capRun && (ordinalWords[string(fb)] || notNameLower[string(fb)] || b.is(fc, lexLowerAmbiguous)) // "el titular segundo firma"
 	for k := j + 1; k < len(ws) && names < 4; {
 		if text[ws[k-1].end:ws[k].start] != " " {
 			break
@@ -302,7 +319,7 @@ func r9Run(text string, ws []word, j int, hon, loose bool, fc *folder) (int, boo
 				p++ // "de la"
 			}
 			if text[ws[p-1].end:ws[p].start] != " " && !(r9Abbrev(fk) && text[ws[p-1].end:ws[p].start] == ". ") ||
-				!r9NameWord(text, &ws[p], capRun, fc) {
+				!r9NameWord(text, &ws[p], capRun, hon, fc) {
 				break
 			}
 			if !capitalised(ws[p].text) && !ws[p].is(fc, lexSurnames|lexGivenNames) {
@@ -314,10 +331,19 @@ func r9Run(text string, ws []word, j int, hon, loose bool, fc *folder) (int, boo
 			end, names, k = p, names+1, p+1
 			continue
 		}
-		if !r9NameWord(text, &ws[k], capRun, fc) {
+		if !r9NameWord(text, &ws[k], capRun, hon, fc) {
 			break
 		}
+		if strict && !capitalised(ws[k].text) && !ws[k].is(fc, lexSurnames|lexGivenNames) && !surnameShapeR8(fk) && !r9HyphenSurname(fk) {
+			break // "my brother danny owes": without a role or introduction, only a known or surname-shaped word
+		}
 		end, names, k = k, names+1, k+1
+		if strings.HasSuffix(ws[end].text, "'s") {
+			break
+		}
+	}
+	if lone && end == j {
+		return 0, false // a word that is also a given name, alone: left to the rules that read its context
 	}
 	return end, true
 }
@@ -342,12 +368,18 @@ func r9HyphenSurname(f []byte) bool {
 func r9Abbrev(f []byte) bool { return string(f) == "m" || string(f) == "ma" }
 
 // r9NameWord: ws[k] can continue a name run of the given case.
-func r9NameWord(text string, w *word, capRun bool, fc *folder) bool {
+func r9NameWord(text string, w *word, capRun, hon bool, fc *folder) bool {
 	t := w.text
+	if len(t) > 4 && t[len(t)-2:] == "'s" && (w.end == len(text) || !isWordByte(text[w.end])) {
+		t = t[:len(t)-2] // "mrs pamela whitaker's son": the possessive ends the name (appendPerson drops it)
+	}
 	if len(t) < 2 || !lettersOnly(t) || strings.IndexByte(t, '\'') >= 0 {
 		return false
 	}
 	f := w.fold(fc)
+	if len(t) < len(w.text) {
+		f = f[:len(f)-2]
+	}
 	if r9Stop[string(f)] || r9Particles[string(f)] || commonVerbs[string(f)] || afterLowerName[string(f)] || speechVerbs[string(f)] {
 		return false
 	}
@@ -361,6 +393,9 @@ func r9NameWord(text string, w *word, capRun bool, fc *folder) bool {
 	if capitalised(t) {
 		if !innerLower(t) {
 			return false // "Noguera del CAP": an acronym is no name's word
+		}
+		if hon {
+			return true // "Mrs Hyun-Joo Park": after a title, an everyday word is a name too
 		}
 		return cls&(lexNotNames|lexPlaces) == 0 || cls&(lexGivenNames|lexSurnames) != 0
 	}
