@@ -59,6 +59,18 @@ var r9Stop = words(`de del la las los el lo le les un una unos unas al a o u y e
 	please pls today yesterday tomorrow now here there still just only
 	ok vale gracias grazas gràcies merci thanks`)
 
+// r9StopAll is every word that ends a run, in one map: r9Stop, the particles (a run's last word is
+// no particle), the verbs and the identity words other rounds list after a name.
+var r9StopAll = func() map[string]bool {
+	m := map[string]bool{}
+	for _, set := range []map[string]bool{r9Stop, r9Particles, commonVerbs, afterLowerName, speechVerbs, idWordsAfterName, r9Verbs} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
 // r9Particles join the words of one name when a name word follows them.
 var r9Particles = words(`de del la las los i y e da do das dos van von der den mª ma m`)
 
@@ -71,18 +83,32 @@ var r9BasqueCase = words(`k ek ri i ren en rekin ekin rentzat entzat rengana eng
 var r9Sir = words(`jauna jaunak jaunari jaunaren jaunarekin jaunarentzat jaunari andrea andreak andreari andrearen
 	andrearekin andreari andrearentzat`)
 
-// r9CueFirst holds the first bytes of r9Cues and r9Sir: the byte test before any lookup.
-var r9CueFirst = func() (t [256]bool) {
-	for w := range r9Cues {
-		t[w[0]] = true
-		t[w[0]-'a'+'A'] = true
+// r9Closed: a name over the threshold covers p and ends at the text's end or before a byte that
+// is no space (a run goes on over single spaces only).
+func r9Closed(spans []Span, text string, p int) bool {
+	for _, sp := range spans {
+		if sp.Start <= p && p < sp.End && sp.Score >= 0.5 {
+			return sp.End == len(text) || text[sp.End] != ' '
+		}
 	}
-	for w := range r9Sir {
-		t[w[0]] = true
-		t[w[0]-'a'+'A'] = true
+	return false
+}
+
+// r9JoinNearEnd: a hyphen or apostrophe among t's last eight bytes, before a case ending (the
+// longest, "rentzat", has seven letters); no scan of a long word.
+func r9JoinNearEnd(t string) bool {
+	for k := len(t) - 2; k >= 3 && k >= len(t)-8; k-- {
+		if c := t[k]; c == '-' || c == '\'' {
+			return true
+		}
 	}
-	return t
-}()
+	return false
+}
+
+// r9MayCase: the last letter of t may end a Basque case ending (k, n, i, a, o, t).
+func r9MayCase(c byte) bool {
+	return c == 'n' || c == 'k' || c == 'i' || c == 'a' || c == 'o' || c == 't'
+}
 
 // r9Off turns this round off, for a test that lists what it adds.
 var r9Off bool
@@ -93,11 +119,17 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		return out
 	}
 	changed := false
-	add := func(s, e int, score float64) {
+	whole := func(s, e int) bool {
 		for _, sp := range out[first:] {
 			if sp.Start <= s && e <= sp.End && sp.Score >= 0.5 {
-				return // already whole
+				return true
 			}
+		}
+		return false
+	}
+	add := func(s, e int, score float64) {
+		if whole(s, e) {
+			return
 		}
 		for _, sp := range out[first:] {
 			if sp.Start < e && s < sp.End && sp.Score >= 0.5 { // overlapping: one span over both
@@ -110,14 +142,14 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 	for i := 0; i < len(ws); i++ {
 		w := &ws[i]
 		t := w.text
-		if len(t) >= 4 && (strings.IndexByte(t[1:], '-') >= 0 || strings.IndexByte(t[1:], '\'') >= 0) {
+		if len(t) >= 4 && r9MayCase(t[len(t)-1]) && r9JoinNearEnd(t) {
 			if e, ok := r9BasqueJoined(w, fc); ok && !inAddressToken(text, w) {
 				add(w.start, e, 0.75) // "ainhoa-ren", "Josu'k"
 			}
 			continue
 		}
-		if len(t) > 13 || !r9CueFirst[t[0]] {
-			continue
+		if len(t) > 13 || !w.is(fc, lexR9Cue) {
+			continue // the class is most often cached by the earlier rounds' passes: a load and a bit test
 		}
 		f := w.fold(fc)
 		if r9Sir[string(f)] {
@@ -137,8 +169,11 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		if kin && (capitalised(t) || !capitalised(ws[j].text) && ws[j].is(fc, lexLowerAmbiguous)) {
 			continue // "Gran Canaria", "Son Espases": a kinship word capitalised is a place's
 		}
+		if r9Closed(out[first:], text, ws[j].start) {
+			continue // a name already covers the word and ends at punctuation: nothing to complete
+		}
 		if end, ok := r9Run(text, ws, j, hon, !hon && !kin, kin, fc); ok {
-			if !companyAfter(text, ws[end].end) && !companySuffixAt(text, ws[end].end) {
+			if !whole(ws[j].start, ws[end].end) && !companyAfter(text, ws[end].end) && !companySuffixAt(text, ws[end].end) {
 				add(ws[j].start, ws[end].end, 0.75)
 			}
 			i = end
@@ -278,7 +313,7 @@ func r9CueStart(text string, ws []word, i int, f []byte, fc *folder) (int, bool)
 func r9Run(text string, ws []word, j int, hon, loose, strict bool, fc *folder) (int, bool) {
 	b := &ws[j]
 	fb := b.fold(fc)
-	if r9Stop[string(fb)] || !lettersOnly(b.text) || b.is(fc, lexCue|lexInstitution|lexCompanyWords|lexNameStop) {
+	if b.is(fc, lexCue|lexInstitution|lexCompanyWords|lexNameStop) || !lettersOnly(b.text) || r9Stop[string(fb)] {
 		return 0, false
 	}
 	capRun := capitalised(b.text)
@@ -380,14 +415,11 @@ func r9NameWord(text string, w *word, capRun, hon bool, fc *folder) bool {
 	if len(t) < len(w.text) {
 		f = f[:len(f)-2]
 	}
-	if r9Stop[string(f)] || r9Particles[string(f)] || commonVerbs[string(f)] || afterLowerName[string(f)] || speechVerbs[string(f)] {
+	if r9StopAll[string(f)] {
 		return false
 	}
 	cls := w.class(fc)
 	if cls&(lexCue|lexInstitution|lexCompanyWords|lexNameStop|lexGreeting) != 0 {
-		return false
-	}
-	if idWordsAfterName[string(f)] || r9Verbs[string(f)] {
 		return false
 	}
 	if capitalised(t) {
