@@ -2,11 +2,15 @@ package redact
 
 import "testing"
 
-// realistic-dev16-names.jsonl holds the ninth round's own items (ids 7901-7953), written before its
-// rules: with the rules of round 8 it had 41 of 53 fully covered and 1 decoy redacted of 19 (the
-// "Dr Martens" brand after an honorific, which no rule of this round tells from "Dr Bishop"). The
-// round completes spans the rules already start, so it is held on the two blind sets it read as
-// well: realistic-dev14 257 → 260 of 300 and dev15 252 → 260, decoys 18 and 15 unchanged.
+// realistic-dev16-names.jsonl holds the ninth round's own items, written before its rules. The
+// first batch (7901-7953, 53 items) had 41 of 53 fully covered with the rules of round 8 and 1
+// decoy redacted of 19 (the "Dr Martens" brand after a title, which no rule of this round tells
+// from "Dr Bishop"); the rules were written on it (52 of 53). The second batch (7954-7970, 17
+// items), written after those rules and run once before any change: 15 of 17 with round 8's rules,
+// 17 of 17 with this round's, 1 decoy of 11 with both (a contrived "Mrs Brown-style envelope").
+// PERSON covered 0.810 → 0.988 on the whole file. The round completes spans the rules already
+// start, so it is held on the two blind sets it read as well: realistic-dev14 257 → 260 of 300
+// and dev15 252 → 262, decoys 18 and 15 unchanged.
 func TestRealisticNames9(t *testing.T) {
 	r := newTestRedactor(t, DefaultConfig())
 	for _, floor := range []struct {
@@ -16,7 +20,7 @@ func TestRealisticNames9(t *testing.T) {
 		maxDecoyHit   int
 		maxNameDecoys int
 	}{
-		{"realistic-dev16-names.jsonl", 0.98, 52, 1, 1},
+		{"realistic-dev16-names.jsonl", 0.98, 69, 2, 2},
 		{"realistic-dev14.jsonl", 0.965, 260, 18, 8},
 		{"realistic-dev15.jsonl", 0.96, 262, 15, 8},
 	} {
