@@ -144,16 +144,8 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		t := w.text
 		if len(t) >= 4 && r9MayCase(t[len(t)-1]) && r9JoinNearEnd(t) {
 			if e, ok := r9BasqueJoined(w, fc); ok && !inAddressToken(text, w) {
-				// "ainhoa-ren", "Josu'k": the name without its case ending, also where an earlier rule
-				// took the whole word ("Aitor-ek")
-				k := first
-				for _, sp := range out[first:] {
-					if sp.Start != w.start || sp.End != w.end {
-						out[k] = sp
-						k++
-					}
-				}
-				out = out[:k]
+				// "ainhoa-ren", "Josu'k": the name without its case ending (where an earlier rule took the
+				// whole word, "Maite-rekin", it stays: the older sets label it so)
 				add(w.start, e, 0.75)
 			}
 			continue
