@@ -110,6 +110,24 @@ func r9MayCase(c byte) bool {
 	return c == 'n' || c == 'k' || c == 'i' || c == 'a' || c == 'o' || c == 't'
 }
 
+// r9Kind maps a cue word to its kinds (r9K*): one lookup where four sets hold it.
+const (
+	r9KCue = 1 << iota
+	r9KHon
+	r9KKin
+	r9KSir
+)
+
+var r9Kind = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for k, set := range []map[string]bool{r9Cues, r9Honorifics, r9KinCues, r9Sir} {
+		for w := range set {
+			m[w] |= 1 << k
+		}
+	}
+	return m
+}()
+
 // r9Off turns this round off, for a test that lists what it adds.
 var r9Off bool
 
@@ -154,20 +172,21 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 			continue // the class is most often cached by the earlier rounds' passes: a load and a bit test
 		}
 		f := w.fold(fc)
-		if r9Sir[string(f)] {
+		kind := r9Kind[string(f)] // one lookup for the cue's kinds
+		if kind&r9KSir != 0 {
 			if s, ok := r9BeforeSir(text, ws, i, fc); ok {
 				add(s, ws[i-1].end, 0.75) // "Imanol Zabaleta jauna"
 			}
 			continue
 		}
-		if !r9Cues[string(f)] {
+		if kind&r9KCue == 0 {
 			continue
 		}
-		j, hon := r9CueStart(text, ws, i, f, fc)
+		j, hon := r9CueStart(text, ws, i, f, kind&r9KHon != 0, fc)
 		if j < 0 {
 			continue
 		}
-		kin := r9KinCues[string(f)]
+		kin := kind&r9KKin != 0
 		if kin && (capitalised(t) || !capitalised(ws[j].text) && ws[j].is(fc, lexLowerAmbiguous)) {
 			continue // "Gran Canaria", "Son Espases": a kinship word capitalised is a place's
 		}
@@ -252,7 +271,7 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 
 // r9CueStart: ws[i] (folded f) is a cue word; it returns the index of the name's first word and
 // whether the cue is an honorific, or -1. Multi-word cues are checked backwards.
-func r9CueStart(text string, ws []word, i int, f []byte, fc *folder) (int, bool) {
+func r9CueStart(text string, ws []word, i int, f []byte, hon bool, fc *folder) (int, bool) {
 	j := i + 1
 	if j >= len(ws) {
 		return -1, false
@@ -290,7 +309,6 @@ func r9CueStart(text string, ws []word, i int, f []byte, fc *folder) (int, bool)
 	if j >= len(ws) {
 		return -1, false
 	}
-	hon := r9Honorifics[string(f)]
 	if hon && i > 0 && capitalised(ws[i].text) && (capitalised(ws[i-1].text) && text[ws[i-1].end:ws[i].start] == " " ||
 		ws[i-1].is(fc, lexStreetTypeWords|lexStreetWords|lexInstitution)) {
 		return -1, false // "Avenida Doctor Fleming", "Hospital Doctor Negrín": a title inside a place's name
