@@ -94,6 +94,18 @@ func r9Closed(spans []Span, text string, p int) bool {
 	return false
 }
 
+// r9WordAround: the index of the word that holds byte p, or -1.
+func r9WordAround(ws []word, p int) int {
+	k, _ := slices.BinarySearchFunc(ws, p, func(w word, p int) int { return w.start - p })
+	if k > 0 && (k == len(ws) || ws[k].start > p) {
+		k--
+	}
+	if k < len(ws) && ws[k].start < p && p < ws[k].end {
+		return k
+	}
+	return -1
+}
+
 // r9JoinNearEnd: a hyphen or apostrophe among t's last eight bytes, before a case ending (the
 // longest, "rentzat", has seven letters); no scan of a long word.
 func r9JoinNearEnd(t string) bool {
@@ -157,17 +169,32 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		out = putPerson(out, first, text, s, e, score)
 		changed = true
 	}
+	// a given name, a hyphen or apostrophe and a Basque case ending ("ainhoa-ren", "Josu'k"): read
+	// from the few hyphens and apostrophes of the text, not word by word
+	for _, jc := range [2]byte{'-', '\''} {
+		for p := strings.IndexByte(text, jc); p > 0 && p+1 < len(text); {
+			if isASCIILetterByte(text[p+1]) {
+				if k := r9WordAround(ws, p); k >= 0 {
+					w := &ws[k]
+					if t := w.text; len(t) >= 4 && r9MayCase(t[len(t)-1]) && r9JoinNearEnd(t) {
+						if e, ok := r9BasqueJoined(w, fc); ok && e == p && !inAddressToken(text, w) {
+							// the name without its case ending (where an earlier rule took the whole
+							// word, "Maite-rekin", it stays: the older sets label it so)
+							add(w.start, e, 0.75)
+						}
+					}
+				}
+			}
+			q := strings.IndexByte(text[p+1:], jc)
+			if q < 0 {
+				break
+			}
+			p += 1 + q
+		}
+	}
 	for i := 0; i < len(ws); i++ {
 		w := &ws[i]
 		t := w.text
-		if len(t) >= 4 && r9MayCase(t[len(t)-1]) && r9JoinNearEnd(t) {
-			if e, ok := r9BasqueJoined(w, fc); ok && !inAddressToken(text, w) {
-				// "ainhoa-ren", "Josu'k": the name without its case ending (where an earlier rule took the
-				// whole word, "Maite-rekin", it stays: the older sets label it so)
-				add(w.start, e, 0.75)
-			}
-			continue
-		}
 		if len(t) > 13 || !w.is(fc, lexR9Cue) {
 			continue // the class is most often cached by the earlier rounds' passes: a load and a bit test
 		}
