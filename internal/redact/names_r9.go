@@ -40,8 +40,9 @@ var r9KinCues = words(`gran grandma grandad nan nana mum mom dad mother father w
 var r9Honorifics = words(`sr sra srta mr mrs ms dr dra don dona dna miss mx senor senora senyor senyora senyoreta doctor doctora
 	doutor doutora`)
 
-// r9Plural are the cues that name several people at once: their run may be followed by a
-// coordinated one even when it is a single word ("herederos son Amparo y Leandro…").
+// r9Stop end a name run (folded): the closed-class words (articles, prepositions, conjunctions,
+// pronouns, auxiliaries) and the common verbs and adverbs of notes in Spanish, Catalan, Galician,
+// Basque and English ("quiere", "vol", "di", "da", "wants", "porfa", "també").
 var r9Stop = words(`de del la las los el lo le les un una unos unas al a o u y e i en na ni que q k se su sus mi mis tu
 	the a an and or of to in on at for with by from his her their my our your is are was were be been has have had
 	will would can could should may must do does did not no yes also too who which that this these those he she it they
