@@ -98,16 +98,17 @@ const (
 	lexR6Cue      // a word a round-6 rule starts from: kinLower, surnameKeysLoose, articlePersonVerbs, spokeVerbsEN, closingLast
 	lexR7Cue      // a word a round-7 rule starts from: r7Closings, r7KinComma, r7MessageNouns, r7Alias, honorifics
 	lexR8Cue      // a word a round-8 rule starts from: handle cues, person keys, name questions, centre heads
+	lexR9Cue      // a word a round-9 rule starts from: r9Cues (a name runs after it) and r9Sir (jauna, andrea)
 )
 
 // lexTable maps a folded word to its classes in an open-addressing table of 64-bit slots, 128 KiB
 // in all (about two fifths full, small enough to stay in cache): a slot holds the
-// top 37 bits of the word's FNV-1a hash and its 27 class bits (lexClassBits); the low bits of the
+// top 36 bits of the word's FNV-1a hash and its 28 class bits (lexClassBits); the low bits of the
 // hash pick the slot. One probe, no key bytes to compare. With about seven thousand words, the chance that another word of a text shares a
-// 40-bit tag with one of them is about 5e-9 per word.
+// tag and a slot with one of them is about 1e-8 per word (36 bits of tag, 14 of slot).
 const (
 	lexSlots     = 1 << 14
-	lexClassBits = 27
+	lexClassBits = 28
 	lexClassMask = 1<<lexClassBits - 1
 )
 
@@ -148,7 +149,7 @@ func lexInsert(w string, cls uint32) {
 func buildLexicon() {
 	lexicon := map[string]uint32{}
 	defer func() {
-		if len(lexicon) > lexSlots*3/4 || lexR8Cue >= 1<<lexClassBits {
+		if len(lexicon) > lexSlots*3/4 || lexR9Cue >= 1<<lexClassBits {
 			panic("redact: lexicon larger than its table, or more classes than its class bits")
 		}
 		for w, c := range lexicon {
@@ -210,6 +211,11 @@ func buildLexicon() {
 	for w := range r8KeyRest {
 		if len(w) >= 4 { // a key's last word ("Titular del compte:"); the short ones only join a key
 			lexicon[fold(w)] |= lexR8Cue
+		}
+	}
+	for _, set := range []map[string]bool{r9Cues, r9Sir} {
+		for w := range set {
+			lexicon[w] |= lexR9Cue // already folded
 		}
 	}
 	for w := range greetings2 {

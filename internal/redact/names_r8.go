@@ -94,7 +94,7 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 		}
 		switch {
 		case len(t) >= 5 && (c0 >= 'a' && c0 <= 'z' || c0 >= 'A' && c0 <= 'Z') && basqueEnd(t) && nb != '-' && nb != '\'' && t[1] != '\'' &&
-			(w.ascii || w.latin1) && basqueCaseGiven(w.fold(fc), capitalised(t)) > 0 && w.class(fc) == 0:
+			(w.ascii || w.latin1) && basqueCaseGiven(w.fold(fc), capitalised(t)) > 0 && w.class(fc)&^lexR9Cue == 0:
 			// "josuneren", "unaik", "Garazirekin": a given name with a Basque case ending
 			if !inAddressToken(text, w) {
 				add(w.start, w.end, 0.7)
@@ -162,7 +162,7 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 		case nb == ' ' && w.end+2 < len(text) && text[w.end+1] == '(' && i > 0 && len(t) >= 2 && len(t) <= 6 && r8NickIntro[string(ws[i-1].fold(fc))]:
 			// "it's bex (rebecca holloway)", "his name is mo (Mohammed Al-Sayed)": a nickname, then the full
 			// name in brackets
-			if j := i + 1; j < len(ws) && ws[j].start == w.end+2 && lettersOnly(t) && (w.class(fc) == 0 || w.given(fc)) && !namedAt(out[first:], w.start) {
+			if j := i + 1; j < len(ws) && ws[j].start == w.end+2 && lettersOnly(t) && (w.class(fc)&^lexR9Cue == 0 || w.given(fc)) && !namedAt(out[first:], w.start) {
 				for _, sp := range out[first:] {
 					if sp.Start == ws[j].start && sp.End < len(text) && text[sp.End] == ')' && strings.IndexByte(sp.Text, ' ') > 0 && sp.Score >= 0.5 {
 						add(w.start, w.end, 0.7)
@@ -469,7 +469,7 @@ func handleAfter(text string, ws []word, i int, fc *folder) (int, int, bool) {
 func cueShapePair(text string, ws []word, i int, fc *folder) bool {
 	w, a, b := &ws[i], &ws[i+1], &ws[i+2]
 	return a.start == w.end+1 && text[a.end:b.start] == " " && !capitalised(a.text) && !capitalised(b.text) && len(a.text) >= 3 &&
-		len(b.text) >= 5 && lettersOnly(a.text) && (a.class(fc) == 0 || a.given(fc)) && b.class(fc)&^lexSurnames == 0 &&
+		len(b.text) >= 5 && lettersOnly(a.text) && (a.class(fc)&^lexR9Cue == 0 || a.given(fc)) && b.class(fc)&^(lexSurnames|lexR9Cue) == 0 &&
 		surnameShapeR8(fc.lower[b.start:b.end]) && !r8NotSurnames[string(b.fold(fc))] && !r8NotSurnames[string(a.fold(fc))]
 }
 
