@@ -10,28 +10,7 @@ import "testing"
 // after the second batch's rules, 14 of 20 with round 7's and 17 of 20 with them (0 decoys) — a
 // small check of how far each batch's rules reach beyond the items they were written for. The
 // floor is the whole file after the round.
-func TestRealisticNames8(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	for _, floor := range []struct {
-		file          string
-		person        float64
-		fullyItems    int
-		maxDecoyHit   int
-		maxNameDecoys int
-	}{
-		{"realistic-dev13-names.jsonl", 0.975, 92, 0, 0},
-		{"realistic-dev12.jsonl", 0.99, 276, 12, 7}, // before the eighth round: 0.952, 255 of 300, 19 decoys
-	} {
-		t.Run(floor.file, func(t *testing.T) {
-			items := loadItems(t, floor.file)
-			rep := evaluate(t, r, items)
-			checkFloor(t, rep, map[string]float64{"PERSON": floor.person}, floor.fullyItems, floor.maxDecoyHit)
-			if n := nameDecoys(t, r, items); n > floor.maxNameDecoys {
-				t.Errorf("decoys redacted as PERSON or ADDRESS: %d, want at most %d", n, floor.maxNameDecoys)
-			}
-		})
-	}
-}
+// (Its floors are rows of realisticNamesRoundsFloor in names13b_test.go.)
 
 // TestNames8Forms holds the round's families one by one, with values that no dev file holds, and
 // next to each the same shape where no person stands: a word that is also a name, a verb or noun

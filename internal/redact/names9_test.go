@@ -11,29 +11,7 @@ import "testing"
 // PERSON covered 0.810 → 0.988 on the whole file. The round completes spans the rules already
 // start, so it is held on the two blind sets it read as well: realistic-dev14 257 → 260 of 300
 // and dev15 252 → 262, decoys 18 and 15 unchanged.
-func TestRealisticNames9(t *testing.T) {
-	r := newTestRedactor(t, DefaultConfig())
-	for _, floor := range []struct {
-		file          string
-		person        float64
-		fullyItems    int
-		maxDecoyHit   int
-		maxNameDecoys int
-	}{
-		{"realistic-dev16-names.jsonl", 0.98, 69, 2, 2},
-		{"realistic-dev14.jsonl", 0.965, 260, 18, 8},
-		{"realistic-dev15.jsonl", 0.96, 262, 15, 8},
-	} {
-		t.Run(floor.file, func(t *testing.T) {
-			items := loadItems(t, floor.file)
-			rep := evaluate(t, r, items)
-			checkFloor(t, rep, map[string]float64{"PERSON": floor.person}, floor.fullyItems, floor.maxDecoyHit)
-			if n := nameDecoys(t, r, items); n > floor.maxNameDecoys {
-				t.Errorf("decoys redacted as PERSON or ADDRESS: %d, want at most %d", n, floor.maxNameDecoys)
-			}
-		})
-	}
-}
+// (Its floors are rows of realisticNamesRoundsFloor in names13b_test.go.)
 
 // TestNames9Forms holds the round's mechanisms with values no dev file holds, and next to each the
 // same shape where no person stands.
