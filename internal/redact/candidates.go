@@ -210,7 +210,15 @@ func (t *scanText) foldPrefix(i int, w []rune) bool {
 		return false
 	}
 	for k, c := range w {
-		if unicode.ToLower(t.runes[i+k]) != c {
+		r := t.runes[i+k]
+		if r < 0x80 { // unicode.ToLower's ASCII case, inline
+			if r >= 'A' && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+		} else {
+			r = unicode.ToLower(r)
+		}
+		if r != c {
 			return false
 		}
 	}
@@ -272,18 +280,25 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 // out a word rune before the match, and never with a space (heads), then with one of
 // rec.starts, then whatever rec.first checks.
 func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int {
-	if lo > 0 && *k < len(t.heads) && int(t.heads[*k]) < lo { // skip to lo: ranges are sparse
-		*k = int(t.headAt[min(lo, len(t.runes))])
+	heads, runes := t.heads, t.runes
+	kk := *k // a local index: the loop stores nothing through k
+	if lo > 0 && kk < len(heads) && int(heads[kk]) < lo { // skip to lo: ranges are sparse
+		kk = int(t.headAt[min(lo, len(runes))])
 	}
-	for ; *k < len(t.heads) && int(t.heads[*k]) < hi; *k++ {
-		i := int(t.heads[*k])
-		if r := t.runes[i]; r < 128 && !rec.starts[r] || r >= 128 && !rec.high {
+	starts, high, first := &rec.starts, rec.high, rec.first
+	for ; kk < len(heads); kk++ {
+		i := int(heads[kk])
+		if i >= hi {
+			break
+		}
+		if r := runes[i]; r < 128 && !starts[r] || r >= 128 && !high {
 			continue
 		}
-		if rec.first(t, i) {
+		if first(t, i) {
 			c = append(c, i)
 		}
 	}
+	*k = kk
 	return c
 }
 

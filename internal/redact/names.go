@@ -1680,7 +1680,7 @@ func introLen(ws []word, i int) int {
 // index in intros.
 func introAt(ws []word, i int) (int, int) {
 	w := ws[i].text
-	if !introStart[w[0]] || len(w) > maxIntroRunes*utf8.UTFMax || utf8.RuneCountInString(w) > maxIntroRunes {
+	if !introStart[w[0]] || len(w) > maxIntroRunes*utf8.UTFMax || len(w) > maxIntroRunes && utf8.RuneCountInString(w) > maxIntroRunes {
 		return 0, -1
 	}
 	for _, k := range introsByFirst[w[0]|0x20] {
