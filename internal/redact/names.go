@@ -19,9 +19,14 @@ type word struct {
 
 // class returns the word's lexicon classes (lex* flags), looked up once.
 func (w *word) class(fc *folder) uint32 {
-	if !w.clsDone {
-		w.cls, w.clsDone = lexLookup(w.fold(fc)), true
+	if w.clsDone { // the common case, small enough to inline
+		return w.cls
 	}
+	return w.lookupClass(fc)
+}
+
+func (w *word) lookupClass(fc *folder) uint32 {
+	w.cls, w.clsDone = lexLookup(w.fold(fc)), true
 	return w.cls
 }
 
@@ -54,7 +59,14 @@ type folder struct {
 }
 
 func (w *word) fold(fc *folder) []byte {
-	if w.folded == nil {
+	if w.folded != nil { // the common case, small enough to inline
+		return w.folded
+	}
+	return w.foldOnce(fc)
+}
+
+func (w *word) foldOnce(fc *folder) []byte {
+	{
 		switch {
 		case w.ascii:
 			w.folded = fc.lower[w.start:w.end]
