@@ -33,6 +33,7 @@ type scanText struct {
 	dig      []uint8 // dig[i]: digits from rune i to the end of its cluster (saturating at 255); 0 if runes[i] is not a digit
 	heads    []int32 // the runes a built-in match can start at: no word rune before, not a space
 	headAt   []int32 // headAt[i]: index in heads of the first head at rune i or after (len(runes)+1 entries)
+	headRune []uint8 // headRune[k]: the rune at heads[k] if ASCII, else 128 (read in order by startsIn)
 	cands    []int
 	occ      [][2]int // context word occurrences (nearContext)
 	words    []word   // the gazetteer's words
@@ -67,6 +68,7 @@ func (r *Redactor) getText(text string) *scanText {
 func (r *Redactor) putText(t *scanText) {
 	clear(t.p.lower)
 	clear(t.runes)
+	clear(t.headRune)
 	clear(t.words)
 	clear(t.spans)
 	clear(t.fold.arena)
@@ -96,6 +98,7 @@ func (t *scanText) prepare(text string) {
 	n := utf8.RuneCountInString(text)
 	runes := slices.Grow(t.runes[:0], n)[:n]
 	heads := slices.Grow(t.heads[:0], n)
+	headRune := slices.Grow(t.headRune[:0], n)
 	headAt := slices.Grow(t.headAt[:0], n+1)[:n+1]
 	t.offs = t.offs[:0]
 	prevWord := false
@@ -107,6 +110,7 @@ func (t *scanText) prepare(text string) {
 			headAt[i] = int32(len(heads))
 			if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
 				heads = append(heads, int32(i))
+				headRune = append(headRune, uint8(r)) // ASCII
 			}
 			prevWord = isWordRune(r)
 		}
@@ -117,6 +121,7 @@ func (t *scanText) prepare(text string) {
 			runes[k], offs[k], headAt[k] = r, int32(i), int32(len(heads))
 			if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
 				heads = append(heads, int32(k))
+				headRune = append(headRune, uint8(min(r, 128)))
 			}
 			prevWord = isWordRune(r)
 			k++
@@ -125,7 +130,7 @@ func (t *scanText) prepare(text string) {
 		t.offs = offs
 	}
 	headAt[n] = int32(len(heads))
-	t.runes, t.heads, t.headAt = runes, heads, headAt
+	t.runes, t.heads, t.headAt, t.headRune = runes, heads, headAt, headRune
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
 	dig := slices.Grow(t.dig[:0], n+1)[:n+1]
 	dig[n] = 0
@@ -280,7 +285,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 // out a word rune before the match, and never with a space (heads), then with one of
 // rec.starts, then whatever rec.first checks.
 func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int {
-	heads, runes := t.heads, t.runes
+	heads, runes, headRune := t.heads, t.runes, t.headRune[:len(t.heads)]
 	kk := *k // a local index: the loop stores nothing through k
 	if lo > 0 && kk < len(heads) && int(heads[kk]) < lo { // skip to lo: ranges are sparse
 		kk = int(t.headAt[min(lo, len(runes))])
@@ -291,7 +296,7 @@ func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int 
 		if i >= hi {
 			break
 		}
-		if r := runes[i]; r < 128 && !starts[r] || r >= 128 && !high {
+		if r := headRune[kk]; r < 128 && !starts[r] || r >= 128 && !high {
 			continue
 		}
 		if first(t, i) {
