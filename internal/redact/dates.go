@@ -1869,12 +1869,15 @@ func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span
 		return out
 	}
 	for _, tail := range [...]string{"del ", "do "} { // each tail is one index search of the text
+		// every pairBirthWord has a space before its tail: searching the tail with it skips
+		// "todo ", "cuando "
+		spaced := " " + tail
 		for off := 0; ; {
-			k := bytes.Index(fc.lower[off:], []byte(tail))
+			k := strings.Index(string(fc.lower[off:]), spaced)
 			if k < 0 {
 				break
 			}
-			off += k + len(tail)
+			off += k + len(spaced)
 			if off >= len(text) || !isDigitByte(text[off]) && text[off] != '\'' {
 				continue // most "del " are followed by a word: one byte decides
 			}

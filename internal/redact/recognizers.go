@@ -422,6 +422,23 @@ func refineDate(s string) int {
 	return len(s)
 }
 
-func isAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
-}
+func isAlnum(c byte) bool { return byteClass[c]&byteAlnum != 0 }
+
+// byteClass holds isAlnum and isWordByte of every byte: one load instead of three range tests
+// in the scans that ask them of every byte of a text.
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			t[c] |= byteAlnum | byteWord
+		}
+		if c >= 0x80 || c == '_' {
+			t[c] |= byteWord
+		}
+	}
+	return t
+}()
+
+const (
+	byteAlnum = 1 << iota
+	byteWord
+)

@@ -22,3 +22,17 @@ func TestSeparateStreetWordSwitch(t *testing.T) {
 		t.Errorf("switch holds %d words, set %d", n, len(separateStreetWord))
 	}
 }
+
+// The byte tables answer as the range tests they replace.
+func TestByteClassTables(t *testing.T) {
+	for i := 0; i < 256; i++ {
+		c := byte(i)
+		alnum := c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+		if isAlnum(c) != alnum {
+			t.Errorf("isAlnum(%#x) = %v", c, !alnum)
+		}
+		if word := alnum || c >= 0x80 || c == '_'; isWordByte(c) != word {
+			t.Errorf("isWordByte(%#x) = %v", c, !word)
+		}
+	}
+}
