@@ -66,6 +66,9 @@ func (p *profile) reset(text string) {
 	b := append(p.lower[:0], text...)
 	*p = profile{}
 	for i := 0; i < len(b); i++ {
+		if byteClass[b[i]]&byteProfiled == 0 {
+			continue // most bytes (lower-case letters, spaces) are neither counted nor changed
+		}
 		switch c := b[i]; {
 		case c >= 'A' && c <= 'Z':
 			b[i] = c + 'a' - 'A'
@@ -434,6 +437,12 @@ var byteClass = func() (t [256]uint8) {
 		if c >= 0x80 || c == '_' {
 			t[c] |= byteWord
 		}
+		if c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '@' || c == ':' || c == '.' || c == 0xC3 {
+			t[c] |= byteProfiled
+		}
+		if c >= 0x80 || c == '%' || c == '&' || c == '?' || c == '=' || c == ' ' || c == '+' || c == '\v' || c == '\f' {
+			t[c] |= byteNeeds
+		}
 	}
 	return t
 }()
@@ -441,4 +450,6 @@ var byteClass = func() (t [256]uint8) {
 const (
 	byteAlnum = 1 << iota
 	byteWord
+	byteProfiled // a byte profile.reset counts or lower-cases (0xC3: a Latin-1 capital may follow)
+	byteNeeds    // a byte needs looks at: one of its switch's ASCII cases, or a non-ASCII rune's first
 )

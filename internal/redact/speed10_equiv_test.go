@@ -36,3 +36,26 @@ func TestByteClassTables(t *testing.T) {
 		}
 	}
 }
+
+// byteProfiled and byteNeeds leave out only bytes profile.reset and needs do nothing with.
+func TestByteClassSkips(t *testing.T) {
+	for i := 0; i < 256; i++ {
+		c := byte(i)
+		if byteClass[c]&byteProfiled == 0 {
+			var p profile
+			p.reset(string([]byte{c, c}))
+			if p.upper+p.digits+p.at+p.colon+p.dots != 0 || string(p.lower) != string([]byte{c, c}) {
+				t.Errorf("profile.reset counts or changes %#x", c)
+			}
+		}
+		if byteClass[c]&byteNeeds == 0 {
+			if c >= 0x80 {
+				t.Errorf("%#x: a non-ASCII byte must be looked at", c)
+			}
+			switch c {
+			case '%', '&', '?', '=', ' ', '+', '\v', '\f':
+				t.Errorf("%#x: needs' switch has a case for it", c)
+			}
+		}
+	}
+}
