@@ -59,3 +59,13 @@ func TestByteClassSkips(t *testing.T) {
 		}
 	}
 }
+
+// lookupCue's byte filters never turn away a key of cueIndex.
+func TestLookupCueFindsEveryKey(t *testing.T) {
+	for k, want := range cueIndex {
+		got, ok := lookupCue([]byte(k))
+		if !ok || len(got) != len(want) {
+			t.Errorf("lookupCue(%q) = %v, %v", k, got, ok)
+		}
+	}
+}
