@@ -325,6 +325,11 @@ func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
 		// Occurrences starting in [from, hi); one that ends after hi may be in the reach of
 		// a later start.
 		for a := max(lo, searched); a < hi; a++ {
+			if pairs := rec.gatePairs; pairs != nil && a+1 < len(lower) {
+				if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 == 0 {
+					continue // no gate word starts with these two bytes
+				}
+			}
 			for _, k := range rec.gateByFirst[lower[a]] {
 				// bytes.HasPrefix, with the second byte compared first: most first-byte
 				// hits in prose end there, without a call.

@@ -26,6 +26,9 @@ type recognizer struct {
 	anyContext bool
 	// gateByFirst indexes gate by first byte.
 	gateByFirst [256][]int
+	// gatePairs has bit b0<<8|b1 set when a gate word can start with bytes b0, b1 (a one-byte
+	// word with any b1): nearContext skips the other pairs without reading gateByFirst.
+	gatePairs *[1 << 16 / 64]uint64
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
 	need func(p *profile) bool
 	veto func(text string, start, end int) bool // see builtin.veto
@@ -278,6 +281,24 @@ func compileRecognizers(cfg Config, strict bool) ([]*recognizer, error) {
 		for k, w := range rec.gate {
 			if len(w) > 0 {
 				rec.gateByFirst[w[0]] = append(rec.gateByFirst[w[0]], k)
+			}
+		}
+		if rec.maxLen > 0 && !rec.anyContext { // only nearContext reads it
+			rec.gatePairs = new([1 << 16 / 64]uint64)
+		}
+		for _, w := range rec.gate {
+			if rec.gatePairs == nil {
+				break
+			}
+			switch {
+			case len(w) >= 2:
+				pair := int(w[0])<<8 | int(w[1])
+				rec.gatePairs[pair>>6] |= 1 << (pair & 63)
+			case len(w) == 1:
+				for b1 := 0; b1 < 256; b1++ {
+					pair := int(w[0])<<8 | b1
+					rec.gatePairs[pair>>6] |= 1 << (pair & 63)
+				}
 			}
 		}
 		out = append(out, rec)
