@@ -1869,15 +1869,12 @@ func appendPairBirthYears(out []Span, text string, ws []word, fc *folder) []Span
 		return out
 	}
 	for _, tail := range [...]string{"del ", "do "} { // each tail is one index search of the text
-		// every pairBirthWord has a space before its tail: searching the tail with it skips
-		// "todo ", "cuando "
-		spaced := " " + tail
 		for off := 0; ; {
-			k := strings.Index(string(fc.lower[off:]), spaced)
+			k := bytes.Index(fc.lower[off:], []byte(tail))
 			if k < 0 {
 				break
 			}
-			off += k + len(spaced)
+			off += k + len(tail)
 			if off >= len(text) || !isDigitByte(text[off]) && text[off] != '\'' {
 				continue // most "del " are followed by a word: one byte decides
 			}
