@@ -203,7 +203,11 @@ func firstMonth(t *scanText, i int) bool {
 		return false
 	}
 	if r = unicode.ToLower(r); r >= 'a' && r <= 'z' {
+		r2 := unicode.ToLower(t.rune(i + 1)) // as in firstStreet: the second rune first
 		for _, m := range monthPrefixes[r-'a'] {
+			if len(m) >= 2 && m[1] != r2 {
+				continue
+			}
 			if t.foldPrefix(i, m) {
 				return true
 			}
