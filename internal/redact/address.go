@@ -53,6 +53,16 @@ var areaWords = words(`urbanizacion urb poligono pol barrio barri bº barriada b
 // name ("Mariahilfer Straße 101", "Bahnhof Str. 3").
 var separateStreetWord = words(`straße strasse str gasse allee platz weg ring damm ufer straat laan gracht`)
 
+// isSeparateStreetWord is separateStreetWord[string(f)] without hashing f (a switch on the
+// length first): mayStartAddress asks it of the word after every capitalised one.
+func isSeparateStreetWord(f []byte) bool {
+	switch string(f) {
+	case "straße", "strasse", "str", "gasse", "allee", "platz", "weg", "ring", "damm", "ufer", "straat", "laan", "gracht":
+		return true
+	}
+	return false
+}
+
 // postfixStreetWords end a Basque street's name ("Nagusia kalea", "Gernikako Arbola etorbidea").
 var postfixStreetWords = words(`kalea etorbidea hiribidea bidea pasealekua enparantza plaza errepidea kalexka auzoa`)
 
@@ -631,7 +641,7 @@ func mayStartAddress(ws []word, i int, fc *folder) bool {
 		}
 		return false
 	}
-	if streetSuffix(ws[i].fold(fc)) || i+1 < len(ws) && separateStreetWord[string(ws[i+1].fold(fc))] {
+	if streetSuffix(ws[i].fold(fc)) || i+1 < len(ws) && isSeparateStreetWord(ws[i+1].fold(fc)) {
 		return true
 	}
 	if l := ws[i].end - ws[i].start; (l == 3 || l == 5) && (ws[i].text[0] == 'M' || ws[i].text[0] == 'C') {

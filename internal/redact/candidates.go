@@ -33,6 +33,7 @@ type scanText struct {
 	dig      []uint8 // dig[i]: digits from rune i to the end of its cluster (saturating at 255); 0 if runes[i] is not a digit
 	heads    []int32 // the runes a built-in match can start at: no word rune before, not a space
 	headAt   []int32 // headAt[i]: index in heads of the first head at rune i or after (len(runes)+1 entries)
+	headRune []uint8 // headRune[k]: the rune at heads[k] if ASCII, else 128 (read in order by startsIn)
 	cands    []int
 	occ      [][2]int // context word occurrences (nearContext)
 	words    []word   // the gazetteer's words
@@ -67,6 +68,7 @@ func (r *Redactor) getText(text string) *scanText {
 func (r *Redactor) putText(t *scanText) {
 	clear(t.p.lower)
 	clear(t.runes)
+	clear(t.headRune)
 	clear(t.words)
 	clear(t.spans)
 	clear(t.fold.arena)
@@ -96,6 +98,7 @@ func (t *scanText) prepare(text string) {
 	n := utf8.RuneCountInString(text)
 	runes := slices.Grow(t.runes[:0], n)[:n]
 	heads := slices.Grow(t.heads[:0], n)
+	headRune := slices.Grow(t.headRune[:0], n)
 	headAt := slices.Grow(t.headAt[:0], n+1)[:n+1]
 	t.offs = t.offs[:0]
 	prevWord := false
@@ -107,6 +110,7 @@ func (t *scanText) prepare(text string) {
 			headAt[i] = int32(len(heads))
 			if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
 				heads = append(heads, int32(i))
+				headRune = append(headRune, uint8(r)) // ASCII
 			}
 			prevWord = isWordRune(r)
 		}
@@ -117,6 +121,7 @@ func (t *scanText) prepare(text string) {
 			runes[k], offs[k], headAt[k] = r, int32(i), int32(len(heads))
 			if !prevWord && r != ' ' && r != '\n' && r != '\t' && r != '\r' {
 				heads = append(heads, int32(k))
+				headRune = append(headRune, uint8(min(r, 128)))
 			}
 			prevWord = isWordRune(r)
 			k++
@@ -125,7 +130,7 @@ func (t *scanText) prepare(text string) {
 		t.offs = offs
 	}
 	headAt[n] = int32(len(heads))
-	t.runes, t.heads, t.headAt = runes, heads, headAt
+	t.runes, t.heads, t.headAt, t.headRune = runes, heads, headAt, headRune
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
 	dig := slices.Grow(t.dig[:0], n+1)[:n+1]
 	dig[n] = 0
@@ -210,7 +215,15 @@ func (t *scanText) foldPrefix(i int, w []rune) bool {
 		return false
 	}
 	for k, c := range w {
-		if unicode.ToLower(t.runes[i+k]) != c {
+		r := t.runes[i+k]
+		if r < 0x80 { // unicode.ToLower's ASCII case, inline
+			if r >= 'A' && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+		} else {
+			r = unicode.ToLower(r)
+		}
+		if r != c {
 			return false
 		}
 	}
@@ -272,18 +285,25 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 // out a word rune before the match, and never with a space (heads), then with one of
 // rec.starts, then whatever rec.first checks.
 func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int {
-	if lo > 0 && *k < len(t.heads) && int(t.heads[*k]) < lo { // skip to lo: ranges are sparse
-		*k = int(t.headAt[min(lo, len(t.runes))])
+	heads, runes, headRune := t.heads, t.runes, t.headRune[:len(t.heads)]
+	kk := *k // a local index: the loop stores nothing through k
+	if lo > 0 && kk < len(heads) && int(heads[kk]) < lo { // skip to lo: ranges are sparse
+		kk = int(t.headAt[min(lo, len(runes))])
 	}
-	for ; *k < len(t.heads) && int(t.heads[*k]) < hi; *k++ {
-		i := int(t.heads[*k])
-		if r := t.runes[i]; r < 128 && !rec.starts[r] || r >= 128 && !rec.high {
+	starts, high, first := &rec.starts, rec.high, rec.first
+	for ; kk < len(heads); kk++ {
+		i := int(heads[kk])
+		if i >= hi {
+			break
+		}
+		if r := headRune[kk]; r < 128 && !starts[r] || r >= 128 && !high {
 			continue
 		}
-		if rec.first(t, i) {
+		if first(t, i) {
 			c = append(c, i)
 		}
 	}
+	*k = kk
 	return c
 }
 
@@ -305,6 +325,11 @@ func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
 		// Occurrences starting in [from, hi); one that ends after hi may be in the reach of
 		// a later start.
 		for a := max(lo, searched); a < hi; a++ {
+			if pairs := rec.gatePairs; pairs != nil && a+1 < len(lower) {
+				if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 == 0 {
+					continue // no gate word starts with these two bytes
+				}
+			}
 			for _, k := range rec.gateByFirst[lower[a]] {
 				// bytes.HasPrefix, with the second byte compared first: most first-byte
 				// hits in prose end there, without a call.

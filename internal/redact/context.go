@@ -43,9 +43,18 @@ func (x *ctxIndex) foundIn(b []byte) bool {
 	if x.empty {
 		return true
 	}
+	prevWord := false // isWordByte(b[k-1])
 	for k := 0; k < len(b); k++ {
-		for _, w := range x.byFirst[b[k]] {
-			if len(w) <= len(b)-k && string(b[k:k+len(w)]) == w && (k == 0 || !isWordByte(b[k-1]) || !isWordByte(w[0])) {
+		c := b[k]
+		// every word in byFirst[c] starts with c: inside a word (a word byte after a word
+		// byte) none of them is at a word start, so the bucket is not read
+		if cw := isWordByte(c); prevWord && cw {
+			continue
+		} else {
+			prevWord = cw
+		}
+		for _, w := range x.byFirst[c] {
+			if len(w) <= len(b)-k && (len(w) < 2 || b[k+1] == w[1]) && string(b[k:k+len(w)]) == w {
 				return true
 			}
 		}

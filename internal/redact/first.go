@@ -203,7 +203,11 @@ func firstMonth(t *scanText, i int) bool {
 		return false
 	}
 	if r = unicode.ToLower(r); r >= 'a' && r <= 'z' {
+		r2 := unicode.ToLower(t.rune(i + 1)) // as in firstStreet: the second rune first
 		for _, m := range monthPrefixes[r-'a'] {
+			if len(m) >= 2 && m[1] != r2 {
+				continue
+			}
 			if t.foldPrefix(i, m) {
 				return true
 			}
@@ -219,7 +223,13 @@ func firstStreet(t *scanText, i int) bool {
 		return false
 	}
 	if r = unicode.ToLower(r); r >= 'a' && r <= 'z' {
+		// the keywords of one first letter differ mostly in their second: compared first,
+		// lower-cased once, it turns most of them away without a foldPrefix call
+		r2 := unicode.ToLower(t.rune(i + 1)) // -1 past the text: no keyword's second rune
 		for _, k := range streetPrefixes[r-'a'] {
+			if len(k) >= 2 && k[1] != r2 {
+				continue
+			}
 			if t.foldPrefix(i, k) {
 				return true
 			}

@@ -24,12 +24,29 @@ type metrics struct {
 
 // countRedactions adds one redaction per span, by type.
 func (m *metrics) countRedactions(spans []Span) {
+	// counted per type first: one counter lookup per type, not per span
+	type count struct {
+		typ string
+		n   int
+	}
+	var buf [16]count
+	counts := buf[:0]
+next:
 	for _, sp := range spans {
-		c, ok := m.byType.Load(sp.Type)
-		if !ok {
-			c, _ = m.byType.LoadOrStore(sp.Type, m.redactions.WithLabelValues(sp.Type))
+		for k := range counts {
+			if counts[k].typ == sp.Type {
+				counts[k].n++
+				continue next
+			}
 		}
-		c.(prometheus.Counter).Inc()
+		counts = append(counts, count{sp.Type, 1})
+	}
+	for _, tc := range counts {
+		c, ok := m.byType.Load(tc.typ)
+		if !ok {
+			c, _ = m.byType.LoadOrStore(tc.typ, m.redactions.WithLabelValues(tc.typ))
+		}
+		c.(prometheus.Counter).Add(float64(tc.n))
 	}
 }
 

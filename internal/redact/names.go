@@ -19,9 +19,14 @@ type word struct {
 
 // class returns the word's lexicon classes (lex* flags), looked up once.
 func (w *word) class(fc *folder) uint32 {
-	if !w.clsDone {
-		w.cls, w.clsDone = lexLookup(w.fold(fc)), true
+	if w.clsDone { // the common case, small enough to inline
+		return w.cls
 	}
+	return w.lookupClass(fc)
+}
+
+func (w *word) lookupClass(fc *folder) uint32 {
+	w.cls, w.clsDone = lexLookup(w.fold(fc)), true
 	return w.cls
 }
 
@@ -54,7 +59,14 @@ type folder struct {
 }
 
 func (w *word) fold(fc *folder) []byte {
-	if w.folded == nil {
+	if w.folded != nil { // the common case, small enough to inline
+		return w.folded
+	}
+	return w.foldOnce(fc)
+}
+
+func (w *word) foldOnce(fc *folder) []byte {
+	{
 		switch {
 		case w.ascii:
 			w.folded = fc.lower[w.start:w.end]
@@ -146,8 +158,8 @@ func splitWords(out []word, text string) []word {
 func isASCIILetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func capitalised(w string) bool {
-	if len(w) > 0 && w[0] < utf8.RuneSelf {
-		return w[0] >= 'A' && w[0] <= 'Z' // the common case, inlined: no rune decoding, no table
+	if w != "" && w[0] < utf8.RuneSelf {
+		return w[0]-'A' <= 'Z'-'A' // the common case, inlined (one compare keeps it under the inlining budget)
 	}
 	return capitalisedRune(w)
 }
@@ -1680,7 +1692,7 @@ func introLen(ws []word, i int) int {
 // index in intros.
 func introAt(ws []word, i int) (int, int) {
 	w := ws[i].text
-	if !introStart[w[0]] || len(w) > maxIntroRunes*utf8.UTFMax || utf8.RuneCountInString(w) > maxIntroRunes {
+	if !introStart[w[0]] || len(w) > maxIntroRunes*utf8.UTFMax || len(w) > maxIntroRunes && utf8.RuneCountInString(w) > maxIntroRunes {
 		return 0, -1
 	}
 	for _, k := range introsByFirst[w[0]|0x20] {

@@ -125,6 +125,10 @@ func (n *normalizer) normalize(text string) view {
 func needs(text string) (runes, codes, spaced bool) {
 	for i := 0; i < len(text); {
 		c := text[i]
+		if byteClass[c]&byteNeeds == 0 {
+			i++ // an ASCII byte the switch below does nothing with
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch c {
 			case '%', '&':

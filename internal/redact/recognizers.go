@@ -26,6 +26,9 @@ type recognizer struct {
 	anyContext bool
 	// gateByFirst indexes gate by first byte.
 	gateByFirst [256][]int
+	// gatePairs has bit b0<<8|b1 set when a gate word can start with bytes b0, b1 (a one-byte
+	// word with any b1): nearContext skips the other pairs without reading gateByFirst.
+	gatePairs *[1 << 16 / 64]uint64
 	// need is a cheap test on the whole text: the recognizer cannot match without it.
 	need func(p *profile) bool
 	veto func(text string, start, end int) bool // see builtin.veto
@@ -66,6 +69,9 @@ func (p *profile) reset(text string) {
 	b := append(p.lower[:0], text...)
 	*p = profile{}
 	for i := 0; i < len(b); i++ {
+		if byteClass[b[i]]&byteProfiled == 0 {
+			continue // most bytes (lower-case letters, spaces) are neither counted nor changed
+		}
 		switch c := b[i]; {
 		case c >= 'A' && c <= 'Z':
 			b[i] = c + 'a' - 'A'
@@ -277,6 +283,24 @@ func compileRecognizers(cfg Config, strict bool) ([]*recognizer, error) {
 				rec.gateByFirst[w[0]] = append(rec.gateByFirst[w[0]], k)
 			}
 		}
+		if rec.maxLen > 0 && !rec.anyContext { // only nearContext reads it
+			rec.gatePairs = new([1 << 16 / 64]uint64)
+		}
+		for _, w := range rec.gate {
+			if rec.gatePairs == nil {
+				break
+			}
+			switch {
+			case len(w) >= 2:
+				pair := int(w[0])<<8 | int(w[1])
+				rec.gatePairs[pair>>6] |= 1 << (pair & 63)
+			case len(w) == 1:
+				for b1 := 0; b1 < 256; b1++ {
+					pair := int(w[0])<<8 | b1
+					rec.gatePairs[pair>>6] |= 1 << (pair & 63)
+				}
+			}
+		}
 		out = append(out, rec)
 		return nil
 	}
@@ -422,6 +446,31 @@ func refineDate(s string) int {
 	return len(s)
 }
 
-func isAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
-}
+func isAlnum(c byte) bool { return byteClass[c]&byteAlnum != 0 }
+
+// byteClass holds isAlnum and isWordByte of every byte: one load instead of three range tests
+// in the scans that ask them of every byte of a text.
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+			t[c] |= byteAlnum | byteWord
+		}
+		if c >= 0x80 || c == '_' {
+			t[c] |= byteWord
+		}
+		if c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '@' || c == ':' || c == '.' || c == 0xC3 {
+			t[c] |= byteProfiled
+		}
+		if c >= 0x80 || c == '%' || c == '&' || c == '?' || c == '=' || c == ' ' || c == '+' || c == '\v' || c == '\f' {
+			t[c] |= byteNeeds
+		}
+	}
+	return t
+}()
+
+const (
+	byteAlnum = 1 << iota
+	byteWord
+	byteProfiled // a byte profile.reset counts or lower-cases (0xC3: a Latin-1 capital may follow)
+	byteNeeds    // a byte needs looks at: one of its switch's ASCII cases, or a non-ASCII rune's first
+)

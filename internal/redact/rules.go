@@ -139,9 +139,19 @@ var cueKeyLens = func() (t [256]uint64) {
 	return t
 }()
 
+// cueKeyEnds[c][d>>6] has bit d&63 set when a cueIndex key starts with byte c and ends with
+// byte d: a word of a length some key has is then still hashed only if its ends match a key's.
+var cueKeyEnds = func() (t [256][4]uint64) {
+	for k := range cueIndex {
+		d := k[len(k)-1]
+		t[k[0]][d>>6] |= 1 << (d & 63)
+	}
+	return t
+}()
+
 // lookupCue is cueIndex[string(f)].
 func lookupCue(f []byte) ([]cuePhrase, bool) {
-	if len(f) > 0 && cueKeyLens[f[0]]>>min(len(f), 63)&1 == 0 {
+	if len(f) > 0 && (cueKeyLens[f[0]]>>min(len(f), 63)&1 == 0 || cueKeyEnds[f[0]][f[len(f)-1]>>6]>>(f[len(f)-1]&63)&1 == 0) {
 		return nil, false
 	}
 	phrases, ok := cueIndex[string(f)]

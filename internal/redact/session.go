@@ -224,7 +224,7 @@ func boundary(text string, st, en int) bool {
 	return (st == 0 || !isWordByte(text[st-1])) && (en == len(text) || !isWordByte(text[en]))
 }
 
-func isWordByte(c byte) bool { return isAlnum(c) || c >= 0x80 || c == '_' }
+func isWordByte(c byte) bool { return byteClass[c]&byteWord != 0 }
 
 // keep drops allow-listed and below-threshold candidates and merges the rest (filter, then
 // merge); lower is appendLowerSameLength(text).
