@@ -286,7 +286,8 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 // rec.starts, then whatever rec.first checks.
 func (t *scanText) startsIn(c []int, rec *recognizer, lo, hi int, k *int) []int {
 	heads, runes, headRune := t.heads, t.runes, t.headRune[:len(t.heads)]
-	kk := *k // a local index: the loop stores nothing through k
+	// a local index: the loop stores nothing through k
+	kk := *k
 	if lo > 0 && kk < len(heads) && int(heads[kk]) < lo { // skip to lo: ranges are sparse
 		kk = int(t.headAt[min(lo, len(runes))])
 	}
