@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"runtime/debug"
 	"time"
 
 	"github.com/sucursal/sucursal/internal/admission"
@@ -157,11 +156,8 @@ func (s *Server) serveChat(ctx context.Context, req *pipeline.Request, rw *respo
 			if v == http.ErrAbortHandler { // net/http's own way to abort a response: keep its meaning
 				panic(v)
 			}
-			if p, ok := v.(*gopanic.Panic); ok { // a background check's panic, raised again here
-				err = &panicError{kind: fmt.Sprintf("%T", p.Value), stack: string(p.Stack)}
-				return
-			}
-			err = &panicError{kind: fmt.Sprintf("%T", v), stack: string(debug.Stack())}
+			kind, stack := gopanic.Describe(v) // a background check's panic is raised again here too
+			err = &panicError{kind: kind, stack: string(stack)}
 		}
 	}()
 	return s.d.Chat.ServeChat(ctx, req, rw)

@@ -205,14 +205,7 @@ func (a *ahead) stop() {
 	}
 	a.cancel()
 	<-a.done
-	a.repanic()
-}
-
-// repanic raises the draft goroutine's panic in the calling goroutine, once.
-func (a *ahead) repanic() {
-	p := a.panicked
-	a.panicked = nil
-	p.Repanic()
+	gopanic.RepanicOnce(&a.panicked)
 }
 
 // settle keeps the speculative draft when the round went as it assumed — the whole draft
@@ -229,7 +222,7 @@ func (t *Terminal) settle(a *ahead, res wire.VerifyResult, tokenMode bool) []Pie
 	}
 	<-a.done // the guess can only be checked once drafted; waiting costs less than starting anew
 	a.cancel()
-	a.repanic()
+	gopanic.RepanicOnce(&a.panicked)
 	if a.err != nil || len(a.pieces) < 2 || a.pieces[0].Text != res.Next ||
 		(tokenMode && (res.NextToken == nil || a.pieces[0].ID != *res.NextToken)) {
 		t.m.pipelined.WithLabelValues("discarded").Inc()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -359,10 +358,7 @@ func (s *Server) recoverStream(str *quic.Stream, log *slog.Logger) {
 		return
 	}
 	s.m.panics.Inc()
-	kind, stack := fmt.Sprintf("%T", v), debug.Stack()
-	if p, ok := v.(*gopanic.Panic); ok { // the stream's watcher goroutine panicked
-		kind, stack = fmt.Sprintf("%T", p.Value), p.Stack
-	}
+	kind, stack := gopanic.Describe(v) // the stream's watcher goroutine's own, when it panicked
 	log.Error("stream panicked", "panic_type", kind, "stack", string(stack))
 	str.CancelRead(wire.CodeProtocol)
 	str.CancelWrite(wire.CodeProtocol)

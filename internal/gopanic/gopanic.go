@@ -34,3 +34,21 @@ func (p *Panic) Repanic() {
 		panic(p)
 	}
 }
+
+// RepanicOnce clears *p and panics with what it held, if anything: for an owner that may reach
+// the point of raising it twice (a wait, then a deferred stop).
+func RepanicOnce(p **Panic) {
+	q := *p
+	*p = nil
+	q.Repanic()
+}
+
+// Describe is what a handler logs of a value it recovered: the Go type of the panic's value and
+// the stack of the goroutine that panicked — the carried goroutine's for a *Panic, the calling
+// goroutine's otherwise (call it inside the deferred function that recovered v).
+func Describe(v any) (kind string, stack []byte) {
+	if p, ok := v.(*Panic); ok {
+		return fmt.Sprintf("%T", p.Value), p.Stack
+	}
+	return fmt.Sprintf("%T", v), debug.Stack()
+}

@@ -41,3 +41,26 @@ func TestNoPanicCarriesNothing(t *testing.T) {
 	}
 	p.Repanic() // nil: no panic
 }
+
+func TestRepanicOnceAndDescribe(t *testing.T) {
+	p := &Panic{Value: 7, Stack: []byte("goroutine 3 [running]:\nbackground()\n")}
+	if kind, stack := Describe(p); kind != "int" || string(stack) != string(p.Stack) {
+		t.Fatalf("Describe(carried) = %q, %q", kind, stack)
+	}
+	if kind, stack := Describe("a value holding text"); kind != "string" || !strings.Contains(string(stack), "TestRepanicOnceAndDescribe") {
+		t.Fatalf("Describe(plain) = %q with a stack not of the caller", kind)
+	}
+	held := p
+	func() {
+		defer func() {
+			if v := recover(); v != p {
+				t.Fatalf("RepanicOnce raised %v", v)
+			}
+		}()
+		RepanicOnce(&held)
+	}()
+	if held != nil {
+		t.Fatal("RepanicOnce left the panic to be raised again")
+	}
+	RepanicOnce(&held) // nothing left: no panic
+}

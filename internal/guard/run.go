@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/sucursal/sucursal/internal/gopanic"
 )
 
 // task is one classifier on one text, split into the windows the classifier's kind needs.
@@ -229,8 +230,9 @@ func (g *Guard) classify(ctx context.Context, stage string, c Classifier, text s
 func (g *Guard) call(ctx context.Context, stage string, c Classifier, text string) (v Verdict, err error) {
 	defer func() {
 		if p := recover(); p != nil {
+			kind, stack := gopanic.Describe(p)
 			g.log.ErrorContext(ctx, "guard classifier panicked", "classifier", c.Name(), "stage", stage,
-				"panic_type", fmt.Sprintf("%T", p), "stack", string(debug.Stack()))
+				"panic_type", kind, "stack", string(stack))
 			v, err = Verdict{}, fmt.Errorf("%w (%T)", ErrClassifierPanicked, p)
 		}
 	}()

@@ -133,14 +133,7 @@ func startInputCheck(ctx context.Context, g *guard.Guard, texts []guard.ScanText
 func (c *inputCheck) stop() {
 	c.cancel()
 	<-c.done
-	c.repanic()
-}
-
-// repanic raises the check's panic in the calling goroutine, once.
-func (c *inputCheck) repanic() {
-	p := c.panicked
-	c.panicked = nil
-	p.Repanic()
+	gopanic.RepanicOnce(&c.panicked)
 }
 
 // wait returns nil when the request may go on, else the error its user gets.
@@ -150,7 +143,7 @@ func (c *inputCheck) wait(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	c.repanic()
+	gopanic.RepanicOnce(&c.panicked)
 	return guardError(c.err, "request")
 }
 
