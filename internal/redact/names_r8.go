@@ -223,7 +223,7 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 		if lw := lastWord(text[out[k].Start:e]); !initialWord(lw) && lw != "Ll" || lw == text[out[k].Start:e] {
 			continue // a word's last letters, or an initial alone
 		}
-		if j := wordStartingAt(ws, e+2); j >= 0 && capitalised(ws[j].text) && nameWord(&ws[j], fc) && !ws[j].is(fc, lexCue|lexInstitution|lexPlaces) {
+		if j := wordAtOffset(ws, e+2); j >= 0 && capitalised(ws[j].text) && nameWord(&ws[j], fc) && !ws[j].is(fc, lexCue|lexInstitution|lexPlaces) {
 			out[k] = span(text, out[k].Start, ws[extendName(text, ws, j, fc)].end, out[k].Score, out[k].Source)
 		}
 	}
@@ -233,8 +233,8 @@ func appendNamesR8(out []Span, first int, ws []word, fc *folder, text string) []
 		if sp.Start < 8 || text[sp.Start-3:sp.Start] != "de " || sp.End+3 >= len(text) || text[sp.End] != ',' || text[sp.End+1] != ' ' {
 			continue
 		}
-		j := wordStartingAt(ws, sp.Start)
-		m := wordStartingAt(ws, sp.End+2)
+		j := wordAtOffset(ws, sp.Start)
+		m := wordAtOffset(ws, sp.End+2)
 		if j < 2 || m < 0 || !r8Kin[string(ws[j-2].fold(fc))] || text[ws[j-2].end:ws[j-1].start] != " " || !capitalised(ws[m].text) ||
 			ws[m].end >= len(text) || text[ws[m].end] != ',' && !strings.HasPrefix(text[ws[m].end:], " (") ||
 			!nameWord(&ws[m], fc) || ws[m].is(fc, lexPlaces|lexInstitution|lexCue|lexNotNames|lexCompanyWords) || namedAt(out[first:], ws[m].start) {
@@ -618,7 +618,7 @@ func nicknameAfter(text string, ws []word, end int, fc *folder) (int, int, int, 
 		return 0, 0, 0, 0, false
 	}
 	p += n
-	j := wordStartingAt(ws, p)
+	j := wordAtOffset(ws, p)
 	if j < 0 {
 		return 0, 0, 0, 0, false
 	}
@@ -637,21 +637,12 @@ func nicknameAfter(text string, ws []word, end int, fc *folder) (int, int, int, 
 	}
 	ss, se := 0, 0
 	if p+1 < len(text) && text[p] == ' ' {
-		if k := wordStartingAt(ws, p+1); k >= 0 && capitalised(ws[k].text) && nameWord(&ws[k], fc) && !ws[k].is(fc, lexPlaces|lexInstitution|lexCue) {
+		if k := wordAtOffset(ws, p+1); k >= 0 && capitalised(ws[k].text) && nameWord(&ws[k], fc) && !ws[k].is(fc, lexPlaces|lexInstitution|lexCue) {
 			e := extendName(text, ws, k, fc)
 			ss, se = ws[k].start, ws[e].end
 		}
 	}
 	return w.start, w.end, ss, se, true
-}
-
-// wordStartingAt returns the index of the word that starts at p, or -1.
-func wordStartingAt(ws []word, p int) int {
-	k, ok := slices.BinarySearchFunc(ws, p, func(w word, p int) int { return w.start - p })
-	if !ok {
-		return -1
-	}
-	return k
 }
 
 // dropInCentres drops the names that follow, in one capitalised run, the head of a health centre,
@@ -674,7 +665,7 @@ func dropInCentres(out []Span, first int, ws []word, fc *folder, text string) []
 		}
 		if s := sp.Start; s >= 3 && text[s-1] == ' ' && isDigitByte(text[s-2]) && lawAcronymAt(text, ws, s) {
 			// "Article 17 GDPR, Nathaniel Brooks", "art. 36 LAU": a law's acronym after its article
-			j := wordStartingAt(ws, sp.Start)
+			j := wordAtOffset(ws, sp.Start)
 			if j < 0 || j+1 >= len(ws) || ws[j+1].start >= sp.End || !capitalised(ws[j+1].text) {
 				continue
 			}
@@ -696,7 +687,7 @@ func dropInCentres(out []Span, first int, ws []word, fc *folder, text string) []
 
 // centreBefore: the capitalised run up to the word at s (or that word) starts at an r8Heads word.
 func centreBefore(text string, ws []word, s int, fc *folder) bool {
-	i := wordStartingAt(ws, s)
+	i := wordAtOffset(ws, s)
 	if i < 0 {
 		return false
 	}
@@ -719,7 +710,7 @@ func centreBefore(text string, ws []word, s int, fc *folder) bool {
 // centreAcronymIn: a word of sp is a health centre's or a school's acronym in capitals ("Recepció
 // CAP", a repeat of "CAP"): no person's name holds one.
 func centreAcronymIn(text string, ws []word, sp Span, fc *folder) bool {
-	for i := wordStartingAt(ws, sp.Start); i >= 0 && i < len(ws) && ws[i].end <= sp.End; i++ {
+	for i := wordAtOffset(ws, sp.Start); i >= 0 && i < len(ws) && ws[i].end <= sp.End; i++ {
 		if t := ws[i].text; len(t) >= 2 && len(t) <= 4 && allCaps(t) && ws[i].is(fc, lexR8Cue) && r8Heads[string(ws[i].fold(fc))] {
 			return true
 		}
@@ -730,7 +721,7 @@ func centreAcronymIn(text string, ws []word, sp Span, fc *folder) bool {
 // lawAcronymAt: the word at s is in capitals right after an article's or a law's number ("Article 17
 // GDPR", "art. 36 LAU", "Llei 29/1994 LAU"): a law's acronym, no surname.
 func lawAcronymAt(text string, ws []word, s int) bool {
-	j := wordStartingAt(ws, s)
+	j := wordAtOffset(ws, s)
 	if j < 1 || !allCaps(ws[j].text) || s < 3 || text[s-1] != ' ' || !isDigitByte(text[s-2]) {
 		return false
 	}

@@ -237,11 +237,11 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		if c < 0 {
 			continue
 		}
-		j := wordStartingAt(ws, sp.Start+c)
+		j := wordAtOffset(ws, sp.Start+c)
 		if j < 2 || !nameWord(&ws[j], fc) || !ws[j].given(fc) || ws[j].is(fc, lexSurnames) || j < 3 {
 			continue
 		}
-		if i0 := wordStartingAt(ws, sp.Start); i0 < 0 || i0 >= j-2 || !ws[i0].given(fc) || !capitalised(ws[i0].text) {
+		if i0 := wordAtOffset(ws, sp.Start); i0 < 0 || i0 >= j-2 || !ws[i0].given(fc) || !capitalised(ws[i0].text) {
 			continue // the left part: a given name and a surname at least ("Eusebio Lanza Pardo y Milagros…")
 		}
 		le := ws[j-2].end // the left name's last word
@@ -272,7 +272,7 @@ func appendNamesR9(out []Span, first int, ws []word, fc *folder, text string) []
 		default:
 			continue
 		}
-		j := wordStartingAt(ws, sp.End+1+skip)
+		j := wordAtOffset(ws, sp.End+1+skip)
 		if j < 0 || namedAt(out[first:], ws[j].start) {
 			continue
 		}
