@@ -166,6 +166,19 @@ func (c *Cluster) StreamLeader(stream string) int {
 	return -1
 }
 
+// StepdownStream asks stream's leader to hand its leadership to another replica (a test that
+// needs the leader off one node). It fails the test when the stream has no leader.
+func (c *Cluster) StepdownStream(stream string) {
+	c.t.Helper()
+	l := c.StreamLeader(stream)
+	if l < 0 {
+		c.t.Fatalf("stream %s has no leader to step down", stream)
+	}
+	if err := c.nodes[l].JetStreamStepdownStream(server.DEFAULT_GLOBAL_ACCOUNT, stream); err != nil {
+		c.t.Fatalf("step down the leader of %s: %v", stream, err)
+	}
+}
+
 // Connect dials the cluster with opts; with only is ≥ 0 the client knows node only and ignores
 // the others the cluster advertises, as a process beside that node that dies with it.
 func (c *Cluster) Connect(name string, only int, opts ...nats.Option) *nats.Conn {
