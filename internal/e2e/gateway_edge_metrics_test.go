@@ -66,7 +66,12 @@ func TestGatewayExportsPerEdgeLinkSeries(t *testing.T) {
 	go func() { ran <- a.Run(agentCtx) }()
 	t.Cleanup(func() { stopAgent(); <-ran })
 	waitLink(t, a)
+	// The edge counts its link up when the QUIC handshake ends; the gateway registers the edge
+	// when it has read its hello on the control stream, a moment later.
 	got := series()
+	for deadline := time.Now().Add(10 * time.Second); len(got) < 5 && time.Now().Before(deadline); got = series() {
+		time.Sleep(20 * time.Millisecond)
+	}
 	for _, name := range []string{"sucursal_gateway_edge_connected", "sucursal_gateway_edge_rtt_seconds",
 		"sucursal_gateway_edge_sent_bytes_total", "sucursal_gateway_edge_received_bytes_total", "sucursal_gateway_edge_packets_lost"} {
 		if got[name+"/"+edgeID] == nil {

@@ -25,7 +25,9 @@ type Cluster struct {
 	nodes []*server.Server // nil while killed
 }
 
-// StartCluster starts n nodes and waits for a JetStream meta leader. With auth, every node
+// StartCluster starts n nodes and waits until the JetStream meta leader counts every node as an
+// online peer (a meta leader alone is not enough: until it has heard from a node, placing an R3
+// stream fails with "no suitable peers for placement, peer offline"). With auth, every node
 // enforces the hub's nkey users and client TLS (fleetctl hub --pki's credentials); routes stay
 // plain, on loopback.
 func StartCluster(t testing.TB, n int, auth *fleet.HubAuth) *Cluster {
@@ -59,7 +61,7 @@ func StartCluster(t testing.TB, n int, auth *fleet.HubAuth) *Cluster {
 			c.Kill(i)
 		}
 	})
-	c.WaitMetaLeader()
+	c.WaitPeersOnline()
 	return c
 }
 
@@ -126,12 +128,31 @@ func (c *Cluster) Kill(i int) {
 	}
 }
 
-// Restart brings a killed node back on its ports and store.
+// Restart brings a killed node back on its ports and store and waits until the meta leader
+// counts it online again.
 func (c *Cluster) Restart(i int) {
 	c.t.Helper()
 	if c.nodes[i] == nil {
 		c.start(i)
+		c.WaitPeersOnline()
 	}
+}
+
+// WaitPeersOnline waits until a meta leader is elected and counts every running node as an
+// online JetStream peer (one it has current stats from), as nats-server's own cluster tests do
+// before they place replicated streams.
+func (c *Cluster) WaitPeersOnline() {
+	c.t.Helper()
+	running := 0
+	for _, s := range c.nodes {
+		if s != nil {
+			running++
+		}
+	}
+	Eventually(c.t, fmt.Sprintf("the meta leader counting %d online peers", running), func() bool {
+		l := c.MetaLeader()
+		return l >= 0 && len(c.nodes[l].JetStreamClusterPeers()) >= running
+	})
 }
 
 // MetaLeader is the index of the node leading the JetStream meta group, or -1.
