@@ -87,6 +87,9 @@ func (s *Server) serveStream(ctx context.Context, e *edgeConn, str *quic.Stream,
 				}
 				return
 			}
+			if watchedFrame != nil {
+				watchedFrame(f)
+			}
 			if f.Type == wire.TypeCancel {
 				cancel(errEdgeCancelled)
 				return
@@ -117,6 +120,10 @@ func (s *Server) serveStream(ctx context.Context, e *edgeConn, str *quic.Stream,
 	}
 	log.Debug("stream served", "outcome", outcome, "duration_ms", time.Since(start).Milliseconds())
 }
+
+// watchedFrame, when set (by this package's tests only, before any server starts), sees each
+// frame the watcher reads: the test of a watcher that panics.
+var watchedFrame func(wire.Frame)
 
 var (
 	errEdgeCancelled   = errors.New("edge cancelled the request")
