@@ -185,11 +185,11 @@ func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
 			return h, ctx.Err()
 		}
 		reason := failureReason(err)
-		t.m.hellos.WithLabelValues(reason).Inc()
 		if reason == "dc_does_not_draft" {
 			// Remember it: an old or non-drafting gateway must not cost a round trip per request.
 			t.remember(model, helloAt{reason: reason, at: time.Now()})
 		}
+		t.m.hellos.WithLabelValues(reason).Inc() // after remember: whoever sees the count sees the answer
 		t.log.Info("drafting hello failed", "reason", reason)
 		return h, &errPlain{reason}
 	}
@@ -198,9 +198,11 @@ func (t *Terminal) hello(ctx context.Context, model string) (helloAt, error) {
 	if h.mode == "" && h.reason == "" {
 		h.reason = "dc_refused"
 	}
-	t.m.hellos.WithLabelValues(helloOutcome(h)).Inc()
 	t.remember(model, h)
 	t.seed(rtt, time.Duration(res.PassMillis*float64(time.Millisecond)))
+	// Counted once remembered and seeded: a hello seen in sucursal_drafter_hellos_total is one
+	// the next request starts from (what tests and operators watching the counter rely on).
+	t.m.hellos.WithLabelValues(helloOutcome(h)).Inc()
 	t.log.Info("drafting hello", "model_len", len(model), "mode", res.Mode, "reason", res.Reason, "verifier", res.Verifier,
 		"rtt_ms", rtt.Milliseconds(), "pass_ms", res.PassMillis)
 	if h.mode == "" {

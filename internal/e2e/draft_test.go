@@ -104,7 +104,7 @@ func warmUp(t testing.TB, url, model string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(5 * time.Millisecond) // the outcome is counted just before it is remembered
+	// The drafter counts a hello only once it has remembered it: the next request drafts.
 }
 
 // withDraftMode sets draft.mode (after withDraft).
@@ -515,7 +515,8 @@ func TestDraftingFallsBackToPlain(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, want)
 			}
 			if n := metricSum(t, agentURL, `sucursal_drafter_plain_total{dc="`+gwAddr+`",reason="dc_refused_mid_answer"}`); n != 1 {
-				t.Fatalf("mid-answer resumptions = %v, want 1 (rounds: %v)", n, metricSum(t, agentURL, "sucursal_drafter_rounds_total"))
+				t.Fatalf("mid-answer resumptions = %v, want 1 (rounds: %v; plain by reason:\n%s)", n,
+					metricSum(t, agentURL, "sucursal_drafter_rounds_total"), metricLines(t, agentURL, "sucursal_drafter_plain_total"))
 			}
 			if metricSum(t, agentURL, "sucursal_drafter_rounds_total") < 2 {
 				t.Fatal("the answer did not begin drafted")
