@@ -82,6 +82,32 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 			}
 		}
 	}
+	// a found lower-case given name alone, then a surname no list knows before punctuation
+	// ("jules - julien marchand -", "iñigo da, iñigo salaberria,", "el saldo de pilar mourelle?")
+	var lone [4]string
+	nl := 0
+	for k := first; k < len(out) && nl < len(lone); k++ {
+		if sp := out[k]; sp.Score >= 0.5 && sp.Text != "" && !capitalised(sp.Text) && strings.IndexByte(sp.Text, ' ') < 0 {
+			lone[nl] = sp.Text
+			nl++
+		}
+	}
+	for j := 1; nl > 0 && j < len(ws); j++ {
+		g := &ws[j-1]
+		if g.end+1 != ws[j].start || text[g.end] != ' ' || capitalised(g.text) || !slices.Contains(lone[:nl], g.text) || !g.given(fc) ||
+			namedAt(out[first:], ws[j].start) {
+			continue
+		}
+		x := &ws[j]
+		if !r10LowerNameWord(text, x, fc) || x.is(fc, lexGivenNames) {
+			continue
+		}
+		closes := x.end == len(text) || strings.IndexByte(",.;:?!)-", text[x.end]) >= 0 || strings.HasPrefix(text[x.end:], " -") || strings.HasPrefix(text[x.end:], " (")
+		if !closes || !x.is(fc, lexSurnames) && !surnameShapeR8(x.fold(fc)) && x.class(fc) != 0 {
+			continue
+		}
+		add(g.start, x.end, 0.7) // a repeat of the name too ("iñigo da, iñigo salaberria")
+	}
 	// corrections: read from the found names (few), not word by word
 	for k, n := first, len(out); k < n; k++ {
 		if sp := out[k]; sp.Score >= 0.5 {
@@ -304,8 +330,8 @@ func r10NumericDate(text string, i int) bool {
 // surname (with a given name and X again right after: "trigás, rosalía trigás"). It returns the
 // corrected span.
 func r10Correction(text string, ws []word, sp Span, fc *folder) (int, int, bool) {
-	k := wordAtOffset(ws, sp.End-1)
-	if k < 0 || ws[k].end != sp.End {
+	k := r10WordEndingAt(ws, sp.End)
+	if k < 0 {
 		return 0, 0, false
 	}
 	last := ws[k].fold(fc)
@@ -354,7 +380,7 @@ func r10Correction(text string, ws []word, sp Span, fc *folder) (int, int, bool)
 // r10GivenAndAgain: after a corrected surname ending at e, ", " a given name and the same surname
 // again ("trigás, rosalía trigás"); the pair's span, or 0.
 func r10GivenAndAgain(text string, ws []word, e int, fc *folder) (int, int) {
-	k := wordAtOffset(ws, e-1)
+	k := r10WordEndingAt(ws, e)
 	if k < 0 || k+2 >= len(ws) || text[ws[k].end:ws[k+1].start] != ", " || text[ws[k+1].end:ws[k+2].start] != " " {
 		return 0, 0
 	}
@@ -362,4 +388,13 @@ func r10GivenAndAgain(text string, ws []word, e int, fc *folder) (int, int) {
 		return 0, 0
 	}
 	return ws[k+1].start, ws[k+2].end
+}
+
+// r10WordEndingAt: the index of the word that ends at byte e, or -1.
+func r10WordEndingAt(ws []word, e int) int {
+	k, _ := slices.BinarySearchFunc(ws, e, func(w word, e int) int { return w.start - e })
+	if k > 0 && ws[k-1].end == e {
+		return k - 1
+	}
+	return -1
 }
