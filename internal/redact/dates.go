@@ -2565,14 +2565,14 @@ func (p *dateParser) doNumeric(i int) int {
 	return e
 }
 
-// listDOBAfterPerson: the numeric date text[i:e] ends in a two-digit year from 27 to 99 (a
+// listDOBAfterPerson: the numeric date text[i:e] ends in a two-digit year from 30 to 99 (a
 // year of birth; a later one may be an appointment's) and stands right after a person (a space
 // or ", " between), with nothing after it that makes it another event's date.
 func listDOBAfterPerson(spans []Span, text string, i, e int, minScore func(string) float64) bool {
 	if e-i < 6 || !isDigitByte(text[e-1]) || !isDigitByte(text[e-2]) || isDigitByte(text[e-3]) {
 		return false
 	}
-	if yy := int(text[e-2]-'0')*10 + int(text[e-1]-'0'); yy < 27 {
+	if yy := int(text[e-2]-'0')*10 + int(text[e-1]-'0'); yy < 30 {
 		return false
 	}
 	b := i

@@ -35,6 +35,17 @@ var r10SurnameCues = words(`abizenak abizena apellidos apellido cognoms cognom a
 // r10Correct are the words of a correction after a misheard name (folded).
 var r10Correct = words(`no non ez not sorry perdon perdona vamos digo quiero bueno`)
 
+// r10Stop are everyday words of the five languages, no list of the earlier rounds holds, that
+// follow a lower-case given name in a note and are no surname (folded): Basque auxiliaries and
+// adverbs ("ainhoa naiz", "mikel dago"), chat words and adverbs of Spanish, Catalan, Galician and
+// English.
+var r10Stop = words(`naiz zara gara zarete dira nintzen ginen nago zaude gaude daude dut duzu dugu dituzu ditugu nuen zuen
+	zuten ditut ditu dizut diot dio zait zaio zaizu ere baita baina edo orain gero oso beti ondo ba bai ezta
+	xq pq porque tb tmb luego despues después antes siempre nunca todavia todavía aun aún ok okey vale pues
+	doncs despres després abans sempre mai encara llavors
+	logo despois sempre nunca ainda aínda entón enton
+	again later then too also right said says asked today tonight soon`)
+
 // appendNamesR10 adds this round's names; out[first:] are the names found so far, in text order.
 func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) []Span {
 	if r10Off {
@@ -76,7 +87,7 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 				continue
 			}
 		}
-		if i+1 < len(ws) && w.end+3 < len(text) && text[w.end] == ' ' && isDigitByte(text[w.end+1]) {
+		if w.end+3 < len(text) && text[w.end] == ' ' && isDigitByte(text[w.end+1]) {
 			if s, ok := r10BeforeListDate(text, ws, i, fc); ok {
 				add(s, w.end, 0.7)
 			}
@@ -102,8 +113,14 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 		if !r10LowerNameWord(text, x, fc) || x.is(fc, lexGivenNames) {
 			continue
 		}
-		closes := x.end == len(text) || strings.IndexByte(",.;:?!)-", text[x.end]) >= 0 || strings.HasPrefix(text[x.end:], " -") || strings.HasPrefix(text[x.end:], " (")
-		if !closes || !x.is(fc, lexSurnames) && !surnameShapeR8(x.fold(fc)) && x.class(fc) != 0 {
+		fx := x.fold(fc)
+		if r8NotSurnames[string(fx)] {
+			continue // "marta completa el formulario": a verb with a surname's shape
+		}
+		surname := x.is(fc, lexSurnames) || surnameShapeR8(fx)
+		closes := x.end == len(text) || strings.IndexByte(",.;:?!)-", text[x.end]) >= 0 || strings.HasPrefix(text[x.end:], " -") || strings.HasPrefix(text[x.end:], " (") ||
+			surname && j+1 < len(ws) && text[x.end:ws[j+1].start] == " " && r9Stop[string(ws[j+1].fold(fc))] // "itziar garmendia dice"
+		if !closes || !surname && x.class(fc) != 0 {
 			continue
 		}
 		add(g.start, x.end, 0.7) // a repeat of the name too ("iñigo da, iñigo salaberria")
@@ -160,16 +177,19 @@ func r10CapsComma(text string, ws []word, i int, fc *folder) (int, int, bool) {
 	if s > 0 && text[ws[s-1].end:ws[s].start] == " " && allCaps(ws[s-1].text) {
 		return 0, 0, false // a longer run in capitals: a heading or a company's name
 	}
+	if s > 0 && placeOf[string(ws[s-1].fold(fc))] {
+		return 0, 0, false // "sucursal VALENCIA, Ruzafa": an office and its district
+	}
+	g := &ws[i+1]
 	known, long := false, false
 	for k := s; k <= i; k++ {
 		c := ws[k].class(fc)
-		if c&lexPlaces != 0 && c&lexSurnames == 0 {
-			return 0, 0, false // "MADRID, Spain", "BARCELONA, Espanya"
+		if c&lexPlaces != 0 && (c&lexSurnames == 0 || !g.given(fc)) {
+			return 0, 0, false // "MADRID, Spain", "BARCELONA, Espanya", "VALENCIA, Ruzafa"
 		}
 		known = known || c&lexSurnames != 0
 		long = long || len(ws[k].text) >= 4
 	}
-	g := &ws[i+1]
 	if !capitalised(g.text) || allCaps(g.text) || innerCapital(g.text) || !lettersOnly(g.text) || len(g.text) < 3 {
 		return 0, 0, false
 	}
@@ -216,7 +236,8 @@ func r10LowerNameWord(text string, w *word, fc *folder) bool {
 	if c&lexSurnames != 0 && c&(lexCue|lexInstitution|lexCompanyWords|lexNameStop) == 0 && !r9StopAll[string(w.fold(fc))] {
 		return true
 	}
-	return r9NameWord(text, w, false, false, fc) && c&lexGivenNames == 0 && !notNameLower[string(w.fold(fc))]
+	f := w.fold(fc)
+	return r9NameWord(text, w, false, false, fc) && c&lexGivenNames == 0 && !notNameLower[string(f)] && !r10Stop[string(f)] && !r8NotSurnames[string(f)]
 }
 
 // r10SlotName: ws[j] (after a person slot) is a known lower-case given name, no everyday word,
