@@ -1430,6 +1430,17 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 			i += 2
 			continue
 		}
+		if e == 0 && i >= 2 && i+2 < len(text) && (text[i+1] == ' ' || text[i+2] == ' ') && (text[i-1] == '(' || text[i-2:i] == ", ") {
+			// "Ezequiel Bustamante (7 de diciembre de 1976)", "CHEN, Xiaoyan, 3 de marzo de 1989.":
+			// a written date alone in brackets, or after a comma, right after a person
+			if w := p.written(i, false); w > 0 && !dobAt(out[n:], i, w) {
+				if y := dateYear(text[i:w]); y >= 1900 && y <= recordDOBLastYear && (bracketAfterName(out[:n], text, i, w) || text[i-1] == ' ' && writtenAfterPerson(out[:n], text, i-2, w)) {
+					out = append(out, Span{Start: i, End: w, Type: TypeDOB, Text: text[i:w], Score: 0.8, Source: "record"})
+					i = w
+					continue
+				}
+			}
+		}
 		if e == 0 && i >= 5 && text[i-5:i] == ", de " && i+4 <= len(text) && allDigits(text[i:i+4]) {
 			// "Paciente Lucas Paz Domínguez, de 1978, historia …": a year after ", de" closing a
 			// field right after a person
@@ -2378,7 +2389,7 @@ func dobAt(out []Span, s, e int) bool {
 // appendDOBR10 runs this round's birth scans, each an index search for a rare string first.
 func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 	lower := fc.lower
-	if len(lower) != len(text) {
+	if len(lower) != len(text) || r10Off {
 		return out
 	}
 	p := dateParser{text: text, ws: ws, fc: fc}
@@ -2387,14 +2398,39 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 			out = append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.8, Source: "cue"})
 		}
 	}
-	// Basque: the date before "jaio…" (the verb ends its clause) or right after "jaio (zen)"
-	for off := 0; ; {
-		q := bytes.Index(lower[off:], []byte("jaio"))
-		if q < 0 {
-			break
+	// one pass over the words gathers the few places each scan reads: a word starting "jaio", the
+	// word "ser" before " d", "dn" or "d.n.", and "do" between figures (4 index searches over the
+	// text cost more than this on a prompt with many d's and s's)
+	var hits [4][8]int
+	var nh [4]int
+	put := func(kind, q int) {
+		if nh[kind] < len(hits[kind]) {
+			hits[kind][nh[kind]] = q
+			nh[kind]++
 		}
-		q += off
-		off = q + 4
+	}
+	for k := range ws {
+		w := &ws[k]
+		t := w.text
+		if len(t) > 9 {
+			continue
+		}
+		switch c := t[0] | 0x20; {
+		case c == 'j' && len(t) >= 4 && string(lower[w.start:w.start+4]) == "jaio":
+			put(0, w.start)
+		case c == 's' && len(t) == 3 && string(lower[w.start:w.end]) == "ser" && w.end+2 < len(text) && text[w.end] == ' ' && lower[w.end+1] == 'd':
+			put(1, w.start)
+		case c == 'd' && len(t) == 2 && lower[w.start+1] == 'n':
+			put(2, w.start)
+		case c == 'd' && len(t) == 1 && w.end+3 < len(text) && string(lower[w.end:w.end+3]) == ".n.":
+			put(3, w.start)
+		case c == 'd' && len(t) == 2 && lower[w.start+1] == 'o' && w.start >= 2 && text[w.start-1] == ' ' && isDigitByte(text[w.start-2]) &&
+			w.end < len(text) && text[w.end] == ' ':
+			put(3, -(w.start - 1) - 1) // " do ": stored negative beside "d.n."
+		}
+	}
+	// Basque: the date before "jaio…" (the verb ends its clause) or right after "jaio (zen)"
+	for _, q := range hits[0][:nh[0]] {
 		if q > 0 && isWordByte(text[q-1]) {
 			continue
 		}
@@ -2443,13 +2479,7 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 	}
 	// "refiere ser del '49", "dice ser del 53", "di ser do 47": a year after "ser del"
-	for off := 0; ; {
-		q := bytes.Index(lower[off:], []byte("ser d"))
-		if q < 0 {
-			break
-		}
-		q += off
-		off = q + 5
+	for _, q := range hits[1][:nh[1]] {
 		if q > 0 && isWordByte(text[q-1]) {
 			continue
 		}
@@ -2478,14 +2508,11 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 		add(s, e)
 	}
 	// Catalan "dn" / "d.n." (data de naixement) before a date or a year: "— dn 1994", "(dn 12/03/1972)"
-	for _, needle := range [...]string{"dn", "d.n."} {
-		for off := 0; ; {
-			q := bytes.Index(lower[off:], []byte(needle))
+	for kind, needle := range [...]string{"dn", "d.n."} {
+		for _, q := range hits[2+kind][:nh[2+kind]] {
 			if q < 0 {
-				break
+				continue // a " do " (below)
 			}
-			q += off
-			off = q + len(needle)
 			k := q + len(needle)
 			if q > 0 && isWordByte(text[q-1]) || k+2 >= len(text) || isWordByte(text[k]) {
 				continue
@@ -2509,6 +2536,28 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 			if y, e, n := p.digitsAt(k, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(e) {
 				add(k, e)
 			}
+		}
+	}
+	// Galician "D do M do YY" after a birth verb within a few words ("ela nacera o 7 do 3 do 44"):
+	// the verb's tense need not be a cue of its own
+	for _, q := range hits[3][:nh[3]] {
+		if q >= 0 {
+			continue // a "d.n." (above)
+		}
+		q = -q - 1
+		s := q
+		for s > 0 && isDigitByte(text[s-1]) && q-s < 2 {
+			s--
+		}
+		if s == q || s > 0 && isWordByte(text[s-1]) {
+			continue
+		}
+		e := p.doNumeric(s)
+		if e == 0 {
+			continue
+		}
+		if bytes.Contains(lower[max(0, s-16):s], []byte("nac")) || bytes.Contains(lower[max(0, s-16):s], []byte("nad")) {
+			add(s, e)
 		}
 	}
 	// a second year coordinated with a year of birth: "born 1962 and 1964", "nacidos en 1958 y
@@ -2584,6 +2633,20 @@ func listDOBAfterPerson(spans []Span, text string, i, e int, minScore func(strin
 	}
 	for _, sp := range spans {
 		if sp.End == b && sp.Type == TypePerson && sp.Score >= minScore(sp.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenAfterPerson: a person ends at b (the comma before a written date ending at e) and the
+// date closes its clause (a comma, a full stop, a semicolon or the line's end after it).
+func writtenAfterPerson(spans []Span, text string, b, e int) bool {
+	if e < len(text) && strings.IndexByte(",.;)\n", text[e]) < 0 {
+		return false
+	}
+	for _, sp := range spans {
+		if sp.Type == TypePerson && sp.End == b && sp.Score >= 0.5 {
 			return true
 		}
 	}

@@ -25,12 +25,25 @@ import (
 // r10Off turns this round off, for a test that lists what it adds.
 var r10Off bool
 
-// r10Slots are the words after which a lower-case given name and surname are a person's (folded):
+// r10Slot: t is a word after which a lower-case given name and surname are a person's:
 // prepositions that introduce a beneficiary or an owner, and the words of a request about one.
-var r10Slots = words(`de a para con for of to with from por favor sobre`)
+// A switch, not a map: it is asked of every lower-case word.
+func r10Slot(t string) bool {
+	switch t {
+	case "de", "a", "para", "con", "for", "of", "to", "with", "from", "por", "favor", "sobre":
+		return true
+	}
+	return false
+}
 
-// r10SurnameCues introduce surnames (folded); a colon may follow.
-var r10SurnameCues = words(`abizenak abizena apellidos apellido cognoms cognom apelidos apelido surname surnames`)
+// r10SurnameCue: l (a word lower-cased) introduces surnames; a colon may follow.
+func r10SurnameCue(l []byte) bool {
+	switch string(l) {
+	case "abizenak", "abizena", "apellidos", "apellido", "cognoms", "cognom", "apelidos", "apelido", "surname", "surnames":
+		return true
+	}
+	return false
+}
 
 // r10Correct are the words of a correction after a misheard name (folded).
 var r10Correct = words(`no non ez not sorry perdon perdona vamos digo quiero bueno`)
@@ -66,30 +79,43 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 		out = putPerson(out, first, text, s, e, score)
 		changed = true
 	}
-	for i := 0; i < len(ws); i++ {
+	// one pass over the words, dispatched on the byte after each word: most words are followed by
+	// a space and fail the first byte test of every branch
+	for i := range ws {
 		w := &ws[i]
 		t := w.text
-		if w.end+2 < len(text) && text[w.end] == ',' && text[w.end+1] == ' ' && len(t) >= 2 && (t[0] >= 'A' && t[0] <= 'Z' || t[0] >= 0xC3) {
-			if s, e, ok := r10CapsComma(text, ws, i, fc); ok {
-				add(s, e, 0.8)
-				continue
-			}
+		if w.end+2 >= len(text) {
+			continue
 		}
-		if i+1 < len(ws) && t[0] >= 'a' && t[0] <= 'z' && len(t) <= 8 && r10Slots[t] && text[w.end:ws[i+1].start] == " " {
-			if e, ok := r10SlotName(text, ws, i+1, fc); ok {
-				add(ws[i+1].start, e, 0.7)
-				continue
+		switch text[w.end] {
+		case ',':
+			if text[w.end+1] == ' ' && len(t) >= 2 && (t[0] >= 'A' && t[0] <= 'Z' || t[0] >= 0xC3) {
+				if s, e, ok := r10CapsComma(text, ws, i, fc); ok {
+					add(s, e, 0.8)
+				}
 			}
-		}
-		if len(t) >= 7 && len(t) <= 9 && (t[0]|0x20 == 'a' || t[0]|0x20 == 'c' || t[0]|0x20 == 's') && i+1 < len(ws) && r10SurnameCues[string(w.fold(fc))] {
-			if e, ok := r10SurnameField(text, ws, i+1, fc); ok {
-				add(ws[i+1].start, e, 0.75)
-				continue
+		case ':':
+			if len(t) >= 6 && len(t) <= 9 && i+1 < len(ws) && len(fc.lower) == len(text) && r10SurnameCue(fc.lower[w.start:w.end]) {
+				if e, ok := r10SurnameField(text, ws, i+1, fc); ok {
+					add(ws[i+1].start, e, 0.75)
+				}
 			}
-		}
-		if w.end+3 < len(text) && text[w.end] == ' ' && isDigitByte(text[w.end+1]) {
-			if s, ok := r10BeforeListDate(text, ws, i, fc); ok {
-				add(s, w.end, 0.7)
+		case ' ':
+			switch c := text[w.end+1]; {
+			case c >= '0' && c <= '9':
+				if s, ok := r10BeforeListDate(text, ws, i, fc); ok {
+					add(s, w.end, 0.7)
+				}
+			case t[0] >= 'a' && t[0] <= 'z' && len(t) <= 5:
+				if r10Slot(t) && i+1 < len(ws) && ws[i+1].start == w.end+1 {
+					if e, ok := r10SlotName(text, ws, i+1, fc); ok {
+						add(ws[i+1].start, e, 0.7)
+					}
+				}
+			case len(t) >= 6 && len(t) <= 9 && i+1 < len(ws) && len(fc.lower) == len(text) && r10SurnameCue(fc.lower[w.start:w.end]):
+				if e, ok := r10SurnameField(text, ws, i+1, fc); ok {
+					add(ws[i+1].start, e, 0.75)
+				}
 			}
 		}
 	}
@@ -351,6 +377,9 @@ func r10NumericDate(text string, i int) bool {
 // surname (with a given name and X again right after: "trigás, rosalía trigás"). It returns the
 // corrected span.
 func r10Correction(text string, ws []word, sp Span, fc *folder) (int, int, bool) {
+	if sp.End+6 > len(text) || !r10CorrectionNear(text[sp.End:min(len(text), sp.End+32)]) {
+		return 0, 0, false // most names: no correction word in the next bytes
+	}
 	k := r10WordEndingAt(ws, sp.End)
 	if k < 0 {
 		return 0, 0, false
@@ -418,4 +447,30 @@ func r10WordEndingAt(ws []word, e int) int {
 		return k - 1
 	}
 	return -1
+}
+
+// r10CorrectionNear: s (the bytes after a name) holds " no", " ez", "sorry" or "perd" — a byte
+// test before any word of a correction is folded.
+func r10CorrectionNear(s string) bool {
+	for k := 0; k+3 <= len(s); k++ {
+		switch s[k] | 0x20 {
+		case 'n':
+			if k > 0 && s[k-1] == ' ' && s[k+1]|0x20 == 'o' {
+				return true
+			}
+		case 'e':
+			if k > 0 && s[k-1] == ' ' && s[k+1]|0x20 == 'z' {
+				return true
+			}
+		case 's':
+			if s[k+1]|0x20 == 'o' && s[k+2]|0x20 == 'r' {
+				return true
+			}
+		case 'p':
+			if s[k+1]|0x20 == 'e' && s[k+2]|0x20 == 'r' {
+				return true
+			}
+		}
+	}
+	return false
 }
