@@ -2401,8 +2401,8 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 	// one pass over the words gathers the few places each scan reads: a word starting "jaio", the
 	// word "ser" before " d", "dn" or "d.n.", and "do" between figures (4 index searches over the
 	// text cost more than this on a prompt with many d's and s's)
-	var hits [4][8]int
-	var nh [4]int
+	var hits [5][8]int
+	var nh [5]int
 	put := func(kind, q int) {
 		if nh[kind] < len(hits[kind]) {
 			hits[kind][nh[kind]] = q
@@ -2426,7 +2426,7 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 			put(3, w.start)
 		case c == 'd' && len(t) == 2 && lower[w.start+1] == 'o' && w.start >= 2 && text[w.start-1] == ' ' && isDigitByte(text[w.start-2]) &&
 			w.end < len(text) && text[w.end] == ' ':
-			put(3, -(w.start - 1) - 1) // " do ": stored negative beside "d.n."
+			put(4, w.start-1) // the space of " do "
 		}
 	}
 	// Basque: the date before "jaio…" (the verb ends its clause) or right after "jaio (zen)"
@@ -2510,9 +2510,6 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 	// Catalan "dn" / "d.n." (data de naixement) before a date or a year: "— dn 1994", "(dn 12/03/1972)"
 	for kind, needle := range [...]string{"dn", "d.n."} {
 		for _, q := range hits[2+kind][:nh[2+kind]] {
-			if q < 0 {
-				continue // a " do " (below)
-			}
 			k := q + len(needle)
 			if q > 0 && isWordByte(text[q-1]) || k+2 >= len(text) || isWordByte(text[k]) {
 				continue
@@ -2540,11 +2537,7 @@ func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
 	}
 	// Galician "D do M do YY" after a birth verb within a few words ("ela nacera o 7 do 3 do 44"):
 	// the verb's tense need not be a cue of its own
-	for _, q := range hits[3][:nh[3]] {
-		if q >= 0 {
-			continue // a "d.n." (above)
-		}
-		q = -q - 1
+	for _, q := range hits[4][:nh[4]] {
 		s := q
 		for s > 0 && isDigitByte(text[s-1]) && q-s < 2 {
 			s--
