@@ -1065,7 +1065,8 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	if cw := string(ws[h.word].fold(fc)); (cw == "es" || cw == "son" || cw == "era") && thingBefore(text, h.start) {
 		return out // "la hipoteca es del noventa y ocho": the thing's year, in figures or in words
 	}
-	if cw := ws[h.word].fold(fc); (bytes.HasPrefix(cw, []byte("nac")) || bytes.HasPrefix(cw, []byte("nasc")) || bytes.HasPrefix(cw, []byte("born"))) && birthCount(text, h.end) {
+	if cw := ws[h.word].fold(fc); (bytes.HasPrefix(cw, []byte("nac")) || bytes.HasPrefix(cw, []byte("nasc")) || bytes.HasPrefix(cw, []byte("born")) ||
+		bytes.HasPrefix(cw, []byte("neix")) || bytes.HasPrefix(cw, []byte("naix"))) && birthCount(text, h.end) {
 		return out // "nacieron 52 terneros": a count of births, not a person's
 	}
 	i := h.end

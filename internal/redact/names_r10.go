@@ -152,7 +152,7 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 		add(g.start, x.end, 0.7) // a repeat of the name too ("iñigo da, iñigo salaberria")
 	}
 	// corrections: read from the found names (few), not word by word
-	for k, n := first, len(out); k < n; k++ {
+	for k, n := first, len(out); k < n && k < len(out); k++ { // add may merge spans: out can shrink
 		if sp := out[k]; sp.Score >= 0.5 {
 			if s, e, ok := r10Correction(text, ws, sp, fc); ok {
 				add(s, e, 0.75)

@@ -6,22 +6,27 @@ import (
 	"testing"
 )
 
-// realistic-dev18-np.jsonl holds the tenth round's own items (dates of birth and names), written
-// before its rules and run once with the rules of round 9: 26 of 48 fully covered, DOB covered
-// 0.371, PERSON 0.831, 0 decoys redacted of 26 (not-birth dates, counts of births, companies and
-// places in the "SURNAMES, Name" shape, everyday words after a given name). The round's rules
-// (names_r10.go, the round-10 part of dates.go) were written on the mechanisms, not its strings.
-// On the three blind sets it reads as tuning data: realistic-dev14 270 → 280 of 300, dev15
-// 270 → 273, dev17 267 → 273, decoys unchanged (18, 15, 6); dev10 273 → 275 (18 decoys), dev12
-// 293 → 293 (12).
+// realistic-dev18-np.jsonl holds the tenth round's own items (dates of birth and names). The first
+// batch (2501-2548, 48 items) was written before the round's rules and run once with the rules of
+// round 9: 26 of 48 fully covered, DOB covered 0.371, PERSON 0.831, 0 decoys redacted of 26
+// (not-birth dates, counts of births, companies and places in the "SURNAMES, Name" shape,
+// everyday words after a given name); the rules (names_r10.go, the round-10 part of dates.go) were
+// written on its mechanisms, not its strings: 44 of 48. The second batch (2549-2560, 12 items),
+// written after those rules and run once before any change: 5 of 12 with round 9's rules (1 decoy,
+// "van néixer 35 porcs"), 12 of 12 with this round's once two faults it found were fixed (a
+// panic when a correction merged spans, the Catalan birth count); 0 of 7 decoys. Whole file: 31 →
+// 56 of 60, DOB 0.370 → 0.978, PERSON 0.837 → 0.957, decoys 1 → 0 of 33.
+// On the three blind sets it reads as tuning data: realistic-dev14 270 → 281 of 300, dev15
+// 270 → 274, dev17 267 → 273, decoys unchanged (18, 15, 6); dev10 273 → 275 (18 decoys), dev12
+// 293 → 293 (12); DOB covered 1.000 on dev14, dev15 and dev17 (0.974, 0.979, 0.965 before).
 var np10Floors = []struct {
 	file        string
 	fullyItems  int
 	maxDecoyHit int
 }{
-	{"realistic-dev18-np.jsonl", 44, 0},
-	{"realistic-dev14.jsonl", 280, 18},
-	{"realistic-dev15.jsonl", 273, 15},
+	{"realistic-dev18-np.jsonl", 56, 0},
+	{"realistic-dev14.jsonl", 281, 18},
+	{"realistic-dev15.jsonl", 274, 15},
 	{"realistic-dev17.jsonl", 273, 6},
 	{"realistic-dev10.jsonl", 275, 18},
 	{"realistic-dev12.jsonl", 293, 12},
@@ -77,6 +82,8 @@ func TestNP10Names(t *testing.T) {
 		// a correction after a found name shares its first letters with it
 		{"la sra. Galdós... no, Galdeano, eso", []string{"Galdós", "Galdeano"}},
 		{"la sra. Galdós no, ella no viene", []string{"Galdós"}},
+		// a correction whose name the earlier rules had merged with the next (out shrinks under the loop)
+		{"the patient is Mr Pryce... no, Price, Gareth Price, bed 11", []string{"Pryce", "Price, Gareth Price"}},
 		// a given name and surname before a date in a handwritten list
 		{"anoto: benigno rozados 12/05/43, teodora mouzo 30/09/51", []string{"benigno rozados", "teodora mouzo"}},
 	})
@@ -98,6 +105,7 @@ func TestNP10Births(t *testing.T) {
 		{"la carta dice ser del 12 de marzo", nil},
 		{"Gemelos? No: nacidos en 1990 y 1993 respectivamente.", []string{"1990", "1993"}},
 		{"En la granja nacieron 40 corderos y 3 terneros.", nil},
+		{"a la granja van néixer 35 porcs aquest mes", nil},
 		{"- SERRA, Pau — dn 1979", []string{"1979"}},
 		{"naceu o 2 do 11 do 39 segundo o fillo", []string{"2 do 11 do 39"}},
 		{"urgencias: benigno rozados 12/05/43 dolor, teodora mouzo 30/09/51", []string{"12/05/43", "30/09/51"}},
