@@ -153,8 +153,8 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 	}
 	// corrections: read from the found names (few), not word by word
 	for k, n := first, len(out); k < n && k < len(out); k++ { // add may merge spans: out can shrink
-		if sp := out[k]; sp.Score >= 0.5 {
-			if s, e, ok := r10Correction(text, ws, sp, fc); ok {
+		if sp := &out[k]; sp.Score >= 0.5 && r10CorrectionStart(text, sp.End) {
+			if s, e, ok := r10Correction(text, ws, *sp, fc); ok {
 				add(s, e, 0.75)
 				if g, e2 := r10GivenAndAgain(text, ws, e, fc); g > 0 {
 					add(g, e2, 0.75) // "trigás, rosalía trigás": the corrected surname said again with its given name
@@ -377,7 +377,7 @@ func r10NumericDate(text string, i int) bool {
 // surname (with a given name and X again right after: "trigás, rosalía trigás"). It returns the
 // corrected span.
 func r10Correction(text string, ws []word, sp Span, fc *folder) (int, int, bool) {
-	if sp.End+6 > len(text) || !r10CorrectionNear(text[sp.End:min(len(text), sp.End+32)]) {
+	if sp.End+6 > len(text) || !r10CorrectionNear(text[sp.End:min(len(text), sp.End+20)]) {
 		return 0, 0, false // most names: no correction word in the next bytes
 	}
 	k := r10WordEndingAt(ws, sp.End)
@@ -447,6 +447,22 @@ func r10WordEndingAt(ws []word, e int) int {
 		return k - 1
 	}
 	return -1
+}
+
+// r10CorrectionStart: what follows a name ending at e may open a correction: a dot or an ellipsis
+// ("vidal... no,"), a comma, a dash, or a space and "no"/"ez"/"not" — a byte test on most names.
+func r10CorrectionStart(text string, e int) bool {
+	if e+3 >= len(text) {
+		return false
+	}
+	switch text[e] {
+	case '.', ',', 0xE2: // "…", "—", "–"
+		return true
+	case ' ':
+		c, d := text[e+1]|0x20, text[e+2]|0x20
+		return c == 'n' && d == 'o' || c == 'e' && d == 'z' || text[e+1] == '-' || text[e+1] == 0xE2
+	}
+	return false
 }
 
 // r10CorrectionNear: s (the bytes after a name) holds " no", " ez", "sorry" or "perd" — a byte
