@@ -93,6 +93,11 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 				if s, e, ok := r10CapsComma(text, ws, i, fc); ok {
 					add(s, e, 0.8)
 				}
+			} else if i > 0 && r10CapsNear(text, ws, i) {
+				if s, e, ok := r10HonorificCaps(text, ws, i, fc); ok {
+					add(s, e, 0.8) // "KARMELE OTXOA andrea, NAN …"
+					out = r10DropSir(out, first, w, fc)
+				}
 			}
 		case ':':
 			if len(t) >= 6 && len(t) <= 9 && i+1 < len(ws) && len(fc.lower) == len(text) && r10SurnameCue(fc.lower[w.start:w.end]) {
@@ -100,7 +105,19 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 					add(ws[i+1].start, e, 0.75)
 				}
 			}
-		case ' ':
+		case ' ', '.':
+			if r10CapsNear(text, ws, i) {
+				// an honorific and a name in capitals after it ("la señora OSSA RESTREPO"), or a
+				// name in capitals before the Basque jauna/andrea ("KARMELE OTXOA andrea")
+				if s, e, ok := r10HonorificCaps(text, ws, i, fc); ok {
+					add(s, e, 0.8)
+					out = r10DropSir(out, first, w, fc)
+					continue
+				}
+			}
+			if text[w.end] == '.' {
+				continue
+			}
 			switch c := text[w.end+1]; {
 			case c >= '0' && c <= '9':
 				if s, ok := r10BeforeListDate(text, ws, i, fc); ok {
@@ -450,13 +467,13 @@ func r10WordEndingAt(ws []word, e int) int {
 }
 
 // r10CorrectionStart: what follows a name ending at e may open a correction: a dot or an ellipsis
-// ("vidal... no,"), a comma, a dash, or a space and "no"/"ez"/"not" — a byte test on most names.
+// ("vidal... no,"), a question mark ("Aranda? no,"), a comma, a dash, or a space and "no"/"ez"/"not" — a byte test on most names.
 func r10CorrectionStart(text string, e int) bool {
 	if e+3 >= len(text) {
 		return false
 	}
 	switch text[e] {
-	case '.', ',', 0xE2: // "…", "—", "–"
+	case '.', ',', '?', '!', 0xE2: // "…", "—", "–"; "Sr. Aranda? no, Arancibia"
 		return true
 	case ' ':
 		c, d := text[e+1]|0x20, text[e+2]|0x20
@@ -489,4 +506,92 @@ func r10CorrectionNear(s string) bool {
 		}
 	}
 	return false
+}
+
+// r10CapsNear: a word in capitals stands right after ws[i] or right before it — a byte test
+// before ws[i] is looked up as an honorific or a Basque "Mr"/"Mrs".
+func r10CapsNear(text string, ws []word, i int) bool {
+	up := func(t string) bool { return len(t) >= 2 && t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'A' && t[1] <= 'Z' }
+	t := ws[i].text
+	if len(t) > 11 || t[0]|0x20 != 's' && t[0]|0x20 != 'd' && t[0]|0x20 != 'm' && t[0]|0x20 != 'j' && t[0]|0x20 != 'a' {
+		return false
+	}
+	return i+1 < len(ws) && up(ws[i+1].text) || i > 0 && up(ws[i-1].text)
+}
+
+// r10HonorificCaps: ws[i] is an honorific and one to three words in capitals follow it ("la
+// señora OSSA RESTREPO", "Sr. D. …"), or ws[i] is jauna/andrea and they stand before it
+// ("KARMELE OTXOA andrea"): a name, when two words or a known name — not an acronym ("la Sra.
+// DNI"): each word has a vowel and three letters or more.
+func r10HonorificCaps(text string, ws []word, i int, fc *folder) (int, int, bool) {
+	f := ws[i].fold(fc)
+	hon, sir := r10Honorific(string(f)), r9Sir[string(f)]
+	word := func(k int) bool {
+		w := &ws[k]
+		if len(w.text) < 3 || !r10CapsWord(w, fc) {
+			return false
+		}
+		for _, c := range []byte(w.text) {
+			switch c {
+			case 'A', 'E', 'I', 'O', 'U', 0xC3:
+				return true
+			}
+		}
+		return false
+	}
+	s, e := -1, -1
+	switch {
+	case hon && i+1 < len(ws) && word(i+1):
+		if g := text[ws[i].end:ws[i+1].start]; g != " " && g != ". " {
+			return 0, 0, false
+		}
+		s, e = i+1, i+1
+		for e+1 < len(ws) && e-s < 2 && text[ws[e].end:ws[e+1].start] == " " && word(e+1) {
+			e++
+		}
+		if e+1 < len(ws) && text[ws[e].end:ws[e+1].start] == " " && allCaps(ws[e+1].text) {
+			return 0, 0, false // a longer run in capitals: a heading, a company
+		}
+	case sir && i > 0 && word(i-1) && text[ws[i-1].end:ws[i].start] == " ":
+		s, e = i-1, i-1
+		for s > 0 && e-s < 2 && text[ws[s-1].end:ws[s].start] == " " && word(s-1) {
+			s--
+		}
+	default:
+		return 0, 0, false
+	}
+	if s == e && ws[s].class(fc)&(lexSurnames|lexGivenNames) == 0 {
+		return 0, 0, false
+	}
+	if companyAfter(text, ws[e].end) || companySuffixAt(text, ws[e].end) {
+		return 0, 0, false
+	}
+	return ws[s].start, ws[e].end, true
+}
+
+// r10Honorific: f (folded) is a title before a name, "ñ" kept as the folder keeps it.
+func r10Honorific(f string) bool {
+	switch f {
+	case "señora", "señor", "senora", "senor", "senyora", "senyor", "sra", "sr", "srta", "don", "doña", "dona", "dña", "dna",
+		"mr", "mrs", "ms", "dr", "dra", "miss":
+		return true
+	}
+	return false
+}
+
+// r10DropSir: once a name in capitals is read before the Basque jauna/andrea, the title itself is
+// no name ("andrea" is also a given name elsewhere): a span over that word alone is dropped.
+func r10DropSir(out []Span, first int, w *word, fc *folder) []Span {
+	if w.text[0] >= 'A' && w.text[0] <= 'Z' {
+		return out // "Andrea" capitalised may still be the given name
+	}
+	k := first
+	for _, sp := range out[first:] {
+		if sp.Start == w.start && sp.End == w.end {
+			continue
+		}
+		out[k] = sp
+		k++
+	}
+	return out[:k]
 }
