@@ -79,6 +79,10 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 		out = putPerson(out, first, text, s, e, score)
 		changed = true
 	}
+	// a list of people noted with their dates: the pairs whose given name no list knows wait
+	// until a pair with a known one shows the list is one of people ("olwen davies 12/12/47; …")
+	var pairs [8]int
+	nPairs, listed := 0, 0
 	// one pass over the words, dispatched on the byte after each word: most words are followed by
 	// a space and fail the first byte test of every branch
 	for i := range ws {
@@ -122,6 +126,10 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 			case c >= '0' && c <= '9':
 				if s, ok := r10BeforeListDate(text, ws, i, fc); ok {
 					add(s, w.end, 0.7)
+					listed++
+				} else if nPairs < len(pairs) && i > 0 && r10ListPair(text, ws, i, fc) {
+					pairs[nPairs] = i
+					nPairs++
 				}
 			case t[0] >= 'a' && t[0] <= 'z' && len(t) <= 5:
 				if r10Slot(t) && i+1 < len(ws) && ws[i+1].start == w.end+1 {
@@ -134,6 +142,11 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 					add(ws[i+1].start, e, 0.75)
 				}
 			}
+		}
+	}
+	if listed > 0 {
+		for _, i := range pairs[:nPairs] {
+			add(ws[i-1].start, ws[i].end, 0.65)
 		}
 	}
 	// a found lower-case given name alone, then a surname no list knows before punctuation
@@ -594,4 +607,57 @@ func r10DropSir(out []Span, first int, w *word, fc *folder) []Span {
 		k++
 	}
 	return out[:k]
+}
+
+// r10ListPair: ws[i-1] and ws[i], before a numeric date, are two name-shaped words of the same case
+// (lower-case words no list knows as everyday words, or capitalised name words) right after a list
+// separator (a line's start, ", ", "; ", ": ", "- "): a person noted with a date, when the list
+// holds a known person too.
+func r10ListPair(text string, ws []word, i int, fc *folder) bool {
+	if !r10NumericDate(text, ws[i].end+1) || text[ws[i-1].end:ws[i].start] != " " || !r10BirthYearDate(text, ws[i].end+1) {
+		return false
+	}
+	a, b := &ws[i-1], &ws[i]
+	if capitalised(a.text) != capitalised(b.text) {
+		return false
+	}
+	if capitalised(a.text) {
+		if !nameWord(a, fc) || !nameWord(b, fc) || allCaps(a.text) || allCaps(b.text) {
+			return false
+		}
+	} else if !r10LowerNameWord(text, a, fc) || !r10LowerNameWord(text, b, fc) {
+		return false
+	}
+	p := a.start
+	for p > 0 && text[p-1] == ' ' {
+		p--
+	}
+	if p == 0 || text[p-1] == '\n' {
+		return true
+	}
+	c := text[p-1]
+	return c == ',' || c == ';' || c == ':' || c == '-' || c == '\t'
+}
+
+// r10BirthYearDate: the numeric date at i (r10NumericDate) has a year of birth: two figures from
+// 30 to 99, or four from 1900 to 2010 — not "recibo agua 14/03/26", an appointment or a bill.
+func r10BirthYearDate(text string, i int) bool {
+	e := i
+	for e < len(text) && (isDigitByte(text[e]) || text[e] == '/' || text[e] == '.' || text[e] == '-') && e-i < 10 {
+		e++
+	}
+	for e > i && !isDigitByte(text[e-1]) {
+		e--
+	}
+	k := e
+	for k > i && isDigitByte(text[k-1]) {
+		k--
+	}
+	switch y := atoi(text[k:e]); e - k {
+	case 2:
+		return y >= 30
+	case 4:
+		return y >= 1900 && y <= 2010
+	}
+	return false
 }
