@@ -1431,7 +1431,8 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 			i += 2
 			continue
 		}
-		if e == 0 && i >= 2 && i+2 < len(text) && (text[i+1] == ' ' || text[i+2] == ' ') && (text[i-1] == '(' || text[i-2:i] == ", ") {
+		if e == 0 && i >= 2 && i+3 < len(text) && (text[i+1] == ' ' && isASCIILetterByte(text[i+2]) || text[i+2] == ' ' && isASCIILetterByte(text[i+3])) &&
+			(text[i-1] == '(' || text[i-2:i] == ", ") {
 			// "Ezequiel Bustamante (7 de diciembre de 1976)", "CHEN, Xiaoyan, 3 de marzo de 1989.":
 			// a written date alone in brackets, or after a comma, right after a person
 			if w := p.written(i, false); w > 0 && !dobAt(out[n:], i, w) {

@@ -137,7 +137,7 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 						add(ws[i+1].start, e, 0.7)
 					}
 				}
-			case len(t) >= 6 && len(t) <= 9 && i+1 < len(ws) && len(fc.lower) == len(text) && r10SurnameCue(fc.lower[w.start:w.end]):
+			case len(t) >= 6 && len(t) <= 9 && (t[0]|0x20 == 'a' || t[0]|0x20 == 'c' || t[0]|0x20 == 's') && i+1 < len(ws) && len(fc.lower) == len(text) && r10SurnameCue(fc.lower[w.start:w.end]):
 				if e, ok := r10SurnameField(text, ws, i+1, fc); ok {
 					add(ws[i+1].start, e, 0.75)
 				}
@@ -159,10 +159,31 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 			nl++
 		}
 	}
-	for j := 1; nl > 0 && j < len(ws); j++ {
-		g := &ws[j-1]
-		if g.end+1 != ws[j].start || text[g.end] != ' ' || capitalised(g.text) || !slices.Contains(lone[:nl], g.text) || !g.given(fc) ||
-			namedAt(out[first:], ws[j].start) {
+	// each lone name's occurrences are found with an index search, not by reading every word
+	var at [16]int
+	na := 0
+	for _, name := range lone[:nl] {
+		for off := 0; na < len(at); {
+			q := strings.Index(text[off:], name)
+			if q < 0 {
+				break
+			}
+			q += off
+			off = q + len(name)
+			if g := wordAtOffset(ws, q); g >= 0 && ws[g].end == off && !slices.Contains(at[:na], g) {
+				at[na] = g
+				na++
+			}
+		}
+	}
+	slices.Sort(at[:na])
+	for _, gi := range at[:na] {
+		j := gi + 1
+		if j >= len(ws) {
+			continue
+		}
+		g := &ws[gi]
+		if g.end+1 != ws[j].start || text[g.end] != ' ' || !g.given(fc) || namedAt(out[first:], ws[j].start) {
 			continue
 		}
 		x := &ws[j]
@@ -521,15 +542,29 @@ func r10CorrectionNear(s string) bool {
 	return false
 }
 
-// r10CapsNear: a word in capitals stands right after ws[i] or right before it — a byte test
-// before ws[i] is looked up as an honorific or a Basque "Mr"/"Mrs".
+// r10CapsNear: ws[i] may be an honorific with a word in capitals after it, or jauna/andrea with
+// one before it — byte tests on the text around the word (its length, its first letter, the two
+// letters across the space), before ws[i] is folded and looked up.
 func r10CapsNear(text string, ws []word, i int) bool {
-	up := func(t string) bool { return len(t) >= 2 && t[0] >= 'A' && t[0] <= 'Z' && t[1] >= 'A' && t[1] <= 'Z' }
-	t := ws[i].text
-	if len(t) > 11 || t[0]|0x20 != 's' && t[0]|0x20 != 'd' && t[0]|0x20 != 'm' && t[0]|0x20 != 'j' && t[0]|0x20 != 'a' {
-		return false
+	w := &ws[i]
+	t := w.text
+	upper := func(k int) bool {
+		return k >= 0 && k+1 < len(text) && text[k] >= 'A' && text[k] <= 'Z' && text[k+1] >= 'A' && text[k+1] <= 'Z'
 	}
-	return i+1 < len(ws) && up(ws[i+1].text) || i > 0 && up(ws[i-1].text)
+	switch t[0] | 0x20 {
+	case 's', 'd', 'm':
+		if len(t) > 7 {
+			return false
+		}
+		n := w.end + 1
+		if text[w.end] == '.' {
+			n++
+		}
+		return upper(n)
+	case 'j', 'a':
+		return len(t) >= 5 && len(t) <= 12 && w.start >= 3 && text[w.start-1] == ' ' && upper(w.start-3)
+	}
+	return false
 }
 
 // r10HonorificCaps: ws[i] is an honorific and one to three words in capitals follow it ("la
