@@ -321,6 +321,10 @@ func r10LowerNameWord(text string, w *word, fc *folder) bool {
 // and one or two lower-case surname words follow; it returns the end of the last.
 func r10SlotName(text string, ws []word, j int, fc *folder) (int, bool) {
 	g := &ws[j]
+	if len(g.text) < 3 || g.text[0] < 'a' && g.text[0] < 0x80 || j+1 >= len(ws) || ws[j+1].start != g.end+1 || len(ws[j+1].text) < 3 ||
+		ws[j+1].text[0] < 'a' && ws[j+1].text[0] < 0x80 {
+		return 0, false // byte tests first: two lower-case words of three letters or more, one space apart
+	}
 	if capitalised(g.text) || !g.given(fc) || g.is(fc, lexLowerAmbiguous|lexNotNames|lexPlaces|lexCue|lexNameStop) ||
 		notNameLower[string(g.fold(fc))] || lowerNever[string(g.fold(fc))] || j+1 >= len(ws) || text[g.end:ws[j+1].start] != " " {
 		return 0, false
