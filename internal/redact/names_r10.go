@@ -124,6 +124,9 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 			}
 			switch c := text[w.end+1]; {
 			case c >= '0' && c <= '9':
+				if !r10NumericDate(text, w.end+1) {
+					break // most figures after a word are no date ("al 943…", "de 2.340")
+				}
 				if s, ok := r10BeforeListDate(text, ws, i, fc); ok {
 					add(s, w.end, 0.7)
 					listed++
@@ -364,14 +367,11 @@ func r10SurnameField(text string, ws []word, j int, fc *folder) (int, bool) {
 	return ws[end].end, true
 }
 
-// r10BeforeListDate: ws[i] is followed by a space and a digit: if a numeric date starts there
-// (d/m/yy or d/m/yyyy) and ws[i-1] (or ws[i-2]) is a known given name with one or two name
+// r10BeforeListDate: ws[i] is followed by a space and a numeric date (d/m/yy or d/m/yyyy,
+// r10NumericDate, tested by the caller): if ws[i-1] (or ws[i-2]) is a known given name with one or two name
 // words after it, those words are a person noted with a date ("amparo lledo 29/12/71"). It
 // returns the name's start.
 func r10BeforeListDate(text string, ws []word, i int, fc *folder) (int, bool) {
-	if !r10NumericDate(text, ws[i].end+1) {
-		return 0, false
-	}
 	for _, g := range [2]int{i - 1, i - 2} {
 		if g < 0 || !ws[g].given(fc) || ws[g].is(fc, lexCue|lexNameStop|lexInstitution|lexPlaces) {
 			continue
@@ -648,12 +648,12 @@ func r10DropSir(out []Span, first int, w *word, fc *folder) []Span {
 	return out[:k]
 }
 
-// r10ListPair: ws[i-1] and ws[i], before a numeric date, are two name-shaped words of the same case
+// r10ListPair: ws[i-1] and ws[i], before a numeric date (tested by the caller), are two name-shaped words of the same case
 // (lower-case words no list knows as everyday words, or capitalised name words) right after a list
 // separator (a line's start, ", ", "; ", ": ", "- "): a person noted with a date, when the list
 // holds a known person too.
 func r10ListPair(text string, ws []word, i int, fc *folder) bool {
-	if !r10NumericDate(text, ws[i].end+1) || text[ws[i-1].end:ws[i].start] != " " || !r10BirthYearDate(text, ws[i].end+1) {
+	if text[ws[i-1].end:ws[i].start] != " " || !r10BirthYearDate(text, ws[i].end+1) {
 		return false
 	}
 	a, b := &ws[i-1], &ws[i]
