@@ -773,6 +773,10 @@ func appendDOB(out []Span, text string, h cueHit, ws []word, fc *folder) []Span 
 			// "birthday 4/3", "nacido el 12/05": a day and a month right after the cue
 			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
 		}
+		if e := p.doNumeric(i); e > 0 && !notBirthGap(text[h.end:i]) {
+			// Galician "naceu o 7 do 3 do 44": figures joined by "do"
+			return append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "cue"})
+		}
 		if e := p.parse(i, true); e > i {
 			if todayBefore(text, i) || notBirthGap(text[h.end:i]) {
 				return out // "(hoy es 10/03/2025)": today, not a birth; "no consta. Ingreso el …"
@@ -1061,7 +1065,8 @@ func appendBirthYear(out []Span, text string, h cueHit, ws []word, fc *folder) [
 	if cw := string(ws[h.word].fold(fc)); (cw == "es" || cw == "son" || cw == "era") && thingBefore(text, h.start) {
 		return out // "la hipoteca es del noventa y ocho": the thing's year, in figures or in words
 	}
-	if cw := ws[h.word].fold(fc); (bytes.HasPrefix(cw, []byte("nac")) || bytes.HasPrefix(cw, []byte("nasc")) || bytes.HasPrefix(cw, []byte("born"))) && birthCount(text, h.end) {
+	if cw := ws[h.word].fold(fc); (bytes.HasPrefix(cw, []byte("nac")) || bytes.HasPrefix(cw, []byte("nasc")) || bytes.HasPrefix(cw, []byte("born")) ||
+		bytes.HasPrefix(cw, []byte("neix")) || bytes.HasPrefix(cw, []byte("naix"))) && birthCount(text, h.end) {
 		return out // "nacieron 52 terneros": a count of births, not a person's
 	}
 	i := h.end
@@ -1268,6 +1273,7 @@ func appendStarBirth(out []Span, text string, ws []word, fc *folder) []Span {
 	out = appendPairBirthYears(out, text, ws, fc)
 	out = appendPersonIsFrom(out, text, fc)
 	out = appendBirthListNext(out, text, ws, fc)
+	out = appendDOBR10(out, text, ws, fc)
 	for off := 0; ; {
 		k := strings.Index(text[off:], "(*")
 		if k < 0 {
@@ -1425,6 +1431,28 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 			i += 2
 			continue
 		}
+		if e == 0 && i >= 2 && i+3 < len(text) && (text[i+1] == ' ' && isASCIILetterByte(text[i+2]) || text[i+2] == ' ' && isASCIILetterByte(text[i+3])) &&
+			(text[i-1] == '(' || text[i-2:i] == ", ") {
+			// "Ezequiel Bustamante (7 de diciembre de 1976)", "CHEN, Xiaoyan, 3 de marzo de 1989.":
+			// a written date alone in brackets, or after a comma, right after a person
+			if w := p.written(i, false); w > 0 && !dobAt(out[n:], i, w) {
+				if y := dateYear(text[i:w]); y >= 1900 && y <= recordDOBLastYear && (bracketAfterName(out[:n], text, i, w) || text[i-1] == ' ' && writtenAfterPerson(out[:n], text, i-2, w)) {
+					out = append(out, Span{Start: i, End: w, Type: TypeDOB, Text: text[i:w], Score: 0.8, Source: "record"})
+					i = w
+					continue
+				}
+			}
+		}
+		if e == 0 && i >= 5 && text[i-5:i] == ", de " && i+4 <= len(text) && allDigits(text[i:i+4]) {
+			// "Paciente Lucas Paz Domínguez, de 1978, historia …": a year after ", de" closing a
+			// field right after a person
+			if y := atoi(text[i : i+4]); y >= 1900 && y <= recordDOBLastYear && (i+4 == len(text) || strings.IndexByte(",;)\n", text[i+4]) >= 0) &&
+				fieldAnchor(out[:n], text, i-3, minScore) >= 0 {
+				out = append(out, Span{Start: i, End: i + 4, Type: TypeDOB, Text: text[i : i+4], Score: 0.8, Source: "record"})
+				i += 4
+				continue
+			}
+		}
 		if e == 0 {
 			if e = yearFieldAt(text, i); e > 0 {
 				if a := fieldAnchor(out[:n], text, i, minScore); a >= 0 {
@@ -1432,6 +1460,13 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 				}
 				i = e
 			}
+			continue
+		}
+		if y := dateYear(text[i:e]); y == 0 && listDOBAfterPerson(out[:n], text, i, e, minScore) {
+			// "amparo lledo 29/12/71, yolanda mir 03/03/66": a date with a two-digit year right
+			// after a person noted in a list is that person's birth
+			out = append(out, Span{Start: i, End: e, Type: TypeDOB, Text: text[i:e], Score: 0.8, Source: "record"})
+			i = e
 			continue
 		}
 		if y := dateYear(text[i:e]); y < 1900 || y > recordDOBLastYear {
@@ -1667,13 +1702,14 @@ func appendBornAbbrev(out []Span, text string, h cueHit, ws []word, fc *folder) 
 	if e == 0 {
 		if y, ye, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(ye) {
 			e = ye
-		} else if text[k] == '(' {
-			// "(n. 61)", "(b. '47)": two digits closing the brackets
+		} else if text[k] == '(' || text[i] == '\'' {
+			// "(n. 61)", "(b. '47)": two digits closing the brackets; "Wilfred, b. '29,": with
+			// the apostrophe of a year, after a comma too
 			j := i
 			if text[j] == '\'' {
 				j++
 			}
-			if y, ye, n := p.digitsAt(j, 2); n == 2 && y >= 10 && ye < len(text) && text[ye] == ')' {
+			if y, ye, n := p.digitsAt(j, 2); n == 2 && y >= 10 && (ye < len(text) && text[ye] == ')' || text[k] != '(' && j > i && p.ends(ye)) {
 				e = ye
 			}
 		}
@@ -2206,4 +2242,408 @@ func appendPersonIsFrom(out []Span, text string, fc *folder) []Span {
 // is not enough: "el Real Madrid es de 1902").
 func personSubjectBefore(text string, i int) bool {
 	return setWordIn3Before(text, i, personSubjects)
+}
+
+// Round 10 of issue #13: dates of birth the cue rules still missed on the newest blind sets,
+// read by mechanism: the Basque date grammar in figures and in words with its cue on either side
+// ("laurogeita hiruko martxoaren hamabostean jaioa", "jaio zen 46an"); a year after "ser del"
+// ("refiere ser del '49"); the Catalan "dn" / "d.n." (data de naixement); and a second year
+// coordinated with a year of birth ("born 1962 and 1964", "nascuts el 1944 i el 1947").
+
+// euNumbers are the Basque number words of days and years (folded), the tens that join a unit
+// with "-ta" ("hogeita bat"), and "hamarr", the stem "hamar" takes before a case ending
+// ("hamarreko", "hamarrean").
+var euNumbers = func() map[string]int {
+	m := map[string]int{}
+	for i, w := range strings.Fields(`bat bi hiru lau bost sei zazpi zortzi bederatzi hamar hamaika hamabi hamahiru hamalau
+		hamabost hamasei hamazazpi hemezortzi hemeretzi hogei`) {
+		m[w] = i + 1
+	}
+	m["hamarr"], m["berrogei"], m["hirurogei"], m["laurogei"] = 10, 40, 60, 80
+	return m
+}()
+
+// euJoiners are the words that a Basque number goes on after: the tens before a unit, a
+// thousand and nine hundred before the rest of a year ("mila bederatziehun eta hirurogeita…").
+var euJoiners = map[string]int{"hogeita": 20, "berrogeita": 40, "hirurogeita": 60, "laurogeita": 80, "mila": 1000,
+	"bederatziehun": 900, "eta": 0}
+
+// euNumber reads a Basque number in words at i whose last word carries one of sufs (a case
+// ending: "-ko" of a year, "-(e)an" of a day); the value and the end, or 0, 0.
+func (p *dateParser) euNumber(i int, sufs []string) (int, int) {
+	total, k := 0, i
+	for n := 0; n < 6; n++ {
+		f, e := p.foldAt(k)
+		if e < 0 || len(f) < 2 || len(f) > 20 {
+			return 0, 0
+		}
+		for _, s := range sufs {
+			if len(f) > len(s) && f[len(f)-len(s):] == s {
+				if v, ok := euNumbers[f[:len(f)-len(s)]]; ok {
+					return total + v, e
+				}
+			}
+		}
+		v, ok := euJoiners[f]
+		if !ok || f == "eta" && total < 1000 {
+			return 0, 0
+		}
+		total += v
+		k = p.spaces(e)
+	}
+	return 0, 0
+}
+
+var euYearEnds, euDayEnds = []string{"ko", "eko"}, []string{"ean", "an", "n"}
+
+// euDate reads a Basque date at i — YEAR-ko MONTH-aren DAY-(e)an, the year in four or two
+// figures or in words, the day in figures or in words ("1978ko maiatzaren 22an", "laurogeita
+// hiruko martxoaren hamabostean") — and returns its end, or 0.
+func (p *dateParser) euDate(i int) int {
+	t := p.text
+	k := 0
+	if y, j, n := p.digitsAt(i, 4); n == 4 && y >= 1900 && y <= 2025 || n == 2 {
+		switch {
+		case strings.HasPrefix(t[j:], "ko "):
+			k = j + 3
+		case strings.HasPrefix(t[j:], "eko "):
+			k = j + 4
+		case strings.HasPrefix(t[j:], "-ko "), strings.HasPrefix(t[j:], "-eko "):
+			k = j + strings.IndexByte(t[j:], ' ') + 1
+		default:
+			return 0
+		}
+	} else if n > 0 {
+		return 0
+	} else {
+		v, e := p.euNumber(i, euYearEnds)
+		if e == 0 || v < 20 || v > 99 && (v < 1900 || v > 2025) || e >= len(t) || t[e] != ' ' {
+			return 0
+		}
+		k = e + 1
+	}
+	k = p.spaces(k)
+	f, e := p.foldAt(k)
+	if e < 0 || !strings.HasSuffix(f, "ren") {
+		return 0
+	}
+	m, ok := monthNames[strings.TrimSuffix(f, "aren")]
+	if !ok {
+		if m, ok = monthNames[strings.TrimSuffix(f, "ren")]; !ok {
+			return 0
+		}
+	}
+	k = p.spaces(e)
+	if d, e2, nd := p.digitsAt(k, 2); nd > 0 {
+		if !validDay(d, m) {
+			return 0
+		}
+		for _, s := range [...]string{"ean", "an", "n", "a"} {
+			if strings.HasPrefix(t[e2:], s) && (e2+len(s) == len(t) || !isWordByte(t[e2+len(s)])) {
+				return e2 + len(s)
+			}
+		}
+		if e2 == len(t) || !isWordByte(t[e2]) {
+			return e2
+		}
+		return 0
+	}
+	d, e2 := p.euNumber(k, euDayEnds)
+	if e2 == 0 || !validDay(d, m) {
+		return 0
+	}
+	return e2
+}
+
+// euYearCase: a year in two or four figures with the inessive ("46an", "1950ean", "31n") at i;
+// its end, or 0.
+func euYearCase(text string, i int) int {
+	j := i
+	for j < len(text) && j-i < 4 && isDigitByte(text[j]) {
+		j++
+	}
+	if n := j - i; n != 2 && n != 4 || j < len(text) && isDigitByte(text[j]) {
+		return 0
+	}
+	if j-i == 4 {
+		if y := atoi(text[i:j]); y < 1900 || y > 2025 {
+			return 0
+		}
+	}
+	for _, s := range [...]string{"ean", "an", "n"} {
+		if strings.HasPrefix(text[j:], s) && (j+len(s) == len(text) || !isWordByte(text[j+len(s)])) {
+			return j + len(s)
+		}
+	}
+	return 0
+}
+
+// dobAt: a date of birth already covers [s, e).
+func dobAt(out []Span, s, e int) bool {
+	for _, sp := range out {
+		if sp.Type == TypeDOB && sp.Start < e && s < sp.End {
+			return true
+		}
+	}
+	return false
+}
+
+// appendDOBR10 runs this round's birth scans, each an index search for a rare string first.
+func appendDOBR10(out []Span, text string, ws []word, fc *folder) []Span {
+	lower := fc.lower
+	if len(lower) != len(text) || r10Off {
+		return out
+	}
+	p := dateParser{text: text, ws: ws, fc: fc}
+	add := func(s, e int) {
+		if e > s && !dobAt(out, s, e) {
+			out = append(out, Span{Start: s, End: e, Type: TypeDOB, Text: text[s:e], Score: 0.8, Source: "cue"})
+		}
+	}
+	// one pass over the words gathers the few places each scan reads: a word starting "jaio", the
+	// word "ser" before " d", "dn" or "d.n.", and "do" between figures (4 index searches over the
+	// text cost more than this on a prompt with many d's and s's)
+	var hits [5][8]int
+	var nh [5]int
+	put := func(kind, q int) {
+		if nh[kind] < len(hits[kind]) {
+			hits[kind][nh[kind]] = q
+			nh[kind]++
+		}
+	}
+	for k := range ws {
+		w := &ws[k]
+		t := w.text
+		if len(t) > 9 {
+			continue
+		}
+		switch c := t[0] | 0x20; {
+		case c == 'j' && len(t) >= 4 && string(lower[w.start:w.start+4]) == "jaio":
+			put(0, w.start)
+		case c == 's' && len(t) == 3 && string(lower[w.start:w.end]) == "ser" && w.end+2 < len(text) && text[w.end] == ' ' && lower[w.end+1] == 'd':
+			put(1, w.start)
+		case c == 'd' && len(t) == 2 && lower[w.start+1] == 'n':
+			put(2, w.start)
+		case c == 'd' && len(t) == 1 && w.end+3 < len(text) && string(lower[w.end:w.end+3]) == ".n.":
+			put(3, w.start)
+		case c == 'd' && len(t) == 2 && lower[w.start+1] == 'o' && w.start >= 2 && text[w.start-1] == ' ' && isDigitByte(text[w.start-2]) &&
+			w.end < len(text) && text[w.end] == ' ':
+			put(4, w.start-1) // the space of " do "
+		}
+	}
+	// Basque: the date before "jaio…" (the verb ends its clause) or right after "jaio (zen)"
+	for _, q := range hits[0][:nh[0]] {
+		if q > 0 && isWordByte(text[q-1]) {
+			continue
+		}
+		we := q + 4
+		for we < len(text) && isASCIILetterByte(text[we]) {
+			we++
+		}
+		if we-q > 9 { // jaio, jaioa, jaiota, jaiotakoa — not jaiotze (the noun), read by the cue rules
+			continue
+		}
+		if f := string(lower[q:we]); f != "jaio" && f != "jaioa" && f != "jaiota" && f != "jaiotakoa" && f != "jaioak" && f != "jaiotako" {
+			continue
+		}
+		e := q
+		for e > 0 && (text[e-1] == ' ' || text[e-1] == ',') {
+			e--
+		}
+		found := false
+		for s := max(0, e-90); s < e && e < q; s++ {
+			if !isWordByte(text[s]) || s > 0 && isWordByte(text[s-1]) {
+				continue
+			}
+			if p.euDate(s) == e || isDigitByte(text[s]) && euYearCase(text, s) == e {
+				add(s, e)
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		k := we
+		for _, aux := range [...]string{" zen", " nintzen", " zinen", " ziren", " zan", " ziren"} {
+			if strings.HasPrefix(string(lower[k:min(len(lower), k+len(aux))]), aux) && (k+len(aux) == len(text) || !isWordByte(text[k+len(aux)])) {
+				k += len(aux)
+				break
+			}
+		}
+		k = p.spaces(k)
+		if k < len(text) && isWordByte(text[k]) {
+			if e := p.euDate(k); e > 0 {
+				add(k, e)
+			} else if e := euYearCase(text, k); e > 0 {
+				add(k, e)
+			}
+		}
+	}
+	// "refiere ser del '49", "dice ser del 53", "di ser do 47": a year after "ser del"
+	for _, q := range hits[1][:nh[1]] {
+		if q > 0 && isWordByte(text[q-1]) {
+			continue
+		}
+		k := q + 5
+		switch {
+		case strings.HasPrefix(string(lower[k:min(len(lower), k+3)]), "el "), strings.HasPrefix(string(lower[k:min(len(lower), k+2)]), "o "):
+			k = strings.IndexByte(text[k:], ' ') + k + 1
+		case strings.HasPrefix(string(lower[k:min(len(lower), k+2)]), "e "):
+			k += 2
+		default:
+			continue
+		}
+		s := k
+		if k < len(text) && text[k] == '\'' {
+			k++
+		} else if strings.HasPrefix(text[k:], "’") {
+			k += len("’")
+		}
+		v, e, n := p.digitsAt(k, 4)
+		if !(n == 2 || n == 4 && v >= 1900 && v <= 2025) || !p.ends(e) || shortYearNotAfter(&p, p.spaces(e)) || thingBefore(text, q) {
+			continue
+		}
+		if e < len(text) && (text[e] == '/' || text[e] == '-' || text[e] == '.' && e+1 < len(text) && isDigitByte(text[e+1])) {
+			continue
+		}
+		add(s, e)
+	}
+	// Catalan "dn" / "d.n." (data de naixement) before a date or a year: "— dn 1994", "(dn 12/03/1972)"
+	for kind, needle := range [...]string{"dn", "d.n."} {
+		for _, q := range hits[2+kind][:nh[2+kind]] {
+			k := q + len(needle)
+			if q > 0 && isWordByte(text[q-1]) || k+2 >= len(text) || isWordByte(text[k]) {
+				continue
+			}
+			for k < len(text) && (text[k] == '.' || text[k] == ':') {
+				k++
+			}
+			if k >= len(text) || text[k] != ' ' {
+				continue
+			}
+			k = p.spaces(k)
+			if k >= len(text) || !isDigitByte(text[k]) {
+				continue
+			}
+			if e := p.parse(k, false); e > k {
+				if y := dateYear(text[k:e]); y == 0 || y <= 2025 {
+					add(k, e)
+				}
+				continue
+			}
+			if y, e, n := p.digitsAt(k, 4); n == 4 && y >= 1900 && y <= 2025 && p.ends(e) {
+				add(k, e)
+			}
+		}
+	}
+	// Galician "D do M do YY" after a birth verb within a few words ("ela nacera o 7 do 3 do 44"):
+	// the verb's tense need not be a cue of its own
+	for _, q := range hits[4][:nh[4]] {
+		s := q
+		for s > 0 && isDigitByte(text[s-1]) && q-s < 2 {
+			s--
+		}
+		if s == q || s > 0 && isWordByte(text[s-1]) {
+			continue
+		}
+		e := p.doNumeric(s)
+		if e == 0 {
+			continue
+		}
+		if bytes.Contains(lower[max(0, s-16):s], []byte("nac")) || bytes.Contains(lower[max(0, s-16):s], []byte("nad")) {
+			add(s, e)
+		}
+	}
+	// a second year coordinated with a year of birth: "born 1962 and 1964", "nacidos en 1958 y
+	// 1961", "nascuts el 1944 i el 1947" — the same number of figures, a year again
+	for k, n := 0, len(out); k < n; k++ {
+		sp := out[k]
+		if sp.Type != TypeDOB {
+			continue
+		}
+		d := sp.Text
+		if len(d) > 0 && d[0] == '\'' {
+			d = d[1:]
+		}
+		if len(d) != 2 && len(d) != 4 || !allDigits(d) {
+			continue
+		}
+		e := sp.End
+		for _, w := range [...]string{" y el ", " i el ", " e o ", " y en ", " and in ", " y ", " i ", " e ", " and ", " & ", " eta ", " o "} {
+			if len(text)-e <= len(w) || string(lower[e:e+len(w)]) != w {
+				continue
+			}
+			s := e + len(w)
+			j := s
+			if text[j] == '\'' {
+				j++
+			}
+			v, e2, n2 := p.digitsAt(j, 4)
+			if n2 != len(d) || n2 == 4 && (v < 1900 || v > 2025) || !p.ends(e2) || shortYearNotAfter(&p, p.spaces(e2)) ||
+				e2 < len(text) && strings.IndexByte("/-:.", text[e2]) >= 0 && e2+1 < len(text) && isDigitByte(text[e2+1]) {
+				break
+			}
+			add(s, e2)
+			break
+		}
+	}
+	return out
+}
+
+// doNumeric: the Galician "D do M do YY" ("o 7 do 3 do 44"): a day, " do ", a month, " do " and a
+// year of two or four figures; its end, or 0.
+func (p *dateParser) doNumeric(i int) int {
+	d, j, n := p.digitsAt(i, 2)
+	if n == 0 || !strings.HasPrefix(p.text[j:], " do ") {
+		return 0
+	}
+	m, j2, n2 := p.digitsAt(j+4, 2)
+	if n2 == 0 || !validDay(d, m) || !strings.HasPrefix(p.text[j2:], " do ") {
+		return 0
+	}
+	y, e, n3 := p.digitsAt(j2+4, 4)
+	if !(n3 == 2 || n3 == 4 && y >= 1900 && y <= 2025) || !p.ends(e) {
+		return 0
+	}
+	return e
+}
+
+// listDOBAfterPerson: the numeric date text[i:e] ends in a two-digit year from 30 to 99 (a
+// year of birth; a later one may be an appointment's) and stands right after a person (a space
+// or ", " between), with nothing after it that makes it another event's date.
+func listDOBAfterPerson(spans []Span, text string, i, e int, minScore func(string) float64) bool {
+	if e-i < 6 || !isDigitByte(text[e-1]) || !isDigitByte(text[e-2]) || isDigitByte(text[e-3]) {
+		return false
+	}
+	if yy := int(text[e-2]-'0')*10 + int(text[e-1]-'0'); yy < 30 {
+		return false
+	}
+	b := i
+	for b > 0 && i-b < 2 && (text[b-1] == ' ' || text[b-1] == ',') {
+		b--
+	}
+	if b == i {
+		return false
+	}
+	for _, sp := range spans {
+		if sp.End == b && sp.Type == TypePerson && sp.Score >= minScore(sp.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenAfterPerson: a person ends at b (the comma before a written date ending at e) and the
+// date closes its clause (a comma, a full stop, a semicolon or the line's end after it).
+func writtenAfterPerson(spans []Span, text string, b, e int) bool {
+	if e < len(text) && strings.IndexByte(",.;)\n", text[e]) < 0 {
+		return false
+	}
+	for _, sp := range spans {
+		if sp.Type == TypePerson && sp.End == b && sp.Score >= 0.5 {
+			return true
+		}
+	}
+	return false
 }

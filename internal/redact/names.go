@@ -444,6 +444,7 @@ func appendNames(out []Span, ws []word, fc *folder, text string) []Span {
 	out = appendNamesR7(out, first, ws, fc, text)
 	out = appendNamesR8(out, first, ws, fc, text)
 	out = appendNamesR9(out, first, ws, fc, text)
+	out = appendNamesR10(out, first, ws, fc, text)
 	liftListedNames(out[first:], text)
 	out = dropFamousInNews(out, first, text, fc.lower)
 	out = adjustNamesR5(out, first, text)
