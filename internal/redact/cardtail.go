@@ -86,6 +86,7 @@ func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards [
 	out = appendEHIC(out, text)
 	out = appendGroupedHealthCard(out, text)
 	out = appendSpacedIBAN(out, text)
+	out = appendLoosePhones(out, text, ws, fc)
 	n := len(out)
 	for k := 0; k < n; k++ {
 		exp := out[k]

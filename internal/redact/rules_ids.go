@@ -802,3 +802,234 @@ var nationalities = words(`china chino chinese mexicana mexicano mexican mexico 
 	bulgaro bulgaria japonesa japones japanese japon japan coreana coreano korean corea korea georgiana georgiano
 	albanesa albanes armenia armenio turca turco turkish turquia vietnamita bangladesi egipcia egipcio siria sirio
 	xinesa xines txinatarra chinesa chines mexicà mexicana`)
+
+// Round 10 (issue #13): phone numbers as people type them when no pattern holds — a letter O
+// for a zero ("60O 22 15 48"), groups of one and two ("6 44 81 20 93"), a Basque case ending
+// glued to the last group ("943 56 18 02ra"), the digits read out in words after a phone word
+// ("mi número es el seis cuatro nueve, doce, treinta y tres, ochenta y ocho"). Each is a Spanish
+// number (nine digits, the first 6 to 9); all but the case ending need a phone word shortly
+// before, on the same line (a list of small figures is not a phone without one).
+
+// phoneCueWords: the words (folded) that say a phone number follows, and their stems.
+var phoneCueWords = words(`tel telf tlf tfno tfn telefono telefon telephone phone movil mobil mobile mvl cell celular
+	whatsapp wasap fijo numero number zenbakia llamar llamemos llame llamen llama llamad llamo call ring
+	truca truqueu trucar truqui deitu deitzeko`)
+
+// phoneCaseEndings: the case endings Basque writes glued to a figure ("688 21 04 73ra", "-ra"
+// is written with a dash too, and then the number ends at its word boundary anyway).
+var phoneCaseEndings = words(`ra an ean n ko tik etik ri ari rekin ekin era ren z ez`)
+
+// appendLoosePhones appends the phones of the forms above that no other rule made.
+func appendLoosePhones(out []Span, text string, ws []word, fc *folder) []Span {
+	n := len(out)
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < '6' || c > '9' || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '+') {
+			continue
+		}
+		e, oh, groups, glued := loosePhoneAt(text, i)
+		if e == 0 {
+			continue
+		}
+		j := i
+		i = e
+		if overlapsAny(out[:n], j, e) {
+			continue
+		}
+		// a standard grouping failed only because of a glued Basque ending; any other form needs
+		// a phone word before it
+		if !(glued && !oh && groups <= 4) && !phoneCueBefore(text, ws, fc, j) {
+			continue
+		}
+		if referenceBefore(text, j) {
+			continue
+		}
+		out = append(out, Span{Start: j, End: e, Type: TypePhone, Text: text[j:e], Score: 0.7, Source: "cue"})
+	}
+	return appendWordPhones(out, text, ws, fc)
+}
+
+// coveredBy: some span of spans overlaps [s, e).
+func overlapsAny(spans []Span, s, e int) bool {
+	for _, sp := range spans {
+		if sp.Start < e && s < sp.End {
+			return true
+		}
+	}
+	return false
+}
+
+// loosePhoneAt reads a nine-digit Spanish number at i: digits (an 'O' or 'o' next to a digit
+// counts as a zero, at most two), in groups of one to four joined by one space, dot or dash (or
+// " - "), ending at a word boundary or at a glued Basque case ending. It returns the end of the
+// digits (0 if none), whether an O was read, the number of groups and whether an ending is glued.
+func loosePhoneAt(text string, i int) (end int, oh bool, groups int, glued bool) {
+	digits, group, os := 0, 0, 0
+	j := i
+	for j < len(text) && digits <= 9 {
+		c := text[j]
+		switch {
+		case isDigitByte(c):
+			digits++
+			group++
+			j++
+			continue
+		case (c == 'O' || c == 'o') && group > 0 && os < 2 && (j+1 >= len(text) || !isASCIILetterByte(text[j+1]) ||
+			j+1 < len(text) && (text[j+1] == 'O' || text[j+1] == 'o') && (j+2 >= len(text) || !isASCIILetterByte(text[j+2]))):
+			// "60O", "6O9": an O after a digit, not the first letter of a word ("6 octubre")
+			digits++
+			group++
+			os++
+			j++
+			continue
+		case group > 0 && group <= 4 && (c == ' ' || c == '.' || c == '-'):
+			k := j + 1
+			if c == ' ' && k+1 < len(text) && text[k] == '-' && text[k+1] == ' ' {
+				k += 2 // "6 8 8 - 2 1 0"
+			}
+			if k < len(text) && isDigitByte(text[k]) {
+				groups++
+				group = 0
+				j = k
+				continue
+			}
+		}
+		break
+	}
+	if group > 0 {
+		groups++
+	}
+	if digits != 9 || group > 4 && groups > 1 {
+		return 0, false, 0, false
+	}
+	if j < len(text) && isWordByte(text[j]) {
+		k := j
+		for k < len(text) && isASCIILetterByte(text[k]) {
+			k++
+		}
+		if os > 0 || k == j || k < len(text) && isWordByte(text[k]) || !phoneCaseEndings[strings.ToLower(text[j:k])] {
+			return 0, false, 0, false
+		}
+		glued = true
+	}
+	if os == 0 && !glued && groups <= 4 {
+		return 0, false, 0, false // a standard form: the phone patterns' (or a grouping they refuse)
+	}
+	return j, os > 0, groups, glued
+}
+
+// phoneCueBefore: a phone word within the five words (and 48 bytes) before i, on the same line.
+func phoneCueBefore(text string, ws []word, fc *folder, i int) bool {
+	k := lastWordBefore(ws, i)
+	for step := 0; k >= 0 && step < 5 && i-ws[k].end <= 48; step, k = step+1, k-1 {
+		if strings.IndexByte(text[ws[k].end:i], '\n') >= 0 {
+			return false
+		}
+		if phoneCueWords[string(ws[k].fold(fc))] {
+			return true
+		}
+	}
+	return false
+}
+
+// wordBefore returns the index of the last word that ends at or before i, or -1.
+func lastWordBefore(ws []word, i int) int {
+	lo, hi := 0, len(ws)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if ws[m].end <= i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// numberWordDigits: a number word (folded) and how many digits it reads as, and its first digit;
+// es, ca, gl, en. "y"/"i"/"e"/"and" join a ten and its unit ("treinta y tres").
+var numberWordDigits = map[string][2]int8{
+	"cero": {1, 0}, "zero": {1, 0}, "uno": {1, 1}, "un": {1, 1}, "una": {1, 1}, "u": {1, 1}, "one": {1, 1},
+	"dos": {1, 2}, "two": {1, 2}, "tres": {1, 3}, "three": {1, 3}, "cuatro": {1, 4}, "quatre": {1, 4}, "catro": {1, 4}, "four": {1, 4},
+	"cinco": {1, 5}, "cinc": {1, 5}, "five": {1, 5}, "seis": {1, 6}, "sis": {1, 6}, "six": {1, 6},
+	"siete": {1, 7}, "set": {1, 7}, "sete": {1, 7}, "seven": {1, 7}, "ocho": {1, 8}, "vuit": {1, 8}, "oito": {1, 8}, "eight": {1, 8},
+	"nueve": {1, 9}, "nou": {1, 9}, "nove": {1, 9}, "nine": {1, 9}, "oh": {1, 0},
+	"diez": {2, 1}, "once": {2, 1}, "doce": {2, 1}, "trece": {2, 1}, "catorce": {2, 1}, "quince": {2, 1}, "dieciseis": {2, 1},
+	"diecisiete": {2, 1}, "dieciocho": {2, 1}, "diecinueve": {2, 1}, "ten": {2, 1}, "eleven": {2, 1}, "twelve": {2, 1},
+	"veinte": {2, 2}, "veinti": {2, 2}, "veintiuno": {2, 2}, "veintidos": {2, 2}, "veintitres": {2, 2}, "veinticuatro": {2, 2},
+	"veinticinco": {2, 2}, "veintiseis": {2, 2}, "veintisiete": {2, 2}, "veintiocho": {2, 2}, "veintinueve": {2, 2},
+	"treinta": {-2, 3}, "cuarenta": {-2, 4}, "cincuenta": {-2, 5}, "sesenta": {-2, 6}, "setenta": {-2, 7}, "ochenta": {-2, 8},
+	"noventa": {-2, 9}, "twenty": {-2, 2}, "thirty": {-2, 3}, "forty": {-2, 4}, "fifty": {-2, 5}, "sixty": {-2, 6},
+	"seventy": {-2, 7}, "eighty": {-2, 8}, "ninety": {-2, 9}, "trenta": {-2, 3}, "quaranta": {-2, 4}, "cinquanta": {-2, 5},
+	"seixanta": {-2, 6}, "setanta": {-2, 7}, "vuitanta": {-2, 8}, "noranta": {-2, 9}, "double": {0, -1}, "doble": {0, -1},
+}
+
+// appendWordPhones: after a phone word, and at most four other words ("es el", "is"), nine
+// digits read out in number words, separated by spaces, commas or dashes. A ten (-2 above)
+// takes its unit after "y"/"and" or a dash ("treinta y tres", "forty-two").
+func appendWordPhones(out []Span, text string, ws []word, fc *folder) []Span {
+	for k := 0; k < len(ws); k++ {
+		if c := text[ws[k].start] | 0x20; c != 't' && c != 'm' && c != 'n' && c != 'p' && c != 'w' && c != 'c' && c != 'f' || !phoneCueWords[string(ws[k].fold(fc))] {
+			continue
+		}
+		j := k + 1
+		for f := 0; f < 4 && j < len(ws) && strings.IndexAny(text[ws[j-1].end:ws[j].start], ".\n;") < 0; f++ {
+			if _, ok := numberWordDigits[string(ws[j].fold(fc))]; ok {
+				break
+			}
+			j++ // "es el", "de palabra, el", "is"
+		}
+		digits, first, start, end, gap, tens, double := 0, -1, -1, -1, -1, false, false
+		for ; j < len(ws) && digits < 10; j++ {
+			if gap >= 0 && strings.Trim(text[gap:ws[j].start], " ,-") != "" {
+				break
+			}
+			gap = ws[j].end
+			f := string(ws[j].fold(fc))
+			if tens && (f == "y" || f == "and" || f == "i" || f == "e") && j+1 < len(ws) {
+				continue
+			}
+			d, ok := numberWordDigits[f]
+			if !ok {
+				if v := strings.IndexByte(f, '-'); v > 0 { // "forty-two", "vint-i-tres"
+					d, ok = numberWordDigits[f[:v]]
+				}
+				if !ok {
+					break
+				}
+			}
+			if start < 0 {
+				start = ws[j].start
+			}
+			if d[0] == 0 {
+				double = true
+				end = ws[j].end
+				continue
+			}
+			if tens && d[0] == 1 && d[1] > 0 {
+				tens = false // the unit of "treinta y tres": no new digit
+				end = ws[j].end
+				continue
+			}
+			if first < 0 {
+				first = int(d[1])
+			}
+			n := int(d[0])
+			tens = n < 0
+			if tens {
+				n = 2
+			}
+			if double {
+				n *= 2
+				double = false
+			}
+			digits += n
+			end = ws[j].end
+		}
+		if digits == 9 && first >= 6 && !overlapsAny(out, start, end) {
+			out = append(out, Span{Start: start, End: end, Type: TypePhone, Text: text[start:end], Score: 0.7, Source: "cue"})
+			k = j
+		}
+	}
+	return out
+}
