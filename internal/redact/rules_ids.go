@@ -918,10 +918,11 @@ func loosePhoneAt(text string, i int) (end int, oh bool, groups int, glued bool)
 	return j, os > 0, groups, glued
 }
 
-// phoneCueBefore: a phone word within the five words (and 48 bytes) before i, on the same line.
+// phoneCueBefore: a phone word within the seven words (and 48 bytes) before i, on the same line
+// ("el tlf de la filla (laia) es …").
 func phoneCueBefore(text string, ws []word, fc *folder, i int) bool {
 	k := lastWordBefore(ws, i)
-	for step := 0; k >= 0 && step < 5 && i-ws[k].end <= 48; step, k = step+1, k-1 {
+	for step := 0; k >= 0 && step < 7 && i-ws[k].end <= 48; step, k = step+1, k-1 {
 		if strings.IndexByte(text[ws[k].end:i], '\n') >= 0 {
 			return false
 		}
@@ -1032,4 +1033,102 @@ func appendWordPhones(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 	}
 	return out
+}
+
+// Round 10 (issue #13): identity cards and passports of other countries, further along the
+// sentence after their name — an Italian CIE ("carta d'identità CA18274PX", two letters, five
+// digits, two letters), a German Personalausweis ("ID card L01X00T47", nine characters of its
+// alphabet), a Russian passport as printed ("el pasaporte ruso … es el 75 4418203"), any number
+// in capitals and digits after an identity card's name. The cue must stand in the same sentence
+// with only words (and brackets, commas, "n.", "no.") between: an order's or an invoice's code of
+// the same shape has no such cue, and one named by a reference word is left.
+
+// idDocWords: the folded words that name an identity document (the Spanish DNI's own words are
+// the DNI rules'; a DNI-shaped value is left to them).
+var idDocWords = words(`identita identity identitat identidad identidade identite personalausweis ausweis
+	idkarte pasaporte passport pasaport passaporto reisepass passeport paszport paspoort pasaportea
+	nortasun`)
+
+// appendIDDocuments appends the document numbers above that no other rule made.
+func appendIDDocuments(out []Span, text string, ws []word, fc *folder) []Span {
+	n := len(out)
+	for k := 0; k < len(ws); k++ {
+		w := ws[k]
+		if w.end-w.start < 4 {
+			continue
+		}
+		c := text[w.start] | 0x20
+		if c != 'i' && c != 'p' && c != 'a' && c != 'r' && c != 'n' && c != 'd' && c != 'c' && c != 'k' {
+			continue
+		}
+		f := w.fold(fc)
+		if len(f) > 4 && (f[0] == 'd' || f[0] == 'l') && !isASCIILetterByte(f[1]) { // "d'identità", "d’identitat"
+			f = f[1:]
+			for len(f) > 0 && !isASCIILetterByte(f[0]) {
+				f = f[1:]
+			}
+		}
+		if !idDocWords[string(f)] {
+			if string(f) != "card" && string(f) != "karte" || k == 0 || string(ws[k-1].fold(fc)) != "id" {
+				continue // "card" only as "ID card"
+			}
+		}
+		at, end := idDocumentAfter(text, w.end)
+		if at < 0 || referenceBefore(text, at) {
+			continue
+		}
+		if idDocumentCovered(out[:n], at, end) {
+			continue
+		}
+		// a piece read by another rule ("09412773" of "N09412773") gives way to the whole
+		for q := range out[:n] {
+			if at <= out[q].Start && out[q].End <= end && out[q].Type != TypePerson {
+				out[q].Score = 0
+			}
+		}
+		out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
+	return out
+}
+
+// idDocumentCovered: a span of another rule already covers [at, end), or crosses it; a piece
+// of it ("09412773" of "N09412773") does not count, nor a company's CIF of its shape (after a
+// document's name, "N0941277" + "3" is the document's).
+func idDocumentCovered(spans []Span, at, end int) bool {
+	for _, sp := range spans {
+		if sp.Start < end && at < sp.End && sp.Type != TypeCIF && !(at <= sp.Start && sp.End <= end && sp.End-sp.Start < end-at) {
+			return true
+		}
+	}
+	return false
+}
+
+// idDocumentAfter: the first figure within 80 bytes after from in the same sentence, after only
+// words, spaces, commas, quotes, brackets and colons, when it is a document number (see
+// above): its start and end, or -1, 0.
+func idDocumentAfter(text string, from int) (int, int) {
+	end := min(len(text), from+80)
+	for i := from; i < end; i++ {
+		c := text[i]
+		if c == '\n' || c == ';' || c == '.' && !(i > 0 && isASCIILetterByte(text[i-1]) && i-from < 40 && i+1 < len(text) && text[i+1] == ' ') {
+			return -1, 0 // a sentence's end ("n." and "no." abbreviate a number: read on)
+		}
+		if i > 0 && isWordByte(text[i-1]) || !isAlnum(c) {
+			continue
+		}
+		if i+10 <= len(text) && allDigits(text[i:i+2]) && text[i+2] == ' ' && allDigits(text[i+3:i+10]) && wordEnd(text, i+10) {
+			return i, i + 10 // the Russian "75 4418203"
+		}
+		e, digits, letters := tokenAt(text, i, 12)
+		if digits == 0 {
+			continue // a word
+		}
+		v := text[i:e]
+		if k := e - i; k < 7 || k > 10 || digits+letters != k || digits < 3 || letters == 0 || !wordEnd(text, e) ||
+			strings.ToUpper(v) != v || isDNIOrNIE(v) {
+			return -1, 0
+		}
+		return i, e
+	}
+	return -1, 0
 }
