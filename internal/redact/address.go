@@ -43,7 +43,8 @@ var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po p
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
 	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
 	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira carrera
-	vul vulytsia vulytsya vulitsa prospekt prosp provulok`)
+	vul vulytsia vulytsya vulitsa prospekt prosp provulok
+	chaussee dreve strada bulevardul calea soseaua splaiul aleea intrarea bv bvar`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº barriada bda lugar lg residencial edificio edif colonia
@@ -73,7 +74,7 @@ var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr 
 // unitWords come with a number or a letter: puerta 14, hab. 402, Flat 12, Apt 5B.
 var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal letra hab habitacion apt apto apartamento
 	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol appt app bat batiment escalier etage
-	kv kvartyra`)
+	kv kvartyra bte boite boîte depto dpto`)
 
 // floorWords stand alone as a floor or door.
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
@@ -102,6 +103,11 @@ type addrParser struct {
 func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	a := addrParser{text: text, p: &dateParser{text: text, ws: ws, fc: fc}}
 	first := len(out)
+	for k := range out {
+		if out[k].Type == TypeAddress {
+			out[k] = a.trimConjunction(out[k])
+		}
+	}
 	last := 0
 	var skipBuf [4][2]int
 	skip := skipBuf[:0] // office addresses: no postcode inside them is read again
@@ -276,6 +282,23 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	}
 	out = a.appendResidenceTowns(out, first, skip)
 	return mergeAdjacentAddresses(out, first, text)
+}
+
+// trimConjunction: a street pattern's address that ends with a one-letter conjunction after its
+// number, read as a door letter ("calle Luna 3 y trabaja en…", "rúa Nova 3 e traballa"), ends
+// before it: a door letter is not followed by a lower-case word that is no floor or door word.
+func (a *addrParser) trimConjunction(sp Span) Span {
+	t, e := a.text, sp.End
+	if e-sp.Start < 6 || t[e-2] != ' ' || !isDigitByte(t[e-3]) || strings.IndexByte("yeiou", t[e-1]) < 0 ||
+		e+2 >= len(t) || t[e] != ' ' || t[e+1] < 'a' || t[e+1] > 'z' {
+		return sp
+	}
+	if f, fe := a.p.foldAt(e + 1); fe < 0 || fe-(e+1) < 2 || floorWords[f] || unitWords[f] {
+		return sp
+	}
+	sp.End = e - 2
+	sp.Text = t[sp.Start:sp.End]
+	return sp
 }
 
 // hotelWords name a place of stay whose room is where a guest (a tourist patient, a customer
@@ -916,6 +939,9 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 		}
 		if e := a.zip(i); e > 0 && prev == segTown {
 			return segPostcodeTown, e
+		}
+		if prev == segTown && i+6 <= len(t) && allDigits(t[i:i+6]) && (i+6 == len(t) || !isWordByte(t[i+6])) {
+			return segPostcodeTown, i + 6 // a Romanian code after the town: "Strada Lipscani 21, Bucharest 030031"
 		}
 		return segNone, 0
 	}
@@ -1577,6 +1603,19 @@ func (a *addrParser) floor(i int) int {
 		}
 		e, marked, ordinal = after, true, m[len(m)-1] >= 0x80
 		break
+	}
+	if !marked && nd > 0 && e+2 < len(t) && isASCIILetterByte(t[e]) && isASCIILetterByte(t[e+1]) {
+		// a floor and its door word typed as one: "4dcha", "3izq", "1izda."
+		le := e
+		for le < len(t) && isASCIILetterByte(t[le]) && le-e < 10 {
+			le++
+		}
+		if f := strings.ToLower(t[e:le]); (le == len(t) || !isWordByte(t[le])) && floorWords[f] && f != "bis" && f != "int" && f != "ext" {
+			if le < len(t) && t[le] == '.' {
+				le++
+			}
+			return le
+		}
 	}
 	if nd > 0 && e+1 < len(t) && t[e] == '-' {
 		// floor and door joined by a dash: "3º-B", "2-1ª", "3-B", "2n-1a"
