@@ -390,6 +390,13 @@ var townFollowers = words(`con desde y e i amb des hace fa with since and for bu
 func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) []Span {
 	ws, fc, t := a.p.ws, a.p.fc, a.text
 	for i := 0; i+1 < len(ws); i++ {
+		if l := ws[i].end - ws[i].start; l == 2 && i > 0 && (fc.lower[ws[i].start] == 'i' && fc.lower[ws[i].start+1] == 'n' ||
+			fc.lower[ws[i].start] == 't' && fc.lower[ws[i].start+1] == 'o') {
+			if s, e := a.englishHomeTown(i); e > s && !insideAny(out[first:], skip, s) {
+				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
+			}
+			continue
+		}
 		if ws[i].end-ws[i].start < 3 || !residenceStart(fc.lower[ws[i].start], fc.lower[ws[i].start+1]) {
 			continue // cheap byte test before the set lookups
 		}
@@ -452,6 +459,57 @@ func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) 
 		out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
 	}
 	return out
+}
+
+// englishHomeVerbs put a known town after "in" as where someone lives ("has lived in Mojácar
+// since…", "living in Benidorm"), englishHomeNouns after "a"/"an"/a possessive and "in" ("had a
+// flat in Torrevieja", "rents a house in Altea"), englishMoveVerbs after "to" ("retired to
+// Nerja"). Only a known town (addrTowns, places): "lived in the area", "a flat in London" of a
+// company are not read; "back home in Leeds" (no article) is not either.
+var (
+	englishHomeVerbs = words(`lived lives living live resides resided residing settled`)
+	englishHomeNouns = words(`flat house apartment home villa cottage bungalow property chalet`)
+	englishMoveVerbs = words(`retired relocated`)
+	englishHomeDets  = words(`a an his her their my our its own`)
+)
+
+// englishHomeTown: word i is "in" or "to" after an English home cue (above); the known town
+// after it, its start and end, or 0, 0.
+func (a *addrParser) englishHomeTown(i int) (int, int) {
+	ws, fc, t := a.p.ws, a.p.fc, a.text
+	if ws[i].start != ws[i-1].end+1 || t[ws[i].end] != ' ' {
+		return 0, 0
+	}
+	prev := string(ws[i-1].fold(fc))
+	if ws[i].text[0]|0x20 == 't' {
+		if !englishMoveVerbs[prev] {
+			return 0, 0
+		}
+	} else if !englishHomeVerbs[prev] && !(englishHomeNouns[prev] && i > 1 && englishHomeDets[string(ws[i-2].fold(fc))]) {
+		return 0, 0
+	}
+	s := ws[i].end + 1
+	if !capitalised(t[s:]) {
+		return 0, 0
+	}
+	f, _ := a.p.foldAt(s)
+	if !places[f] && !addrTowns[f] || countries[f] {
+		return 0, 0
+	}
+	e := a.town(s, false, false)
+	if e <= s || officeBefore(fc.lower, s) {
+		return 0, 0
+	}
+	if k := e + 1; k < len(t) && t[e] == ' ' && isDigitByte(t[k]) && !yearAt4(t, k) {
+		return 0, 0 // "lives in Goya 20": a street, the grammar's
+	}
+	return s, e
+}
+
+// yearAt4: four digits at k, a year of the 1900s or 2000s ("retired to Nerja in 2015" is not,
+// "since 2011" neither; only the figure right after the town is asked).
+func yearAt4(t string, k int) bool {
+	return k+4 <= len(t) && allDigits(t[k:k+4]) && (t[k:k+2] == "19" || t[k:k+2] == "20") && (k+4 == len(t) || !isWordByte(t[k+4]))
 }
 
 // parishPostcode: after a parish word (word i) and "de"/"da"/"do", the parish's name (one to six
