@@ -2274,7 +2274,8 @@ func (a *addrParser) ukBefore(p int) int {
 	}
 	s := ws[start].start
 	roadBefore := false
-	for seg := 0; seg < 3; seg++ {
+	locality := false
+	for seg := 0; seg < 4; seg++ {
 		if s < 3 || t[s-2:s] != ", " {
 			break
 		}
@@ -2328,11 +2329,29 @@ func (a *addrParser) ukBefore(p int) int {
 			// a house's name before a road without a number ("Ty Gwyn, Heol y Bryn, …")
 			s = b
 			roadBefore = false
+		case seg == 0 && !locality && a.roadEndsAt(b):
+			// a village between the road and the post town ("…, Church Lane, Little Shelford,
+			// Cambridge CB22 5HG", "…, High Street, Wick, Bristol BS30 5QW"): read as the town
+			// was, and the road before it is the first segment again
+			s = b
+			locality = true
+			seg--
 		default:
 			return s
 		}
 	}
 	return s
+}
+
+// roadEndsAt: ", " before b ends a road — capitalised words ending in a street word ("Church
+// Lane", "22 Dunmore Street").
+func (a *addrParser) roadEndsAt(b int) bool {
+	t, ws, fc := a.text, a.p.ws, a.p.fc
+	if b < 3 || t[b-2:b] != ", " {
+		return false
+	}
+	k := sort.Search(len(ws), func(j int) bool { return ws[j].end >= b-2 })
+	return k < len(ws) && ws[k].end == b-2 && capitalised(ws[k].text) && ws[k].is(fc, lexSuffixStreetWords)
 }
 
 // townArticle: the articles a town's name may start with (La Ñora, A Coruña, O Grove, Els Hostalets).
@@ -2702,6 +2721,9 @@ func ownerWordsIn(b []byte) (home, office, venue int) {
 		// the first two bytes of some word: one bit test for most bytes of the text
 		if c := b[i+1]; ownerPairs[b[i]][c>>6]&(1<<(c&63)) == 0 {
 			continue
+		}
+		if i > 0 && isWordByte(b[i]) && isWordByte(b[i-1]) {
+			continue // inside a word: "firm " of "confirm it's Flat 5, …", "social" of "asociación"
 		}
 		for _, w := range ownerKindsByFirst[b[i]] {
 			// the second byte first: most tries end there, without a call
