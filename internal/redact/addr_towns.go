@@ -33,7 +33,8 @@ alzira ontinyent xativa mislata alaquas aldaia manises paiporta catarroja sueca 
 mojacar nerja almuñecar almunecar competa frigiliana torrox manilva benahavis mazarron aguilas garrucha pulpi
 moraira teulada benissa pedreguer ondara oliva guardamar rojales orihuela horadada alcazares campello villajoyosa
 vilajoyosa finestrat alfas albir polop nucia llucmajor soller andratx calvia alcudia santanyi adeje arona yaiza
-teguise corralejo mogan alhaurin villena novelda
+teguise corralejo mogan alhaurin
+buenos aires rosario mendoza tucuman valparaiso montevideo asuncion villena novelda
 orihuela crevillent alcoi alcoy vinaroz burriana borriana benicassim montcada cugat esplugues martorell molins masnou
 pineda lloret olot banyoles palafrugell amposta vendrell sanlucar chipiona lebrija mairena marchena osuna
 lucena montilla priego baena andujar linares ubeda baeza martos almunecar guadix armilla maracena nijar adra vicar

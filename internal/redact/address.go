@@ -116,6 +116,14 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		if !mayStartAddress(ws, i, fc) {
+			if i > 0 && ws[i-1].end-ws[i-1].start <= 3 && ws[i-1].end+1 == ws[i].start && fc.lower[ws[i-1].end-1] == 'l' {
+				// "la del bajo c de Fuencarral 101": after "del"/"el"/"al", a floor first
+				if e := a.floorFirst(i); e > 0 && !insideAny(out[first:], skip, ws[i].start) {
+					out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.8, Source: "address"})
+					last = e
+					continue
+				}
+			}
 			if c := fc.lower[ws[i].start]; (c == 'h' || c == 'p' || c == 'a') && ws[i].end-ws[i].start >= 5 && stayStart(fc.lower[ws[i].start+1]) {
 				if e := a.hotelRoom(i); e > 0 {
 					out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.85, Source: "address"})
@@ -299,6 +307,57 @@ func (a *addrParser) trimConjunction(sp Span) Span {
 	sp.End = e - 2
 	sp.Text = t[sp.Start:sp.End]
 	return sp
+}
+
+// floorOrdinals: a floor said first, in words ("la del bajo c de Fuencarral 101", "el vecino del
+// primero A de Bravo Murillo 85", "la del ático de Princesa 3").
+var floorOrdinals = words(`bajo bajos baixo baixos entresuelo entlo principal atico primero segundo tercero cuarto
+	quinto sexto septimo octavo noveno decimo primer tercer`)
+
+// floorDoors may follow a floor said first: a door word, or (in floorFirst) a door letter.
+var floorDoors = words(`izquierda derecha izq izqda izda dcha dcho centro interior exterior int ext`)
+
+// floorFirst reads at word i (after "del", "el" or "al") a floor said first, its door, then
+// "de" and the street's capitalised name and its number, and what follows it in a chain (a
+// postcode and town): the end, or 0. The capital and the number make it a street: "la del
+// segundo de la escalera", "el primero de la lista 3" are not.
+func (a *addrParser) floorFirst(i int) int {
+	ws, fc, t := a.p.ws, a.p.fc, a.text
+	if f := string(ws[i-1].fold(fc)); f != "del" && f != "el" && f != "al" || !floorOrdinals[string(ws[i].fold(fc))] {
+		return 0
+	}
+	j := i + 1
+	for n := 0; n < 2 && j < len(ws) && ws[j].start == ws[j-1].end+1; n++ {
+		w := ws[j]
+		if f := string(w.fold(fc)); floorDoors[f] || w.end-w.start == 1 && (f[0] >= 'a' && f[0] <= 'h') && f != "de" {
+			j++
+			continue
+		}
+		break
+	}
+	if j+1 >= len(ws) || ws[j].start != ws[j-1].end+1 || string(ws[j].fold(fc)) != "de" || ws[j+1].start != ws[j].end+1 {
+		return 0
+	}
+	k := j + 1
+	for n := 0; n < 4 && k < len(ws); n++ {
+		f := string(ws[k].fold(fc))
+		if capitalised(ws[k].text) && !addrStop[f] || n > 0 && nameParticles[f] {
+			if e := ws[k].end; e+1 < len(t) && t[e] == ' ' && isDigitByte(t[e+1]) && capitalised(ws[j+1].text) {
+				ne := a.number(e + 1)
+				if ne <= 0 || !a.houseNumber(e+1, ne) {
+					return 0
+				}
+				_, end := a.chainFrom(ws[j+1].start, segStreet, ne)
+				return max(end, ne)
+			}
+			if k+1 < len(ws) && ws[k+1].start == ws[k].end+1 {
+				k++
+				continue
+			}
+		}
+		return 0
+	}
+	return 0
 }
 
 // hotelWords name a place of stay whose room is where a guest (a tourist patient, a customer
@@ -655,6 +714,9 @@ func (a *addrParser) bareStreetBefore(i int) int {
 	d := m
 	for d > 0 && isDigitByte(t[d-1]) {
 		d--
+	}
+	if d == m && m >= 5 && (t[m-3:m] == "s/n" || t[m-3:m] == "S/N") {
+		d = m - 3 // "San Martiño s/n, 36449 As Neves": no number, the postcode anchors it
 	}
 	if d == m || m-d > 4 || d < 2 || t[d-1] != ' ' {
 		return i
