@@ -1049,6 +1049,10 @@ var idDocWords = words(`identita identity identitat identidad identidade identit
 	idkarte pasaporte passport pasaport passaporto reisepass passeport paszport paspoort pasaportea
 	nortasun`)
 
+// notDocumentWords name a code that is not the document's number.
+var notDocumentWords = words(`code codes codigo codi kodea pin clave password contrasena token verification verificacion
+	check theft robo fraud fraude office oficina`)
+
 // appendIDDocuments appends the document numbers above that no other rule made.
 func appendIDDocuments(out []Span, text string, ws []word, fc *folder) []Span {
 	n := len(out)
@@ -1062,6 +1066,9 @@ func appendIDDocuments(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		f := w.fold(fc)
+		if h := bytes.IndexByte(f, '-'); h > 3 {
+			f = f[:h] // "Personalausweis-Nr."
+		}
 		if len(f) > 4 && (f[0] == 'd' || f[0] == 'l') && !isASCIILetterByte(f[1]) { // "d'identità", "d’identitat"
 			f = f[1:]
 			for len(f) > 0 && !isASCIILetterByte(f[0]) {
@@ -1110,11 +1117,22 @@ func idDocumentAfter(text string, from int) (int, int) {
 	end := min(len(text), from+80)
 	for i := from; i < end; i++ {
 		c := text[i]
-		if c == '\n' || c == ';' || c == '.' && !(i > 0 && isASCIILetterByte(text[i-1]) && i-from < 40 && i+1 < len(text) && text[i+1] == ' ') {
+		if c == '\n' || c == ';' || c == '.' && !(i > 0 && isASCIILetterByte(text[i-1]) && i-from < 40 && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == ':')) {
 			return -1, 0 // a sentence's end ("n." and "no." abbreviate a number: read on)
 		}
 		if i > 0 && isWordByte(text[i-1]) || !isAlnum(c) {
 			continue
+		}
+		if isASCIILetterByte(c) {
+			// a word between the cue and the value that names another thing's code ("identity
+			// verification code 4X7Y…", "passport office ref AB123…"): not the document's number
+			w := i
+			for w < len(text) && isASCIILetterByte(text[w]) && w-i < 16 {
+				w++
+			}
+			if lw := strings.ToLower(text[i:w]); notDocumentWords[lw] || referenceSet[lw] {
+				return -1, 0
+			}
 		}
 		if i+10 <= len(text) && allDigits(text[i:i+2]) && text[i+2] == ' ' && allDigits(text[i+3:i+10]) && wordEnd(text, i+10) {
 			return i, i + 10 // the Russian "75 4418203"
