@@ -2784,12 +2784,12 @@ func ownerWordsIn(b []byte) (home, office, venue int) {
 		if c := b[i+1]; ownerPairs[b[i]][c>>6]&(1<<(c&63)) == 0 {
 			continue
 		}
-		if i > 0 && isWordByte(b[i]) && isWordByte(b[i-1]) {
-			continue // inside a word: "firm " of "confirm it's Flat 5, …", "social" of "asociación"
-		}
 		for _, w := range ownerKindsByFirst[b[i]] {
 			// the second byte first: most tries end there, without a call
 			if w.text[1] == b[i+1] && len(b)-i >= len(w.text) && string(b[i:i+len(w.text)]) == string(w.text) {
+				if w.kind == ownerVenue && i > 0 && isWordByte(b[i]) && isWordByte(b[i-1]) {
+					continue // a venue word inside a word: "firm " of "confirm it's Flat 5, …"
+				}
 				switch w.kind {
 				case ownerHome:
 					home = i

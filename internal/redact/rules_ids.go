@@ -965,7 +965,7 @@ var numberWordDigits = map[string][2]int8{
 	"seixanta": {-2, 6}, "setanta": {-2, 7}, "vuitanta": {-2, 8}, "noranta": {-2, 9}, "double": {0, -1}, "doble": {0, -1},
 }
 
-// appendWordPhones: after a phone word, and at most four other words ("es el", "is"), nine
+// appendWordPhones: after a phone word, and at most six other words ("es el", "de su hija es el"), nine
 // digits read out in number words, separated by spaces, commas or dashes. A ten (-2 above)
 // takes its unit after "y"/"and" or a dash ("treinta y tres", "forty-two").
 func appendWordPhones(out []Span, text string, ws []word, fc *folder) []Span {
@@ -974,7 +974,7 @@ func appendWordPhones(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		j := k + 1
-		for f := 0; f < 4 && j < len(ws) && strings.IndexAny(text[ws[j-1].end:ws[j].start], ".\n;") < 0; f++ {
+		for f := 0; f < 6 && j < len(ws) && strings.IndexAny(text[ws[j-1].end:ws[j].start], ".\n;") < 0; f++ {
 			if _, ok := numberWordDigits[string(ws[j].fold(fc))]; ok {
 				break
 			}
