@@ -1730,7 +1730,7 @@ func (a *addrParser) floor(i int) int {
 		for le < len(t) && isASCIILetterByte(t[le]) && le-e < 10 {
 			le++
 		}
-		if f := strings.ToLower(t[e:le]); (le == len(t) || !isWordByte(t[le])) && floorWords[f] && f != "bis" && f != "int" && f != "ext" {
+		if f := string(a.p.fc.lower[e:le]); (le == len(t) || !isWordByte(t[le])) && floorWords[f] && f != "bis" && f != "int" && f != "ext" {
 			if le < len(t) && t[le] == '.' {
 				le++
 			}

@@ -817,7 +817,7 @@ var phoneCueWords = words(`tel telf tlf tfno tfn telefono telefon telephone phon
 
 // phoneCaseEndings: the case endings Basque writes glued to a figure ("688 21 04 73ra", "-ra"
 // is written with a dash too, and then the number ends at its word boundary anyway).
-var phoneCaseEndings = words(`ra an ean n ko tik etik ri ari rekin ekin era ren z ez`)
+var phoneCaseEndings = strings.Fields(`ra an ean n ko tik etik ri ari rekin ekin era ren z ez`)
 
 // appendLoosePhones appends the phones of the forms above that no other rule made.
 func appendLoosePhones(out []Span, text string, ws []word, fc *folder) []Span {
@@ -907,7 +907,7 @@ func loosePhoneAt(text string, i int) (end int, oh bool, groups int, glued bool)
 		for k < len(text) && isASCIILetterByte(text[k]) {
 			k++
 		}
-		if os > 0 || k == j || k < len(text) && isWordByte(text[k]) || !phoneCaseEndings[strings.ToLower(text[j:k])] {
+		if os > 0 || k == j || k-j > 5 || k < len(text) && isWordByte(text[k]) || !phoneCaseEnding(text[j:k]) {
 			return 0, false, 0, false
 		}
 		glued = true
@@ -916,6 +916,16 @@ func loosePhoneAt(text string, i int) (end int, oh bool, groups int, glued bool)
 		return 0, false, 0, false // a standard form: the phone patterns' (or a grouping they refuse)
 	}
 	return j, os > 0, groups, glued
+}
+
+// phoneCaseEnding: w is one of phoneCaseEndings, in any case, without allocating.
+func phoneCaseEnding(w string) bool {
+	for _, e := range phoneCaseEndings {
+		if strings.EqualFold(w, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // phoneCueBefore: a phone word within the seven words (and 48 bytes) before i, on the same line
@@ -1080,7 +1090,7 @@ func appendIDDocuments(out []Span, text string, ws []word, fc *folder) []Span {
 				continue // "card" only as "ID card"
 			}
 		}
-		at, end := idDocumentAfter(text, w.end)
+		at, end := idDocumentAfter(text, fc.lower, w.end)
 		if at < 0 || referenceBefore(text, at) {
 			continue
 		}
@@ -1113,7 +1123,7 @@ func idDocumentCovered(spans []Span, at, end int) bool {
 // idDocumentAfter: the first figure within 80 bytes after from in the same sentence, after only
 // words, spaces, commas, quotes, brackets and colons, when it is a document number (see
 // above): its start and end, or -1, 0.
-func idDocumentAfter(text string, from int) (int, int) {
+func idDocumentAfter(text string, lower []byte, from int) (int, int) {
 	end := min(len(text), from+80)
 	for i := from; i < end; i++ {
 		c := text[i]
@@ -1130,7 +1140,7 @@ func idDocumentAfter(text string, from int) (int, int) {
 			for w < len(text) && isASCIILetterByte(text[w]) && w-i < 16 {
 				w++
 			}
-			if lw := strings.ToLower(text[i:w]); notDocumentWords[lw] || referenceSet[lw] {
+			if lw := lower[i:w]; notDocumentWords[string(lw)] || referenceSet[string(lw)] {
 				return -1, 0
 			}
 		}
@@ -1143,7 +1153,7 @@ func idDocumentAfter(text string, from int) (int, int) {
 		}
 		v := text[i:e]
 		if k := e - i; k < 7 || k > 10 || digits+letters != k || digits < 3 || letters == 0 || !wordEnd(text, e) ||
-			strings.ToUpper(v) != v || isDNIOrNIE(v) {
+			strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0 || isDNIOrNIE(v) {
 			return -1, 0
 		}
 		return i, e
