@@ -86,8 +86,6 @@ func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards [
 	out = appendEHIC(out, text)
 	out = appendGroupedHealthCard(out, text)
 	out = appendSpacedIBAN(out, text)
-	out = appendLoosePhones(out, text, ws, fc)
-	out = appendIDDocuments(out, text, ws, fc)
 	n := len(out)
 	for k := 0; k < n; k++ {
 		exp := out[k]

@@ -819,37 +819,26 @@ var phoneCueWords = words(`tel telf tlf tfno tfn telefono telefon telephone phon
 // is written with a dash too, and then the number ends at its word boundary anyway).
 var phoneCaseEndings = strings.Fields(`ra an ean n ko tik etik ri ari rekin ekin era ren z ez`)
 
-// appendLoosePhones appends the phones of the forms above that no other rule made.
-func appendLoosePhones(out []Span, text string, ws []word, fc *folder) []Span {
-	n := len(out)
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c < '6' || c > '9' || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '+') {
-			continue
-		}
-		e, oh, groups, glued := loosePhoneAt(text, i)
-		if e == 0 {
-			continue
-		}
-		j := i
-		i = e
-		if overlapsAny(out[:n], j, e) {
-			continue
-		}
-		// a standard grouping failed only because of a glued Basque ending; any other form needs
-		// a phone word before it
-		if !(glued && !oh && groups <= 4) && !phoneCueBefore(text, ws, fc, j) {
-			continue
-		}
-		if referenceBefore(text, j) {
-			continue
-		}
-		out = append(out, Span{Start: j, End: e, Type: TypePhone, Text: text[j:e], Score: 0.7, Source: "cue"})
+// appendLoosePhoneAt appends to extra the phone of the forms above that starts at i (a digit 6
+// to 9 at a word's start, see appendAddresses' pass over the figures) when no span of others
+// holds it, and returns where it ends (0 if none).
+func appendLoosePhoneAt(extra, others []Span, text string, ws []word, fc *folder, i int) ([]Span, int) {
+	if i > 0 && text[i-1] == '+' {
+		return extra, 0
 	}
-	return appendWordPhones(out, text, ws, fc)
+	e, oh, groups, glued := loosePhoneAt(text, i)
+	if e == 0 || overlapsAny(others, i, e) {
+		return extra, 0
+	}
+	// a standard grouping failed only because of a glued Basque ending; any other form needs a
+	// phone word before it
+	if !(glued && !oh && groups <= 4) && !phoneCueBefore(text, ws, fc, i) || referenceBefore(text, i) {
+		return extra, 0
+	}
+	return append(extra, Span{Start: i, End: e, Type: TypePhone, Text: text[i:e], Score: 0.7, Source: "cue"}), e
 }
 
-// coveredBy: some span of spans overlaps [s, e).
+// overlapsAny: some span of spans overlaps [s, e).
 func overlapsAny(spans []Span, s, e int) bool {
 	for _, sp := range spans {
 		if sp.Start < e && s < sp.End {
@@ -957,6 +946,83 @@ func lastWordBefore(ws []word, i int) int {
 	return lo - 1
 }
 
+// round10Start: what the first three bytes (lower case) of a word of three bytes or more may
+// start — a phone word before digits said in words (tel tlf tfn pho mov mob mvl cel num wha was
+// fij zen lla, "mó"/"mò", "nú"; the verbs "call", "truca", "ring", "deitu" share their start
+// with too many other words to be tried here), a document's name of seven bytes or more (ide
+// idk per aus pas rei nor, "d'i"/"l'i"/"d’" before an elided one), "card"/"karte" after "ID" —
+// or nothing (0), for most words, with one switch on an integer: no fold, no lookup.
+func round10Start(b []byte) uint8 {
+	switch uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) {
+	case 0x74656c, 0x746c66, 0x74666e, 0x74666f, 0x70686f, 0x6d6f76, 0x6d6f62, 0x6d766c, 0x63656c, 0x6e756d, 0x776861,
+		0x776173, 0x66696a, 0x7a656e, 0x6c6c61, 0x6dc3b3, 0x6dc3b2, 0x6ec3ba:
+		if hasAnyPrefix(b, round10PhonePrefixes) {
+			return round10Phone
+		}
+	case 0x696465, 0x69646b, 0x706572, 0x617573, 0x706173, 0x726569, 0x6e6f72, 0x642769, 0x6c2769, 0x64e280:
+		if len(b) >= 7 && hasAnyPrefix(b, round10DocPrefixes) {
+			return round10Doc
+		}
+	case 0x636172, 0x6b6172:
+		return round10Card
+	}
+	return 0
+}
+
+// round10PhonePrefixes and round10DocPrefixes: what the word must start with once its first
+// three bytes matched ("movimientos", "personal", "pasado", "reintegro", "normal" must not cost
+// a fold and a lookup each).
+var (
+	round10PhonePrefixes = []string{"tel", "tlf", "tfn", "tfno", "phone", "movil", "mobil", "mvl", "cell", "celular",
+		"numero", "number", "whatsapp", "wasap", "fijo", "zenbaki", "llam", "m\u00f3vil", "m\u00f2bil", "n\u00famero"}
+	round10DocPrefixes = []string{"identi", "idkart", "personalausweis", "ausweis", "pasap", "passp", "passa", "passe",
+		"paszp", "paspo", "reisepass", "nortasun", "d'identi", "l'identi", "d\u2019identi"}
+)
+
+// hasAnyPrefix: b starts with one of ps.
+func hasAnyPrefix(b []byte, ps []string) bool {
+	for _, p := range ps {
+		if len(b) >= len(p) && string(b[:len(p)]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	round10Phone = 1 + iota
+	round10Doc
+	round10Card
+)
+
+// round10Word runs the round's word rules on word k, whose start round10Start read as kind,
+// from appendResidenceTowns' pass over the words: digits said in words after a phone word
+// (appendWordPhoneAt) and a document's number after its name (appendIDDocumentAt). They append
+// to extra; others are the spans found so far.
+func round10Word(extra, others []Span, text string, ws []word, fc *folder, k int, kind uint8) []Span {
+	switch kind {
+	case round10Phone:
+		return appendWordPhoneAt(extra, others, text, ws, fc, k)
+	case round10Doc:
+		return appendIDDocumentAt(extra, others, text, ws, fc, k)
+	case round10Card:
+		if k > 0 && ws[k-1].end-ws[k-1].start == 2 && fc.lower[ws[k-1].start] == 'i' && fc.lower[ws[k-1].start+1] == 'd' {
+			return appendIDDocumentAt(extra, others, text, ws, fc, k)
+		}
+	}
+	return extra
+}
+
+// digitWithin: a digit within n bytes after i, on the same line.
+func digitWithin(text string, i, n int) bool {
+	for e := min(len(text), i+n); i < e && text[i] != '\n'; i++ {
+		if isDigitByte(text[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // numberWordDigits: a number word (folded) and how many digits it reads as, and its first digit;
 // es, ca, gl, en. "y"/"i"/"e"/"and" join a ten and its unit ("treinta y tres").
 var numberWordDigits = map[string][2]int8{
@@ -978,10 +1044,10 @@ var numberWordDigits = map[string][2]int8{
 // appendWordPhones: after a phone word, and at most six other words ("es el", "de su hija es el"), nine
 // digits read out in number words, separated by spaces, commas or dashes. A ten (-2 above)
 // takes its unit after "y"/"and" or a dash ("treinta y tres", "forty-two").
-func appendWordPhones(out []Span, text string, ws []word, fc *folder) []Span {
-	for k := 0; k < len(ws); k++ {
-		if c := text[ws[k].start] | 0x20; c != 't' && c != 'm' && c != 'n' && c != 'p' && c != 'w' && c != 'c' && c != 'f' || !phoneCueWords[string(ws[k].fold(fc))] {
-			continue
+func appendWordPhoneAt(out, others []Span, text string, ws []word, fc *folder, k int) []Span {
+	for once := true; once; once = false {
+		if !phoneCueWords[string(ws[k].fold(fc))] || digitWithin(text, ws[k].end, 48) {
+			continue // not a phone word, or the number in figures (the common case): no words to read
 		}
 		j := k + 1
 		for f := 0; f < 6 && j < len(ws) && strings.IndexAny(text[ws[j-1].end:ws[j].start], ".\n;") < 0; f++ {
@@ -1037,9 +1103,8 @@ func appendWordPhones(out []Span, text string, ws []word, fc *folder) []Span {
 			digits += n
 			end = ws[j].end
 		}
-		if digits == 9 && first >= 6 && !overlapsAny(out, start, end) {
+		if digits == 9 && first >= 6 && !overlapsAny(out, start, end) && !overlapsAny(others, start, end) {
 			out = append(out, Span{Start: start, End: end, Type: TypePhone, Text: text[start:end], Score: 0.7, Source: "cue"})
-			k = j
 		}
 	}
 	return out
@@ -1063,18 +1128,11 @@ var idDocWords = words(`identita identity identitat identidad identidade identit
 var notDocumentWords = words(`code codes codigo codi kodea pin clave password contrasena token verification verificacion
 	check theft robo fraud fraude office oficina`)
 
-// appendIDDocuments appends the document numbers above that no other rule made.
-func appendIDDocuments(out []Span, text string, ws []word, fc *folder) []Span {
-	n := len(out)
-	for k := 0; k < len(ws); k++ {
-		w := ws[k]
-		if w.end-w.start < 4 {
-			continue
-		}
-		c := text[w.start] | 0x20
-		if c != 'i' && c != 'p' && c != 'a' && c != 'r' && c != 'n' && c != 'd' && c != 'c' && c != 'k' {
-			continue
-		}
+// appendIDDocumentAt appends to out the document number after word k (a document's name, see
+// round10Word) when no span of others (the other rules') or of out holds it.
+func appendIDDocumentAt(out, others []Span, text string, ws []word, fc *folder, k int) []Span {
+	w := &ws[k]
+	for once := true; once; once = false {
 		f := w.fold(fc)
 		if h := bytes.IndexByte(f, '-'); h > 3 {
 			f = f[:h] // "Personalausweis-Nr."
@@ -1094,13 +1152,13 @@ func appendIDDocuments(out []Span, text string, ws []word, fc *folder) []Span {
 		if at < 0 || referenceBefore(text, at) {
 			continue
 		}
-		if idDocumentCovered(out[:n], at, end) {
+		if idDocumentCovered(others, at, end) || idDocumentCovered(out, at, end) {
 			continue
 		}
 		// a piece read by another rule ("09412773" of "N09412773") gives way to the whole
-		for q := range out[:n] {
-			if at <= out[q].Start && out[q].End <= end && out[q].Type != TypePerson {
-				out[q].Score = 0
+		for q := range others {
+			if at <= others[q].Start && others[q].End <= end && others[q].Type != TypePerson {
+				others[q].Score = 0
 			}
 		}
 		out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
