@@ -85,6 +85,12 @@ func TestRound10Forms(t *testing.T) {
 			[]string{"six one two, three four five, six seven eight"}, nil},
 		{"digits in Spanish words", "el teléfono de su hija es el siete uno dos, catorce, cincuenta y cinco, veinte", TypePhone,
 			[]string{"siete uno dos, catorce, cincuenta y cinco, veinte"}, nil},
+		{"digits in Galician words", "o móbil da filla é o seis sete catro, dezaoito, trinta e dous, noventa e un", TypePhone,
+			[]string{"seis sete catro, dezaoito, trinta e dous, noventa e un"}, nil},
+		{"digits in Catalan words", "el mòbil de la Laia és el sis sis u, vint-i-dos, quaranta-tres, zero nou", TypePhone,
+			[]string{"sis sis u, vint-i-dos, quaranta-tres, zero nou"}, nil},
+		{"digits in Basque words", "mugikorra: sei bat zazpi bost lau hiru bi bat zortzi", TypePhone,
+			[]string{"sei bat zazpi bost lau hiru bi bat zortzi"}, nil},
 		{"counted things are not", "tengo seis hijos, cuatro nietos y nueve bisnietos, y mi teléfono no lo sé", TypePhone, nil, []string{"seis hijos"}},
 		// documents
 		{"German ID card number word", "Personalausweis-Nr.: T22000129, ausgestellt in Köln", TypePassport, []string{"T22000129"}, nil},

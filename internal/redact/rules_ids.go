@@ -813,7 +813,7 @@ var nationalities = words(`china chino chinese mexicana mexicano mexican mexico 
 // phoneCueWords: the words (folded) that say a phone number follows, and their stems.
 var phoneCueWords = words(`tel telf tlf tfno tfn telefono telefon telephone phone movil mobil mobile mvl cell celular
 	whatsapp wasap fijo numero number zenbakia llamar llamemos llame llamen llama llamad llamo call ring
-	truca truqueu trucar truqui deitu deitzeko`)
+	truca truqueu trucar truqui deitu deitzeko telefonoa mugikorra mugikor`)
 
 // phoneCaseEndings: the case endings Basque writes glued to a figure ("688 21 04 73ra", "-ra"
 // is written with a dash too, and then the number ends at its word boundary anyway).
@@ -948,14 +948,14 @@ func lastWordBefore(ws []word, i int) int {
 
 // round10Start: what the first three bytes (lower case) of a word of three bytes or more may
 // start — a phone word before digits said in words (tel tlf tfn pho mov mob mvl cel num wha was
-// fij zen lla, "mó"/"mò", "nú"; the verbs "call", "truca", "ring", "deitu" share their start
+// fij zen lla mug, "mó"/"mò", "nú"; the verbs "call", "truca", "ring", "deitu" share their start
 // with too many other words to be tried here), a document's name of seven bytes or more (ide
 // idk per aus pas rei nor, "d'i"/"l'i"/"d’" before an elided one), "card"/"karte" after "ID" —
 // or nothing (0), for most words, with one switch on an integer: no fold, no lookup.
 func round10Start(b []byte) uint8 {
 	switch uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) {
 	case 0x74656c, 0x746c66, 0x74666e, 0x74666f, 0x70686f, 0x6d6f76, 0x6d6f62, 0x6d766c, 0x63656c, 0x6e756d, 0x776861,
-		0x776173, 0x66696a, 0x7a656e, 0x6c6c61, 0x6dc3b3, 0x6dc3b2, 0x6ec3ba:
+		0x776173, 0x66696a, 0x7a656e, 0x6c6c61, 0x6dc3b3, 0x6dc3b2, 0x6ec3ba, 0x6d7567:
 		if hasAnyPrefix(b, round10PhonePrefixes) {
 			return round10Phone
 		}
@@ -974,7 +974,7 @@ func round10Start(b []byte) uint8 {
 // a fold and a lookup each).
 var (
 	round10PhonePrefixes = []string{"tel", "tlf", "tfn", "tfno", "phone", "movil", "mobil", "mvl", "cell", "celular",
-		"numero", "number", "whatsapp", "wasap", "fijo", "zenbaki", "llam", "m\u00f3vil", "m\u00f2bil", "n\u00famero"}
+		"numero", "number", "whatsapp", "wasap", "fijo", "zenbaki", "llam", "mugikor", "m\u00f3vil", "m\u00f3bil", "m\u00f2bil", "n\u00famero"}
 	round10DocPrefixes = []string{"identi", "idkart", "personalausweis", "ausweis", "pasap", "passp", "passa", "passe",
 		"paszp", "paspo", "reisepass", "nortasun", "d'identi", "l'identi", "d\u2019identi"}
 )
@@ -1024,7 +1024,7 @@ func digitWithin(text string, i, n int) bool {
 }
 
 // numberWordDigits: a number word (folded) and how many digits it reads as, and its first digit;
-// es, ca, gl, en. "y"/"i"/"e"/"and" join a ten and its unit ("treinta y tres").
+// es, ca, gl, en, and the Basque units. "y"/"i"/"e"/"and" join a ten and its unit ("treinta y tres").
 var numberWordDigits = map[string][2]int8{
 	"cero": {1, 0}, "zero": {1, 0}, "uno": {1, 1}, "un": {1, 1}, "una": {1, 1}, "u": {1, 1}, "one": {1, 1},
 	"dos": {1, 2}, "two": {1, 2}, "tres": {1, 3}, "three": {1, 3}, "cuatro": {1, 4}, "quatre": {1, 4}, "catro": {1, 4}, "four": {1, 4},
@@ -1036,6 +1036,12 @@ var numberWordDigits = map[string][2]int8{
 	"veinte": {2, 2}, "veinti": {2, 2}, "veintiuno": {2, 2}, "veintidos": {2, 2}, "veintitres": {2, 2}, "veinticuatro": {2, 2},
 	"veinticinco": {2, 2}, "veintiseis": {2, 2}, "veintisiete": {2, 2}, "veintiocho": {2, 2}, "veintinueve": {2, 2},
 	"treinta": {-2, 3}, "cuarenta": {-2, 4}, "cincuenta": {-2, 5}, "sesenta": {-2, 6}, "setenta": {-2, 7}, "ochenta": {-2, 8},
+	// Galician, Catalan and Basque that the lines above do not hold
+	"unha": {1, 1}, "dous": {1, 2}, "dues": {1, 2}, "bat": {1, 1}, "bi": {1, 2}, "hiru": {1, 3}, "lau": {1, 4}, "bost": {1, 5},
+	"sei": {1, 6}, "zazpi": {1, 7}, "zortzi": {1, 8}, "bederatzi": {1, 9}, "dez": {2, 1}, "deu": {2, 1}, "onze": {2, 1},
+	"dotze": {2, 1}, "tretze": {2, 1}, "catorze": {2, 1}, "quinze": {2, 1}, "setze": {2, 1}, "disset": {2, 1}, "divuit": {2, 1},
+	"dinou": {2, 1}, "dezaseis": {2, 1}, "dezasete": {2, 1}, "dezaoito": {2, 1}, "dezanove": {2, 1}, "vinte": {-2, 2},
+	"vint": {-2, 2}, "trinta": {-2, 3}, "corenta": {-2, 4}, "oitenta": {-2, 8}, "hamar": {2, 1},
 	"noventa": {-2, 9}, "twenty": {-2, 2}, "thirty": {-2, 3}, "forty": {-2, 4}, "fifty": {-2, 5}, "sixty": {-2, 6},
 	"seventy": {-2, 7}, "eighty": {-2, 8}, "ninety": {-2, 9}, "trenta": {-2, 3}, "quaranta": {-2, 4}, "cinquanta": {-2, 5},
 	"seixanta": {-2, 6}, "setanta": {-2, 7}, "vuitanta": {-2, 8}, "noranta": {-2, 9}, "double": {0, -1}, "doble": {0, -1},
