@@ -122,8 +122,10 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		if !mayStartAddress(ws, i, fc) {
-			if i > 0 && ws[i-1].end-ws[i-1].start <= 3 && ws[i-1].end+1 == ws[i].start && fc.lower[ws[i-1].end-1] == 'l' {
-				// "la del bajo c de Fuencarral 101": after "del"/"el"/"al", a floor first
+			if i > 0 && ws[i-1].end-ws[i-1].start <= 3 && ws[i-1].end+1 == ws[i].start && (fc.lower[ws[i-1].end-1] == 'l' ||
+				ws[i-1].end-ws[i-1].start == 2 && fc.lower[ws[i-1].start] == 'd' && (fc.lower[ws[i-1].start+1] == 'o' || fc.lower[ws[i-1].start+1] == 'a')) {
+				// "la del bajo c de Fuencarral 101", "o do segundo esquerda de …": after "del",
+				// "el", "al", "do", "da", a floor first
 				if e := a.floorFirst(i); e > 0 && !insideAny(out[first:], skip, ws[i].start) {
 					out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.8, Source: "address"})
 					last = e
@@ -326,18 +328,20 @@ func (a *addrParser) trimConjunction(sp Span) Span {
 // floorOrdinals: a floor said first, in words ("la del bajo c de Fuencarral 101", "el vecino del
 // primero A de Bravo Murillo 85", "la del ático de Princesa 3").
 var floorOrdinals = words(`bajo bajos baixo baixos entresuelo entlo principal atico primero segundo tercero cuarto
-	quinto sexto septimo octavo noveno decimo primer tercer`)
+	quinto sexto septimo octavo noveno decimo primer tercer segon quart cinque sise entresol baix
+	terceiro cuarto quinto`)
 
 // floorDoors may follow a floor said first: a door word, or (in floorFirst) a door letter.
-var floorDoors = words(`izquierda derecha izq izqda izda dcha dcho centro interior exterior int ext`)
+var floorDoors = words(`izquierda derecha izq izqda izda dcha dcho centro interior exterior int ext esquerra dreta
+	esquerda dereita primera segona tercera quarta`)
 
-// floorFirst reads at word i (after "del", "el" or "al") a floor said first, its door, then
+// floorFirst reads at word i (after "del", "el", "al", Galician "do"/"da") a floor said first, its door, then
 // "de" and the street's capitalised name and its number, and what follows it in a chain (a
 // postcode and town): the end, or 0. The capital and the number make it a street: "la del
 // segundo de la escalera", "el primero de la lista 3" are not.
 func (a *addrParser) floorFirst(i int) int {
 	ws, fc, t := a.p.ws, a.p.fc, a.text
-	if f := string(ws[i-1].fold(fc)); f != "del" && f != "el" && f != "al" || !floorOrdinals[string(ws[i].fold(fc))] {
+	if f := string(ws[i-1].fold(fc)); f != "del" && f != "el" && f != "al" && f != "do" && f != "da" || !floorOrdinals[string(ws[i].fold(fc))] {
 		return 0
 	}
 	j := i + 1
@@ -353,6 +357,9 @@ func (a *addrParser) floorFirst(i int) int {
 		return 0
 	}
 	k := j + 1
+	if _, month := monthNames[string(ws[k].fold(fc))]; month {
+		return 0 // "el segundo de Mayo 12 veces": a date's words
+	}
 	for n := 0; n < 4 && k < len(ws); n++ {
 		f := string(ws[k].fold(fc))
 		if capitalised(ws[k].text) && !addrStop[f] || n > 0 && nameParticles[f] {
@@ -2404,9 +2411,11 @@ func (a *addrParser) ukBefore(p int) int {
 		numbered := b < ws[first].start
 		switch {
 		case seg == 0 && (road || numbered || ws[first].is(fc, lexStreetTypeWords)), seg > 0 && (house || road || f == "the" || houseFirst[f]):
-			// "12 Church Road", "27 Kingsway", "Heol y Bryn"; a house's name before them
+			// "12 Church Road", "27 Kingsway", "Heol y Bryn"; a house's name before them (a
+			// house's name is no road: what stands before it is not another house's, "Dear Mr
+			// Smith, Rose Cottage, Mill Lane, …")
 			s = b
-			roadBefore = !numbered
+			roadBefore = !numbered && (seg == 0 || road)
 		case seg > 0 && roadBefore:
 			// a house's name before a road without a number ("Ty Gwyn, Heol y Bryn, …")
 			s = b
