@@ -100,6 +100,10 @@ func TestRound10Forms(t *testing.T) {
 		{"an invoice is not", "factura CA18274PX pendiente", TypePassport, nil, []string{"CA18274PX"}},
 		// card read aloud
 		{"expiry and code read aloud", "Visa 4111 1111 1111 1111, vale hasta 08/29 y el cvv 123", TypeCardExp, []string{"08/29"}, nil},
+		{"expiry read aloud in Catalan", "m'ha llegit la targeta 4539 1488 0343 6467 que val fins al 11/28 i el codi de darrere és 402",
+			TypeCardExp, []string{"11/28"}, nil},
+		{"its code after the card's back", "m'ha llegit la targeta 4539 1488 0343 6467 que val fins al 11/28 i el codi de darrere és 402",
+			TypeCVV, []string{"402"}, nil},
 		// addresses
 		{"Belgian box", "Rue du Marché 12, bte 3, 1000 Bruxelles es su domicilio", TypeAddress, []string{"Rue du Marché 12, bte 3, 1000 Bruxelles"}, nil},
 		{"Romanian code after the town", "she lives at Strada Mihai Eminescu 5, Brașov 500019 with her mother", TypeAddress,

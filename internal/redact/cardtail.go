@@ -24,7 +24,12 @@ func expiryAfterConnective(text string, from int, ws []word, fc *folder) (int, i
 	wi := wordAtOffset(ws, i)
 	for step := 0; wi >= 0 && wi < len(ws); step++ {
 		if expiryConnectives[string(ws[wi].fold(fc))] {
-			return ws[wi].end, wi + 1
+			// "hasta el 03/29", "fins al 11/28", "until the end of 07/27": fillers after it
+			from, wi := ws[wi].end, wi+1
+			for k := 0; k < 4 && wi < len(ws) && ws[wi].start-from <= 3 && (expiryFillers[string(ws[wi].fold(fc))] || string(ws[wi].fold(fc)) == "al"); k++ {
+				from, wi = ws[wi].end, wi+1
+			}
+			return from, wi
 		}
 		w := ws[wi]
 		if step == 3 || w.end-from > 32 || w.text[0] < 'a' || w.text[0] > 'z' || wi+1 >= len(ws) {
