@@ -99,15 +99,14 @@ type addrParser struct {
 	slashNumber bool
 	// extra holds the phones and documents the round-10 rules (rules_ids.go) read during the
 	// passes over the figures and the words that this file makes anyway (a pass of their own
-	// cost 3 % of a 4 KiB prompt); appended after the addresses are merged, never merged.
-	extra    []Span
-	extraBuf [4]Span
+	// cost 3 % of a 4 KiB prompt); appended after the addresses are merged, never merged. Nil
+	// until one is found (rare): a buffer of its own in the parser made the parser escape.
+	extra []Span
 }
 
 // appendAddresses appends every address chain the grammar reads in text.
 func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	a := addrParser{text: text, p: &dateParser{text: text, ws: ws, fc: fc}}
-	a.extra = a.extraBuf[:0]
 	first := len(out)
 	for k := range out {
 		if out[k].Type == TypeAddress {
