@@ -2931,7 +2931,9 @@ var venueWordsByFirst = func() (t [256][]string) {
 		// banks and insurers by name: "Private Banking, Bankinter, Paseo …", "Banca Privada · Ibercaja · Plaza …"
 		"bankinter", "ibercaja", "kutxabank", "caixabank", "banco sabadell", "bbva", "unicaja", "abanca", "cajamar",
 		"laboral kutxa", "openbank", "banca march", "deutsche bank", "banco de españa", "caja rural", "cajasur",
-		"mapfre", "banca privada", "private banking", "wealth management"} {
+		"mapfre", "banca privada", "private banking", "wealth management",
+		// British courts: "Filed at the County Court, Bristol Civil Justice Centre, 2 Redcliff Street, …"
+		"county court", "crown court", "high court", "magistrates", "justice centre", "justice center"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t

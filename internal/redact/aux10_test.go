@@ -24,16 +24,20 @@ import (
 //   - dev17: 267 of 300, ADDRESS 0.929, PASSPORT 0.957, PHONE 0.992, CARD_EXP 0.933, CVV 0.889, 6 of 326 decoys
 //   - dev10: 273 of 300, 18 of 529 decoys; dev12: 293 of 300, 12 of 560 decoys
 //
-// After: dev18-aux 57 of 57, 1 decoy (an office's address, redacted before too); dev14 273,
-// ADDRESS 0.991, PASSPORT 1.000, 18 decoys; dev15 273, PASSPORT and PHONE 1.000, 15 decoys;
-// dev17 277, ADDRESS, PASSPORT, PHONE, CARD_EXP and CVV 1.000, 6 decoys; dev10 274 (18 decoys),
-// dev12 293 (12) and every other realistic file unchanged.
+// After: dev18-aux 57 of 57, 0 decoys (a court's address, redacted before, is now read as a
+// venue's); dev14 273, ADDRESS 0.991, PASSPORT 1.000, 18 decoys; dev15 273, PASSPORT and PHONE
+// 1.000, 15 decoys; dev17 277, ADDRESS, PASSPORT, PHONE, CARD_EXP and CVV 1.000, 6 decoys; dev10
+// 274 (18 decoys), dev12 293 (12) and every other realistic file unchanged. New predictions on
+// the older files that are not labelled: two towns after an English home cue ("living in
+// Alicante", "his flat in Marbella"), which those files leave unlabelled. Left: a lower-case
+// area with an unknown town and no postcode ("lugar de cabanas 4 pontedeume"), a floor said
+// first in figures ("la del 3º B de …").
 var aux10Floor = map[string]struct {
 	covered     map[string]float64
 	fullyItems  int
 	maxDecoyHit int
 }{
-	"realistic-dev18-aux.jsonl": {map[string]float64{"ADDRESS": 0.96, "PASSPORT": 0.9, "PHONE": 0.83}, 55, 1},
+	"realistic-dev18-aux.jsonl": {map[string]float64{"ADDRESS": 0.96, "PASSPORT": 0.9, "PHONE": 0.83}, 55, 0},
 	"realistic-dev14.jsonl":     {map[string]float64{"ADDRESS": 0.98, "PASSPORT": 0.97}, 272, 18},
 	"realistic-dev15.jsonl":     {map[string]float64{"ADDRESS": 0.99, "PASSPORT": 0.97, "PHONE": 0.99}, 272, 15},
 	"realistic-dev17.jsonl":     {map[string]float64{"ADDRESS": 0.98, "PASSPORT": 0.97, "PHONE": 0.99, "CARD_EXP": 0.99, "CVV": 0.99}, 276, 6},
@@ -113,6 +117,8 @@ func TestRound10Forms(t *testing.T) {
 		{"confirm is no firm", "can you confirm it's Flat 2, 14 Queen Street, Bristol BS8 1QU please", TypeAddress,
 			[]string{"Flat 2, 14 Queen Street, Bristol BS8 1QU"}, nil},
 		{"English home cue", "she's been living in Jávea for years", TypeAddress, []string{"Jávea"}, nil},
+		{"a court's address is not", "Filed at the Crown Court, Exeter Justice Centre, 9 Southernhay Gardens, Exeter EX1 1UH, claim K00EX412", TypeAddress,
+			nil, []string{"9 Southernhay Gardens"}},
 		{"a meeting's town is not", "we had a meeting in Valencia and she lives in the UK", TypeAddress, nil, []string{"Valencia"}},
 		{"floor first", "soy la del cuarto derecha de Alcalá 120, 28009 Madrid", TypeAddress, []string{"cuarto derecha de Alcalá 120, 28009 Madrid"}, nil},
 		{"a date is no floor first", "el uno de mayo es el primero de Mayo 2025", TypeAddress, nil, []string{"Mayo 2025"}},
