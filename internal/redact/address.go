@@ -121,16 +121,6 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 			continue
 		}
 		if !mayStartAddress(ws, i, fc) {
-			if i > 0 && ws[i-1].end-ws[i-1].start <= 3 && ws[i-1].end+1 == ws[i].start && (fc.lower[ws[i-1].end-1] == 'l' ||
-				ws[i-1].end-ws[i-1].start == 2 && fc.lower[ws[i-1].start] == 'd' && (fc.lower[ws[i-1].start+1] == 'o' || fc.lower[ws[i-1].start+1] == 'a')) {
-				// "la del bajo c de Fuencarral 101", "o do segundo esquerda de …": after "del",
-				// "el", "al", "do", "da", a floor first
-				if e := a.floorFirst(i); e > 0 && !insideAny(out[first:], skip, ws[i].start) {
-					out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.8, Source: "address"})
-					last = e
-					continue
-				}
-			}
 			if c := fc.lower[ws[i].start]; (c == 'h' || c == 'p' || c == 'a') && ws[i].end-ws[i].start >= 5 && stayStart(fc.lower[ws[i].start+1]) {
 				if e := a.hotelRoom(i); e > 0 {
 					out = append(out, Span{Start: ws[i].start, End: e, Type: TypeAddress, Text: text[ws[i].start:e], Score: 0.85, Source: "address"})
@@ -334,13 +324,14 @@ var floorOrdinals = words(`bajo bajos baixo baixos entresuelo entlo principal at
 var floorDoors = words(`izquierda derecha izq izqda izda dcha dcho centro interior exterior int ext esquerra dreta
 	esquerda dereita primera segona tercera quarta`)
 
-// floorFirst reads at word i (after "del", "el", "al", Galician "do"/"da") a floor said first, its door, then
+// floorFirst reads at word i (after "del", "el", "al", Galician "do"/"da": appendResidenceTowns
+// asks) a floor said first, its door, then
 // "de" and the street's capitalised name and its number, and what follows it in a chain (a
 // postcode and town): the end, or 0. The capital and the number make it a street: "la del
 // segundo de la escalera", "el primero de la lista 3" are not.
 func (a *addrParser) floorFirst(i int) int {
 	ws, fc, t := a.p.ws, a.p.fc, a.text
-	if f := string(ws[i-1].fold(fc)); f != "del" && f != "el" && f != "al" && f != "do" && f != "da" || !floorOrdinals[string(ws[i].fold(fc))] {
+	if !floorOrdinals[string(ws[i].fold(fc))] {
 		return 0
 	}
 	j := i + 1
@@ -469,20 +460,36 @@ var townFollowers = words(`con desde y e i amb des hace fa with since and for bu
 func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) []Span {
 	ws, fc, t := a.p.ws, a.p.fc, a.text
 	for i := 0; i+1 < len(ws); i++ {
-		if l := ws[i].end - ws[i].start; l == 2 && i > 0 && (fc.lower[ws[i].start] == 'i' && fc.lower[ws[i].start+1] == 'n' ||
-			fc.lower[ws[i].start] == 't' && fc.lower[ws[i].start+1] == 'o') {
-			if s, e := a.englishHomeTown(i); e > s && !insideAny(out[first:], skip, s) {
-				out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
+		l := ws[i].end - ws[i].start
+		if l < 2 {
+			continue
+		}
+		c0, c1 := fc.lower[ws[i].start], fc.lower[ws[i].start+1]
+		if l <= 3 {
+			switch {
+			case l == 2 && i > 0 && (c0 == 'i' && c1 == 'n' || c0 == 't' && c1 == 'o'):
+				if s, e := a.englishHomeTown(i); e > s && !insideAny(out[first:], skip, s) {
+					out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
+				}
+				continue
+			case (l == 2 && ((c0 == 'e' || c0 == 'a') && c1 == 'l' || c0 == 'd' && (c1 == 'o' || c1 == 'a')) ||
+				l == 3 && c0 == 'd' && c1 == 'e' && fc.lower[ws[i].start+2] == 'l') && ws[i].end+1 == ws[i+1].start:
+				// "la del bajo c de Fuencarral 101": a floor said first after "del", "el", "al", "do", "da"
+				if e := a.floorFirst(i + 1); e > 0 && !insideAny(out[first:], skip, ws[i+1].start) {
+					out = append(out, Span{Start: ws[i+1].start, End: e, Type: TypeAddress, Text: t[ws[i+1].start:e], Score: 0.8, Source: "address"})
+				}
+				continue
 			}
-			continue
+			if l < 3 {
+				continue
+			}
 		}
-		if ws[i].end-ws[i].start < 3 {
-			continue
+		if round10Pairs[c0][c1>>6]&(1<<(c1&63)) != 0 {
+			if kind := round10Start(fc.lower[ws[i].start:ws[i].end]); kind != 0 {
+				a.extra = round10Word(a.extra, out[:first], t, ws, fc, i, kind)
+			}
 		}
-		if kind := round10Start(fc.lower[ws[i].start:ws[i].end]); kind != 0 {
-			a.extra = round10Word(a.extra, out[:first], t, ws, fc, i, kind)
-		}
-		if !residenceStart(fc.lower[ws[i].start], fc.lower[ws[i].start+1]) {
+		if !residenceStart(c0, c1) {
 			continue // cheap byte test before the set lookups
 		}
 		f := string(ws[i].fold(fc))

@@ -953,6 +953,9 @@ func lastWordBefore(ws []word, i int) int {
 // idk per aus pas rei nor, "d'i"/"l'i"/"d’" before an elided one), "card"/"karte" after "ID" —
 // or nothing (0), for most words, with one switch on an integer: no fold, no lookup.
 func round10Start(b []byte) uint8 {
+	if round10Pairs[b[0]][b[1]>>6]&(1<<(b[1]&63)) == 0 {
+		return 0 // one bit test for most words
+	}
 	switch uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) {
 	case 0x74656c, 0x746c66, 0x74666e, 0x74666f, 0x70686f, 0x6d6f76, 0x6d6f62, 0x6d766c, 0x63656c, 0x6e756d, 0x776861,
 		0x776173, 0x66696a, 0x7a656e, 0x6c6c61, 0x6dc3b3, 0x6dc3b2, 0x6ec3ba, 0x6d7567:
@@ -968,6 +971,16 @@ func round10Start(b []byte) uint8 {
 	}
 	return 0
 }
+
+// round10Pairs: the first two bytes of round10Start's cases, as a 256-bit set per first byte.
+var round10Pairs = func() (t [256][4]uint64) {
+	for _, p := range [][2]byte{{'t', 'e'}, {'t', 'l'}, {'t', 'f'}, {'p', 'h'}, {'m', 'o'}, {'m', 'v'}, {'m', 0xc3}, {'m', 'u'},
+		{'c', 'e'}, {'n', 'u'}, {'n', 0xc3}, {'w', 'h'}, {'w', 'a'}, {'f', 'i'}, {'z', 'e'}, {'l', 'l'}, {'i', 'd'}, {'p', 'e'},
+		{'a', 'u'}, {'p', 'a'}, {'r', 'e'}, {'n', 'o'}, {'d', '\''}, {'l', '\''}, {'d', 0xe2}, {'c', 'a'}, {'k', 'a'}} {
+		t[p[0]][p[1]>>6] |= 1 << (p[1] & 63)
+	}
+	return t
+}()
 
 // round10PhonePrefixes and round10DocPrefixes: what the word must start with once its first
 // three bytes matched ("movimientos", "personal", "pasado", "reintegro", "normal" must not cost
