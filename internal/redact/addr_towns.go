@@ -29,7 +29,12 @@ rotterdam utrecht antwerpen gent bruges manchester birmingham liverpool leeds gl
 belfast cork galway limerick bucuresti warszawa krakow kyiv casablanca rabat tanger quito bogota lima caracas
 medellin guayaquil asuncion montevideo miami york boston chicago houston austin
 villanueva villafranca villarreal vilafranca castelldefels mataro despi llobregat
-alzira ontinyent xativa mislata alaquas aldaia manises paiporta catarroja sueca cullera elda petrer villena novelda
+alzira ontinyent xativa mislata alaquas aldaia manises paiporta catarroja sueca cullera elda petrer
+mojacar nerja almuñecar almunecar competa frigiliana torrox manilva benahavis mazarron aguilas garrucha pulpi
+moraira teulada benissa pedreguer ondara oliva guardamar rojales orihuela horadada alcazares campello villajoyosa
+vilajoyosa finestrat alfas albir polop nucia llucmajor soller andratx calvia alcudia santanyi adeje arona yaiza
+teguise corralejo mogan alhaurin
+buenos aires rosario mendoza tucuman valparaiso montevideo asuncion villena novelda
 orihuela crevillent alcoi alcoy vinaroz burriana borriana benicassim montcada cugat esplugues martorell molins masnou
 pineda lloret olot banyoles palafrugell amposta vendrell sanlucar chipiona lebrija mairena marchena osuna
 lucena montilla priego baena andujar linares ubeda baeza martos almunecar guadix armilla maracena nijar adra vicar

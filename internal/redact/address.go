@@ -43,7 +43,8 @@ var streetTypeWords = words(`calle c cl cll avenida avda av avd avgda paseo po p
 	cuesta pasaje passatge alameda bulevar boulevard bd bvd rue avenue allee chemin impasse quai strasse str straße
 	viale piazza largo travessa praça praca estrada kale calzada paraje partida carreró carrero vial senda via
 	corso vicolo contrada praza ptge psg pje cno rda pso gta plza calcada travesa heol ffordd stryd camiño corredoira carrera
-	vul vulytsia vulytsya vulitsa prospekt prosp provulok`)
+	vul vulytsia vulytsya vulitsa prospekt prosp provulok
+	chaussee dreve strada bulevardul calea soseaua splaiul aleea intrarea bv bvar`)
 
 // areaWords start an area that a street or a number may follow.
 var areaWords = words(`urbanizacion urb poligono pol barrio barri bº barriada bda lugar lg residencial edificio edif colonia
@@ -73,7 +74,7 @@ var suffixStreetWords = words(`street st road rd lane ln avenue ave av drive dr 
 // unitWords come with a number or a letter: puerta 14, hab. 402, Flat 12, Apt 5B.
 var unitWords = words(`puerta pta piso planta esc escalera bloque blq portal letra hab habitacion apt apto apartamento
 	apartment flat unit suite parcela nave casa km local porta pis escala poligono pol appt app bat batiment escalier etage
-	kv kvartyra`)
+	kv kvartyra bte boite boîte depto dpto`)
 
 // floorWords stand alone as a floor or door.
 var floorWords = words(`bajo bajos baixo baixos behea entresuelo entlo atico atic entresol soterrani principal pral
@@ -96,12 +97,22 @@ type addrParser struct {
 	// slashNumber: a number may carry a flat after a slash ("ul. Piękna 7/12"); set only while a
 	// Polish street is read.
 	slashNumber bool
+	// extra holds the phones and documents the round-10 rules (rules_ids.go) read during the
+	// passes over the figures and the words that this file makes anyway (a pass of their own
+	// cost 3 % of a 4 KiB prompt); appended after the addresses are merged, never merged. Nil
+	// until one is found (rare): a buffer of its own in the parser made the parser escape.
+	extra []Span
 }
 
 // appendAddresses appends every address chain the grammar reads in text.
 func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	a := addrParser{text: text, p: &dateParser{text: text, ws: ws, fc: fc}}
 	first := len(out)
+	for k := range out {
+		if out[k].Type == TypeAddress {
+			out[k] = a.trimConjunction(out[k])
+		}
+	}
 	last := 0
 	var skipBuf [4][2]int
 	skip := skipBuf[:0] // office addresses: no postcode inside them is read again
@@ -136,6 +147,14 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	for i := 0; i+1 < len(text); i++ {
 		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
 			continue
+		}
+		if text[i] >= '6' {
+			// a phone no pattern holds ("60O 22 15 48", "6 44 81 20 93", "943 56 18 02ra")
+			var e int
+			if a.extra, e = appendLoosePhoneAt(a.extra, out[:first], text, ws, fc, i); e > 0 {
+				i = e - 1
+				continue
+			}
 		}
 		// only a run of 1–5 digits (4-3 for a Portuguese code) then a space and a letter
 		j := i
@@ -275,7 +294,81 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 		}
 	}
 	out = a.appendResidenceTowns(out, first, skip)
-	return mergeAdjacentAddresses(out, first, text)
+	return append(mergeAdjacentAddresses(out, first, text), a.extra...)
+}
+
+// trimConjunction: a street pattern's address that ends with a one-letter conjunction after its
+// number, read as a door letter ("calle Luna 3 y trabaja en…", "rúa Nova 3 e traballa"), ends
+// before it: a door letter is not followed by a lower-case word that is no floor or door word.
+func (a *addrParser) trimConjunction(sp Span) Span {
+	t, e := a.text, sp.End
+	if e-sp.Start < 6 || t[e-2] != ' ' || !isDigitByte(t[e-3]) || strings.IndexByte("yeiou", t[e-1]) < 0 ||
+		e+2 >= len(t) || t[e] != ' ' || t[e+1] < 'a' || t[e+1] > 'z' {
+		return sp
+	}
+	if f, fe := a.p.foldAt(e + 1); fe < 0 || fe-(e+1) < 2 || floorWords[f] || unitWords[f] {
+		return sp
+	}
+	sp.End = e - 2
+	sp.Text = t[sp.Start:sp.End]
+	return sp
+}
+
+// floorOrdinals: a floor said first, in words ("la del bajo c de Fuencarral 101", "el vecino del
+// primero A de Bravo Murillo 85", "la del ático de Princesa 3").
+var floorOrdinals = words(`bajo bajos baixo baixos entresuelo entlo principal atico primero segundo tercero cuarto
+	quinto sexto septimo octavo noveno decimo primer tercer segon quart cinque sise entresol baix
+	terceiro cuarto quinto`)
+
+// floorDoors may follow a floor said first: a door word, or (in floorFirst) a door letter.
+var floorDoors = words(`izquierda derecha izq izqda izda dcha dcho centro interior exterior int ext esquerra dreta
+	esquerda dereita primera segona tercera quarta`)
+
+// floorFirst reads at word i (after "del", "el", "al", Galician "do"/"da": appendResidenceTowns
+// asks) a floor said first, its door, then
+// "de" and the street's capitalised name and its number, and what follows it in a chain (a
+// postcode and town): the end, or 0. The capital and the number make it a street: "la del
+// segundo de la escalera", "el primero de la lista 3" are not.
+func (a *addrParser) floorFirst(i int) int {
+	ws, fc, t := a.p.ws, a.p.fc, a.text
+	if !floorOrdinals[string(ws[i].fold(fc))] {
+		return 0
+	}
+	j := i + 1
+	for n := 0; n < 2 && j < len(ws) && ws[j].start == ws[j-1].end+1; n++ {
+		w := ws[j]
+		if f := string(w.fold(fc)); floorDoors[f] || w.end-w.start == 1 && (f[0] >= 'a' && f[0] <= 'h') && f != "de" {
+			j++
+			continue
+		}
+		break
+	}
+	if j+1 >= len(ws) || ws[j].start != ws[j-1].end+1 || string(ws[j].fold(fc)) != "de" || ws[j+1].start != ws[j].end+1 {
+		return 0
+	}
+	k := j + 1
+	if _, month := monthNames[string(ws[k].fold(fc))]; month {
+		return 0 // "el segundo de Mayo 12 veces": a date's words
+	}
+	for n := 0; n < 4 && k < len(ws); n++ {
+		f := string(ws[k].fold(fc))
+		if capitalised(ws[k].text) && !addrStop[f] || n > 0 && nameParticles[f] {
+			if e := ws[k].end; e+1 < len(t) && t[e] == ' ' && isDigitByte(t[e+1]) && capitalised(ws[j+1].text) {
+				ne := a.number(e + 1)
+				if ne <= 0 || !a.houseNumber(e+1, ne) {
+					return 0
+				}
+				_, end := a.chainFrom(ws[j+1].start, segStreet, ne)
+				return max(end, ne)
+			}
+			if k+1 < len(ws) && ws[k+1].start == ws[k].end+1 {
+				k++
+				continue
+			}
+		}
+		return 0
+	}
+	return 0
 }
 
 // hotelWords name a place of stay whose room is where a guest (a tourist patient, a customer
@@ -367,7 +460,36 @@ var townFollowers = words(`con desde y e i amb des hace fa with since and for bu
 func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) []Span {
 	ws, fc, t := a.p.ws, a.p.fc, a.text
 	for i := 0; i+1 < len(ws); i++ {
-		if ws[i].end-ws[i].start < 3 || !residenceStart(fc.lower[ws[i].start], fc.lower[ws[i].start+1]) {
+		l := ws[i].end - ws[i].start
+		if l < 2 {
+			continue
+		}
+		c0, c1 := fc.lower[ws[i].start], fc.lower[ws[i].start+1]
+		if l <= 3 {
+			switch {
+			case l == 2 && i > 0 && (c0 == 'i' && c1 == 'n' || c0 == 't' && c1 == 'o'):
+				if s, e := a.englishHomeTown(i); e > s && !insideAny(out[first:], skip, s) {
+					out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
+				}
+				continue
+			case (l == 2 && ((c0 == 'e' || c0 == 'a') && c1 == 'l' || c0 == 'd' && (c1 == 'o' || c1 == 'a')) ||
+				l == 3 && c0 == 'd' && c1 == 'e' && fc.lower[ws[i].start+2] == 'l') && ws[i].end+1 == ws[i+1].start:
+				// "la del bajo c de Fuencarral 101": a floor said first after "del", "el", "al", "do", "da"
+				if e := a.floorFirst(i + 1); e > 0 && !insideAny(out[first:], skip, ws[i+1].start) {
+					out = append(out, Span{Start: ws[i+1].start, End: e, Type: TypeAddress, Text: t[ws[i+1].start:e], Score: 0.8, Source: "address"})
+				}
+				continue
+			}
+			if l < 3 {
+				continue
+			}
+		}
+		if round10Pairs[c0][c1>>6]&(1<<(c1&63)) != 0 {
+			if kind := round10Start(fc.lower[ws[i].start:ws[i].end]); kind != 0 {
+				a.extra = round10Word(a.extra, out[:first], t, ws, fc, i, kind)
+			}
+		}
+		if !residenceStart(c0, c1) {
 			continue // cheap byte test before the set lookups
 		}
 		f := string(ws[i].fold(fc))
@@ -429,6 +551,57 @@ func (a *addrParser) appendResidenceTowns(out []Span, first int, skip [][2]int) 
 		out = append(out, Span{Start: s, End: e, Type: TypeAddress, Text: t[s:e], Score: 0.75, Source: "address"})
 	}
 	return out
+}
+
+// englishHomeVerbs put a known town after "in" as where someone lives ("has lived in Mojácar
+// since…", "living in Benidorm"), englishHomeNouns after "a"/"an"/a possessive and "in" ("had a
+// flat in Torrevieja", "rents a house in Altea"), englishMoveVerbs after "to" ("retired to
+// Nerja"). Only a known town (addrTowns, places): "lived in the area", "a flat in London" of a
+// company are not read; "back home in Leeds" (no article) is not either.
+var (
+	englishHomeVerbs = words(`lived lives living live resides resided residing settled`)
+	englishHomeNouns = words(`flat house apartment home villa cottage bungalow property chalet`)
+	englishMoveVerbs = words(`retired relocated`)
+	englishHomeDets  = words(`a an his her their my our its own`)
+)
+
+// englishHomeTown: word i is "in" or "to" after an English home cue (above); the known town
+// after it, its start and end, or 0, 0.
+func (a *addrParser) englishHomeTown(i int) (int, int) {
+	ws, fc, t := a.p.ws, a.p.fc, a.text
+	if ws[i].start != ws[i-1].end+1 || t[ws[i].end] != ' ' {
+		return 0, 0
+	}
+	prev := string(ws[i-1].fold(fc))
+	if ws[i].text[0]|0x20 == 't' {
+		if !englishMoveVerbs[prev] {
+			return 0, 0
+		}
+	} else if !englishHomeVerbs[prev] && !(englishHomeNouns[prev] && i > 1 && englishHomeDets[string(ws[i-2].fold(fc))]) {
+		return 0, 0
+	}
+	s := ws[i].end + 1
+	if !capitalised(t[s:]) {
+		return 0, 0
+	}
+	f, _ := a.p.foldAt(s)
+	if !places[f] && !addrTowns[f] || countries[f] {
+		return 0, 0
+	}
+	e := a.town(s, false, false)
+	if e <= s || officeBefore(fc.lower, s) {
+		return 0, 0
+	}
+	if k := e + 1; k < len(t) && t[e] == ' ' && isDigitByte(t[k]) && !yearAt4(t, k) {
+		return 0, 0 // "lives in Goya 20": a street, the grammar's
+	}
+	return s, e
+}
+
+// yearAt4: four digits at k, a year of the 1900s or 2000s ("retired to Nerja in 2015" is not,
+// "since 2011" neither; only the figure right after the town is asked).
+func yearAt4(t string, k int) bool {
+	return k+4 <= len(t) && allDigits(t[k:k+4]) && (t[k:k+2] == "19" || t[k:k+2] == "20") && (k+4 == len(t) || !isWordByte(t[k+4]))
 }
 
 // parishPostcode: after a parish word (word i) and "de"/"da"/"do", the parish's name (one to six
@@ -574,6 +747,9 @@ func (a *addrParser) bareStreetBefore(i int) int {
 	d := m
 	for d > 0 && isDigitByte(t[d-1]) {
 		d--
+	}
+	if d == m && m >= 5 && (t[m-3:m] == "s/n" || t[m-3:m] == "S/N") {
+		d = m - 3 // "San Martiño s/n, 36449 As Neves": no number, the postcode anchors it
 	}
 	if d == m || m-d > 4 || d < 2 || t[d-1] != ' ' {
 		return i
@@ -916,6 +1092,9 @@ func (a *addrParser) next(i int, prev segKind, anchored bool) (segKind, int) {
 		}
 		if e := a.zip(i); e > 0 && prev == segTown {
 			return segPostcodeTown, e
+		}
+		if prev == segTown && i+6 <= len(t) && allDigits(t[i:i+6]) && (i+6 == len(t) || !isWordByte(t[i+6])) {
+			return segPostcodeTown, i + 6 // a Romanian code after the town: "Strada Lipscani 21, Bucharest 030031"
 		}
 		return segNone, 0
 	}
@@ -1578,6 +1757,19 @@ func (a *addrParser) floor(i int) int {
 		e, marked, ordinal = after, true, m[len(m)-1] >= 0x80
 		break
 	}
+	if !marked && nd > 0 && e+2 < len(t) && isASCIILetterByte(t[e]) && isASCIILetterByte(t[e+1]) {
+		// a floor and its door word typed as one: "4dcha", "3izq", "1izda."
+		le := e
+		for le < len(t) && isASCIILetterByte(t[le]) && le-e < 10 {
+			le++
+		}
+		if f := string(a.p.fc.lower[e:le]); (le == len(t) || !isWordByte(t[le])) && floorWords[f] && f != "bis" && f != "int" && f != "ext" {
+			if le < len(t) && t[le] == '.' {
+				le++
+			}
+			return le
+		}
+	}
 	if nd > 0 && e+1 < len(t) && t[e] == '-' {
 		// floor and door joined by a dash: "3º-B", "2-1ª", "3-B", "2n-1a"
 		if c := t[e+1]; (c >= 'A' && c <= 'H' || c >= 'a' && c <= 'h') && (e+2 == len(t) || !isWordByte(t[e+2])) {
@@ -2177,7 +2369,8 @@ func (a *addrParser) ukBefore(p int) int {
 	}
 	s := ws[start].start
 	roadBefore := false
-	for seg := 0; seg < 3; seg++ {
+	locality := false
+	for seg := 0; seg < 4; seg++ {
 		if s < 3 || t[s-2:s] != ", " {
 			break
 		}
@@ -2224,18 +2417,38 @@ func (a *addrParser) ukBefore(p int) int {
 		numbered := b < ws[first].start
 		switch {
 		case seg == 0 && (road || numbered || ws[first].is(fc, lexStreetTypeWords)), seg > 0 && (house || road || f == "the" || houseFirst[f]):
-			// "12 Church Road", "27 Kingsway", "Heol y Bryn"; a house's name before them
+			// "12 Church Road", "27 Kingsway", "Heol y Bryn"; a house's name before them (a
+			// house's name is no road: what stands before it is not another house's, "Dear Mr
+			// Smith, Rose Cottage, Mill Lane, …")
 			s = b
-			roadBefore = !numbered
+			roadBefore = !numbered && (seg == 0 || road)
 		case seg > 0 && roadBefore:
 			// a house's name before a road without a number ("Ty Gwyn, Heol y Bryn, …")
 			s = b
 			roadBefore = false
+		case seg == 0 && !locality && a.roadEndsAt(b):
+			// a village between the road and the post town ("…, Church Lane, Little Shelford,
+			// Cambridge CB22 5HG", "…, High Street, Wick, Bristol BS30 5QW"): read as the town
+			// was, and the road before it is the first segment again
+			s = b
+			locality = true
+			seg--
 		default:
 			return s
 		}
 	}
 	return s
+}
+
+// roadEndsAt: ", " before b ends a road — capitalised words ending in a street word ("Church
+// Lane", "22 Dunmore Street").
+func (a *addrParser) roadEndsAt(b int) bool {
+	t, ws, fc := a.text, a.p.ws, a.p.fc
+	if b < 3 || t[b-2:b] != ", " {
+		return false
+	}
+	k := sort.Search(len(ws), func(j int) bool { return ws[j].end >= b-2 })
+	return k < len(ws) && ws[k].end == b-2 && capitalised(ws[k].text) && ws[k].is(fc, lexSuffixStreetWords)
 }
 
 // townArticle: the articles a town's name may start with (La Ñora, A Coruña, O Grove, Els Hostalets).
@@ -2609,6 +2822,9 @@ func ownerWordsIn(b []byte) (home, office, venue int) {
 		for _, w := range ownerKindsByFirst[b[i]] {
 			// the second byte first: most tries end there, without a call
 			if w.text[1] == b[i+1] && len(b)-i >= len(w.text) && string(b[i:i+len(w.text)]) == string(w.text) {
+				if w.kind == ownerVenue && i > 0 && isWordByte(b[i]) && isWordByte(b[i-1]) {
+					continue // a venue word inside a word: "firm " of "confirm it's Flat 5, …"
+				}
 				switch w.kind {
 				case ownerHome:
 					home = i
@@ -2722,7 +2938,9 @@ var venueWordsByFirst = func() (t [256][]string) {
 		// banks and insurers by name: "Private Banking, Bankinter, Paseo …", "Banca Privada · Ibercaja · Plaza …"
 		"bankinter", "ibercaja", "kutxabank", "caixabank", "banco sabadell", "bbva", "unicaja", "abanca", "cajamar",
 		"laboral kutxa", "openbank", "banca march", "deutsche bank", "banco de españa", "caja rural", "cajasur",
-		"mapfre", "banca privada", "private banking", "wealth management"} {
+		"mapfre", "banca privada", "private banking", "wealth management",
+		// British courts: "Filed at the County Court, Bristol Civil Justice Centre, 2 Redcliff Street, …"
+		"county court", "crown court", "high court", "magistrates", "justice centre", "justice center"} {
 		t[w[0]] = append(t[w[0]], w)
 	}
 	return t

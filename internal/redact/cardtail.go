@@ -12,17 +12,36 @@ import "strings"
 var expiryConnectives = words(`hasta until till thru fins ata bis ata arte jusqu`)
 
 // expiryAfterConnective returns where an expiry may start after the card that ends at from when
-// a connective word stands between them ("hasta 0130"), or -1.
+// a connective word stands between them ("hasta 0130"), or -1. Up to three lower-case words may
+// come before the connective, as people read a card aloud ("… y dice valido hasta 03/29", "…,
+// good till 07/27", "que vale hasta"): a verb and its subject, never a figure, a capital or a
+// line end, within 32 bytes of the card.
 func expiryAfterConnective(text string, from int, ws []word, fc *folder) (int, int) {
 	i := from
 	for i < len(text) && i-from < 3 && (text[i] == ' ' || text[i] == ',') {
 		i++
 	}
 	wi := wordAtOffset(ws, i)
-	if wi < 0 || !expiryConnectives[string(ws[wi].fold(fc))] {
-		return -1, 0
+	for step := 0; wi >= 0 && wi < len(ws); step++ {
+		if expiryConnectives[string(ws[wi].fold(fc))] {
+			// "hasta el 03/29", "fins al 11/28", "until the end of 07/27": fillers after it
+			from, wi := ws[wi].end, wi+1
+			for k := 0; k < 4 && wi < len(ws) && ws[wi].start-from <= 3 && (expiryFillers[string(ws[wi].fold(fc))] || string(ws[wi].fold(fc)) == "al"); k++ {
+				from, wi = ws[wi].end, wi+1
+			}
+			return from, wi
+		}
+		w := ws[wi]
+		if step == 3 || w.end-from > 32 || w.text[0] < 'a' || w.text[0] > 'z' || wi+1 >= len(ws) {
+			break
+		}
+		gap := text[w.end:ws[wi+1].start]
+		if len(gap) > 2 || strings.Trim(gap, " ,") != "" {
+			break // a figure, a bracket or a line end between the words
+		}
+		wi++
 	}
-	return ws[wi].end, wi + 1
+	return -1, 0
 }
 
 // wordAtOffset returns the index of the word that starts at byte i, or -1.
@@ -44,7 +63,14 @@ func wordAtOffset(ws []word, i int) int {
 
 // cardCodeWords are bare code words that announce a card's security code only right after the
 // card or its expiry ("…, código 771"); alone they name a postcode, an order's, a promotion's.
-var cardCodeWords = words(`codigo code codi cod kodea kodigoa`)
+// The words for the card's back ("el numerito de atrás es 402", "the one on the back 318") say
+// the same there.
+var cardCodeWords = words(`codigo code codi cod kodea kodigoa atras detras back darrere reverso dorso atzean`)
+
+// codeLeadWords may stand between an expiry and its code word: a conjunction, an article, a
+// diminutive or plain word for the code ("y el numerito de atrás", "and the digits on the back").
+var codeLeadWords = words(`y and i e eta el la lo the o numerito numero number numeros numbers digitos digits
+	de del of on en que which is es pone says dice`)
 
 // codeQualifiers may stand before the code word ("sec code 538", "security code", "seg.
 // código").
@@ -81,7 +107,7 @@ func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards [
 		}
 		// a bare code word within the next three words: "y código 614", ", codi: 318"
 		wi := wordAtOffset(ws, i)
-		for step := 0; wi >= 0 && wi < len(ws) && step < 3 && ws[wi].start-exp.End < 24; step++ {
+		for step := 0; wi >= 0 && wi < len(ws) && step < 5 && ws[wi].start-exp.End < 40; step++ {
 			f := string(ws[wi].fold(fc))
 			if cardCodeWords[f] {
 				at := nextValue(text, ws[wi].end, 12, 1, false, fc, ws, wi+1)
@@ -90,7 +116,7 @@ func appendCardTailCodes(out []Span, text string, ws []word, fc *folder, cards [
 				}
 				break
 			}
-			if f != "y" && f != "and" && f != "i" && f != "e" && f != "eta" && f != "el" && f != "o" && f != "the" && !codeQualifiers[f] {
+			if !codeLeadWords[f] && !codeQualifiers[f] || strings.IndexByte(text[exp.End:ws[wi].start], '\n') >= 0 {
 				break
 			}
 			wi++

@@ -802,3 +802,438 @@ var nationalities = words(`china chino chinese mexicana mexicano mexican mexico 
 	bulgaro bulgaria japonesa japones japanese japon japan coreana coreano korean corea korea georgiana georgiano
 	albanesa albanes armenia armenio turca turco turkish turquia vietnamita bangladesi egipcia egipcio siria sirio
 	xinesa xines txinatarra chinesa chines mexicà mexicana`)
+
+// Round 10 (issue #13): phone numbers as people type them when no pattern holds — a letter O
+// for a zero ("60O 22 15 48"), groups of one and two ("6 44 81 20 93"), a Basque case ending
+// glued to the last group ("943 56 18 02ra"), the digits read out in words after a phone word
+// ("mi número es el seis cuatro nueve, doce, treinta y tres, ochenta y ocho"). Each is a Spanish
+// number (nine digits, the first 6 to 9); all but the case ending need a phone word shortly
+// before, on the same line (a list of small figures is not a phone without one).
+
+// phoneCueWords: the words (folded) that say a phone number follows, and their stems.
+var phoneCueWords = words(`tel telf tlf tfno tfn telefono telefon telephone phone movil mobil mobile mvl cell celular
+	whatsapp wasap fijo numero number zenbakia llamar llamemos llame llamen llama llamad llamo call ring
+	truca truqueu trucar truqui deitu deitzeko telefonoa mugikorra mugikor`)
+
+// phoneCaseEndings: the case endings Basque writes glued to a figure ("688 21 04 73ra", "-ra"
+// is written with a dash too, and then the number ends at its word boundary anyway).
+var phoneCaseEndings = strings.Fields(`ra an ean n ko tik etik ri ari rekin ekin era ren z ez`)
+
+// appendLoosePhoneAt appends to extra the phone of the forms above that starts at i (a digit 6
+// to 9 at a word's start, see appendAddresses' pass over the figures) when no span of others
+// holds it, and returns where it ends (0 if none).
+func appendLoosePhoneAt(extra, others []Span, text string, ws []word, fc *folder, i int) ([]Span, int) {
+	if i > 0 && text[i-1] == '+' {
+		return extra, 0
+	}
+	e, oh, groups, glued := loosePhoneAt(text, i)
+	if e == 0 || overlapsAny(others, i, e) {
+		return extra, 0
+	}
+	// a standard grouping failed only because of a glued Basque ending; any other form needs a
+	// phone word before it
+	if !(glued && !oh && groups <= 4) && !phoneCueBefore(text, ws, fc, i) || referenceBefore(text, i) {
+		return extra, 0
+	}
+	return append(extra, Span{Start: i, End: e, Type: TypePhone, Text: text[i:e], Score: 0.7, Source: "cue"}), e
+}
+
+// overlapsAny: some span of spans overlaps [s, e).
+func overlapsAny(spans []Span, s, e int) bool {
+	for _, sp := range spans {
+		if sp.Start < e && s < sp.End {
+			return true
+		}
+	}
+	return false
+}
+
+// loosePhoneAt reads a nine-digit Spanish number at i: digits (an 'O' or 'o' next to a digit
+// counts as a zero, at most two), in groups of one to four joined by one space, dot or dash (or
+// " - "), ending at a word boundary or at a glued Basque case ending. It returns the end of the
+// digits (0 if none), whether an O was read, the number of groups and whether an ending is glued.
+func loosePhoneAt(text string, i int) (end int, oh bool, groups int, glued bool) {
+	digits, group, os := 0, 0, 0
+	j := i
+	for j < len(text) && digits <= 9 {
+		c := text[j]
+		switch {
+		case isDigitByte(c):
+			digits++
+			group++
+			j++
+			continue
+		case (c == 'O' || c == 'o') && group > 0 && os < 2 && (j+1 >= len(text) || !isASCIILetterByte(text[j+1]) ||
+			j+1 < len(text) && (text[j+1] == 'O' || text[j+1] == 'o') && (j+2 >= len(text) || !isASCIILetterByte(text[j+2]))):
+			// "60O", "6O9": an O after a digit, not the first letter of a word ("6 octubre")
+			digits++
+			group++
+			os++
+			j++
+			continue
+		case group > 0 && group <= 4 && (c == ' ' || c == '.' || c == '-'):
+			k := j + 1
+			if c == ' ' && k+1 < len(text) && text[k] == '-' && text[k+1] == ' ' {
+				k += 2 // "6 8 8 - 2 1 0"
+			}
+			if k < len(text) && isDigitByte(text[k]) {
+				groups++
+				group = 0
+				j = k
+				continue
+			}
+		}
+		break
+	}
+	if group > 0 {
+		groups++
+	}
+	if digits != 9 || group > 4 && groups > 1 {
+		return 0, false, 0, false
+	}
+	if j < len(text) && isWordByte(text[j]) {
+		k := j
+		for k < len(text) && isASCIILetterByte(text[k]) {
+			k++
+		}
+		if os > 0 || k == j || k-j > 5 || k < len(text) && isWordByte(text[k]) || !phoneCaseEnding(text[j:k]) {
+			return 0, false, 0, false
+		}
+		glued = true
+	}
+	if os == 0 && !glued && groups <= 4 {
+		return 0, false, 0, false // a standard form: the phone patterns' (or a grouping they refuse)
+	}
+	return j, os > 0, groups, glued
+}
+
+// phoneCaseEnding: w is one of phoneCaseEndings, in any case, without allocating.
+func phoneCaseEnding(w string) bool {
+	for _, e := range phoneCaseEndings {
+		if strings.EqualFold(w, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// phoneCueBefore: a phone word within the seven words (and 48 bytes) before i, on the same line
+// ("el tlf de la filla (laia) es …").
+func phoneCueBefore(text string, ws []word, fc *folder, i int) bool {
+	k := lastWordBefore(ws, i)
+	for step := 0; k >= 0 && step < 7 && i-ws[k].end <= 48; step, k = step+1, k-1 {
+		if strings.IndexByte(text[ws[k].end:i], '\n') >= 0 {
+			return false
+		}
+		if phoneCueWords[string(ws[k].fold(fc))] {
+			return true
+		}
+	}
+	return false
+}
+
+// wordBefore returns the index of the last word that ends at or before i, or -1.
+func lastWordBefore(ws []word, i int) int {
+	lo, hi := 0, len(ws)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if ws[m].end <= i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// round10Start: what the first three bytes (lower case) of a word of three bytes or more may
+// start — a phone word before digits said in words (tel tlf tfn pho mov mob mvl cel num wha was
+// fij zen lla mug, "mó"/"mò", "nú"; the verbs "call", "truca", "ring", "deitu" share their start
+// with too many other words to be tried here), a document's name of seven bytes or more (ide
+// idk per aus pas rei nor, "d'i"/"l'i"/"d’" before an elided one), "card"/"karte" after "ID" —
+// or nothing (0), for most words, with one switch on an integer: no fold, no lookup.
+func round10Start(b []byte) uint8 {
+	if round10Pairs[b[0]][b[1]>>6]&(1<<(b[1]&63)) == 0 {
+		return 0 // one bit test for most words
+	}
+	switch uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) {
+	case 0x74656c, 0x746c66, 0x74666e, 0x74666f, 0x70686f, 0x6d6f76, 0x6d6f62, 0x6d766c, 0x63656c, 0x6e756d, 0x776861,
+		0x776173, 0x66696a, 0x7a656e, 0x6c6c61, 0x6dc3b3, 0x6dc3b2, 0x6ec3ba, 0x6d7567:
+		if hasAnyPrefix(b, round10PhonePrefixes) {
+			return round10Phone
+		}
+	case 0x696465, 0x69646b, 0x706572, 0x617573, 0x706173, 0x726569, 0x6e6f72, 0x642769, 0x6c2769, 0x64e280:
+		if len(b) >= 7 && hasAnyPrefix(b, round10DocPrefixes) {
+			return round10Doc
+		}
+	case 0x636172, 0x6b6172:
+		return round10Card
+	}
+	return 0
+}
+
+// round10Pairs: the first two bytes of round10Start's cases, as a 256-bit set per first byte.
+var round10Pairs = func() (t [256][4]uint64) {
+	for _, p := range [][2]byte{{'t', 'e'}, {'t', 'l'}, {'t', 'f'}, {'p', 'h'}, {'m', 'o'}, {'m', 'v'}, {'m', 0xc3}, {'m', 'u'},
+		{'c', 'e'}, {'n', 'u'}, {'n', 0xc3}, {'w', 'h'}, {'w', 'a'}, {'f', 'i'}, {'z', 'e'}, {'l', 'l'}, {'i', 'd'}, {'p', 'e'},
+		{'a', 'u'}, {'p', 'a'}, {'r', 'e'}, {'n', 'o'}, {'d', '\''}, {'l', '\''}, {'d', 0xe2}, {'c', 'a'}, {'k', 'a'}} {
+		t[p[0]][p[1]>>6] |= 1 << (p[1] & 63)
+	}
+	return t
+}()
+
+// round10PhonePrefixes and round10DocPrefixes: what the word must start with once its first
+// three bytes matched ("movimientos", "personal", "pasado", "reintegro", "normal" must not cost
+// a fold and a lookup each).
+var (
+	round10PhonePrefixes = []string{"tel", "tlf", "tfn", "tfno", "phone", "movil", "mobil", "mvl", "cell", "celular",
+		"numero", "number", "whatsapp", "wasap", "fijo", "zenbaki", "llam", "mugikor", "m\u00f3vil", "m\u00f3bil", "m\u00f2bil", "n\u00famero"}
+	round10DocPrefixes = []string{"identi", "idkart", "personalausweis", "ausweis", "pasap", "passp", "passa", "passe",
+		"paszp", "paspo", "reisepass", "nortasun", "d'identi", "l'identi", "d\u2019identi"}
+)
+
+// hasAnyPrefix: b starts with one of ps.
+func hasAnyPrefix(b []byte, ps []string) bool {
+	for _, p := range ps {
+		if len(b) >= len(p) && string(b[:len(p)]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	round10Phone = 1 + iota
+	round10Doc
+	round10Card
+)
+
+// round10Word runs the round's word rules on word k, whose start round10Start read as kind,
+// from appendResidenceTowns' pass over the words: digits said in words after a phone word
+// (appendWordPhoneAt) and a document's number after its name (appendIDDocumentAt). They append
+// to extra; others are the spans found so far.
+func round10Word(extra, others []Span, text string, ws []word, fc *folder, k int, kind uint8) []Span {
+	switch kind {
+	case round10Phone:
+		return appendWordPhoneAt(extra, others, text, ws, fc, k)
+	case round10Doc:
+		return appendIDDocumentAt(extra, others, text, ws, fc, k)
+	case round10Card:
+		if k > 0 && ws[k-1].end-ws[k-1].start == 2 && fc.lower[ws[k-1].start] == 'i' && fc.lower[ws[k-1].start+1] == 'd' {
+			return appendIDDocumentAt(extra, others, text, ws, fc, k)
+		}
+	}
+	return extra
+}
+
+// digitWithin: a digit within n bytes after i, on the same line.
+func digitWithin(text string, i, n int) bool {
+	for e := min(len(text), i+n); i < e && text[i] != '\n'; i++ {
+		if isDigitByte(text[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// numberWordDigits: a number word (folded) and how many digits it reads as, and its first digit;
+// es, ca, gl, en, and the Basque units. "y"/"i"/"e"/"and" join a ten and its unit ("treinta y tres").
+var numberWordDigits = map[string][2]int8{
+	"cero": {1, 0}, "zero": {1, 0}, "uno": {1, 1}, "un": {1, 1}, "una": {1, 1}, "u": {1, 1}, "one": {1, 1},
+	"dos": {1, 2}, "two": {1, 2}, "tres": {1, 3}, "three": {1, 3}, "cuatro": {1, 4}, "quatre": {1, 4}, "catro": {1, 4}, "four": {1, 4},
+	"cinco": {1, 5}, "cinc": {1, 5}, "five": {1, 5}, "seis": {1, 6}, "sis": {1, 6}, "six": {1, 6},
+	"siete": {1, 7}, "set": {1, 7}, "sete": {1, 7}, "seven": {1, 7}, "ocho": {1, 8}, "vuit": {1, 8}, "oito": {1, 8}, "eight": {1, 8},
+	"nueve": {1, 9}, "nou": {1, 9}, "nove": {1, 9}, "nine": {1, 9}, "oh": {1, 0},
+	"diez": {2, 1}, "once": {2, 1}, "doce": {2, 1}, "trece": {2, 1}, "catorce": {2, 1}, "quince": {2, 1}, "dieciseis": {2, 1},
+	"diecisiete": {2, 1}, "dieciocho": {2, 1}, "diecinueve": {2, 1}, "ten": {2, 1}, "eleven": {2, 1}, "twelve": {2, 1},
+	"veinte": {2, 2}, "veinti": {2, 2}, "veintiuno": {2, 2}, "veintidos": {2, 2}, "veintitres": {2, 2}, "veinticuatro": {2, 2},
+	"veinticinco": {2, 2}, "veintiseis": {2, 2}, "veintisiete": {2, 2}, "veintiocho": {2, 2}, "veintinueve": {2, 2},
+	"treinta": {-2, 3}, "cuarenta": {-2, 4}, "cincuenta": {-2, 5}, "sesenta": {-2, 6}, "setenta": {-2, 7}, "ochenta": {-2, 8},
+	// Galician, Catalan and Basque that the lines above do not hold
+	"unha": {1, 1}, "dous": {1, 2}, "dues": {1, 2}, "bat": {1, 1}, "bi": {1, 2}, "hiru": {1, 3}, "lau": {1, 4}, "bost": {1, 5},
+	"sei": {1, 6}, "zazpi": {1, 7}, "zortzi": {1, 8}, "bederatzi": {1, 9}, "dez": {2, 1}, "deu": {2, 1}, "onze": {2, 1},
+	"dotze": {2, 1}, "tretze": {2, 1}, "catorze": {2, 1}, "quinze": {2, 1}, "setze": {2, 1}, "disset": {2, 1}, "divuit": {2, 1},
+	"dinou": {2, 1}, "dezaseis": {2, 1}, "dezasete": {2, 1}, "dezaoito": {2, 1}, "dezanove": {2, 1}, "vinte": {-2, 2},
+	"vint": {-2, 2}, "trinta": {-2, 3}, "corenta": {-2, 4}, "oitenta": {-2, 8}, "hamar": {2, 1},
+	"noventa": {-2, 9}, "twenty": {-2, 2}, "thirty": {-2, 3}, "forty": {-2, 4}, "fifty": {-2, 5}, "sixty": {-2, 6},
+	"seventy": {-2, 7}, "eighty": {-2, 8}, "ninety": {-2, 9}, "trenta": {-2, 3}, "quaranta": {-2, 4}, "cinquanta": {-2, 5},
+	"seixanta": {-2, 6}, "setanta": {-2, 7}, "vuitanta": {-2, 8}, "noranta": {-2, 9}, "double": {0, -1}, "doble": {0, -1},
+}
+
+// appendWordPhones: after a phone word, and at most six other words ("es el", "de su hija es el"), nine
+// digits read out in number words, separated by spaces, commas or dashes. A ten (-2 above)
+// takes its unit after "y"/"and" or a dash ("treinta y tres", "forty-two").
+func appendWordPhoneAt(out, others []Span, text string, ws []word, fc *folder, k int) []Span {
+	for once := true; once; once = false {
+		if !phoneCueWords[string(ws[k].fold(fc))] || digitWithin(text, ws[k].end, 48) {
+			continue // not a phone word, or the number in figures (the common case): no words to read
+		}
+		j := k + 1
+		for f := 0; f < 6 && j < len(ws) && strings.IndexAny(text[ws[j-1].end:ws[j].start], ".\n;") < 0; f++ {
+			if _, ok := numberWordDigits[string(ws[j].fold(fc))]; ok {
+				break
+			}
+			j++ // "es el", "de palabra, el", "is"
+		}
+		digits, first, start, end, gap, tens, double := 0, -1, -1, -1, -1, false, false
+		for ; j < len(ws) && digits < 10; j++ {
+			if gap >= 0 && strings.Trim(text[gap:ws[j].start], " ,-") != "" {
+				break
+			}
+			gap = ws[j].end
+			f := string(ws[j].fold(fc))
+			if tens && (f == "y" || f == "and" || f == "i" || f == "e") && j+1 < len(ws) {
+				continue
+			}
+			d, ok := numberWordDigits[f]
+			if !ok {
+				if v := strings.IndexByte(f, '-'); v > 0 { // "forty-two", "vint-i-tres"
+					d, ok = numberWordDigits[f[:v]]
+				}
+				if !ok {
+					break
+				}
+			}
+			if start < 0 {
+				start = ws[j].start
+			}
+			if d[0] == 0 {
+				double = true
+				end = ws[j].end
+				continue
+			}
+			if tens && d[0] == 1 && d[1] > 0 {
+				tens = false // the unit of "treinta y tres": no new digit
+				end = ws[j].end
+				continue
+			}
+			if first < 0 {
+				first = int(d[1])
+			}
+			n := int(d[0])
+			tens = n < 0
+			if tens {
+				n = 2
+			}
+			if double {
+				n *= 2
+				double = false
+			}
+			digits += n
+			end = ws[j].end
+		}
+		if digits == 9 && first >= 6 && !overlapsAny(out, start, end) && !overlapsAny(others, start, end) {
+			out = append(out, Span{Start: start, End: end, Type: TypePhone, Text: text[start:end], Score: 0.7, Source: "cue"})
+		}
+	}
+	return out
+}
+
+// Round 10 (issue #13): identity cards and passports of other countries, further along the
+// sentence after their name — an Italian CIE ("carta d'identità CA18274PX", two letters, five
+// digits, two letters), a German Personalausweis ("ID card L01X00T47", nine characters of its
+// alphabet), a Russian passport as printed ("el pasaporte ruso … es el 75 4418203"), any number
+// in capitals and digits after an identity card's name. The cue must stand in the same sentence
+// with only words (and brackets, commas, "n.", "no.") between: an order's or an invoice's code of
+// the same shape has no such cue, and one named by a reference word is left.
+
+// idDocWords: the folded words that name an identity document (the Spanish DNI's own words are
+// the DNI rules'; a DNI-shaped value is left to them).
+var idDocWords = words(`identita identity identitat identidad identidade identite personalausweis ausweis
+	idkarte pasaporte passport pasaport passaporto reisepass passeport paszport paspoort pasaportea
+	nortasun`)
+
+// notDocumentWords name a code that is not the document's number.
+var notDocumentWords = words(`code codes codigo codi kodea pin clave password contrasena token verification verificacion
+	check theft robo fraud fraude office oficina`)
+
+// appendIDDocumentAt appends to out the document number after word k (a document's name, see
+// round10Word) when no span of others (the other rules') or of out holds it.
+func appendIDDocumentAt(out, others []Span, text string, ws []word, fc *folder, k int) []Span {
+	w := &ws[k]
+	for once := true; once; once = false {
+		f := w.fold(fc)
+		if h := bytes.IndexByte(f, '-'); h > 3 {
+			f = f[:h] // "Personalausweis-Nr."
+		}
+		if len(f) > 4 && (f[0] == 'd' || f[0] == 'l') && !isASCIILetterByte(f[1]) { // "d'identità", "d’identitat"
+			f = f[1:]
+			for len(f) > 0 && !isASCIILetterByte(f[0]) {
+				f = f[1:]
+			}
+		}
+		if !idDocWords[string(f)] {
+			if string(f) != "card" && string(f) != "karte" || k == 0 || string(ws[k-1].fold(fc)) != "id" {
+				continue // "card" only as "ID card"
+			}
+		}
+		at, end := idDocumentAfter(text, fc.lower, w.end)
+		if at < 0 || referenceBefore(text, at) {
+			continue
+		}
+		if idDocumentCovered(others, at, end) || idDocumentCovered(out, at, end) {
+			continue
+		}
+		// a piece read by another rule ("09412773" of "N09412773") gives way to the whole
+		for q := range others {
+			if at <= others[q].Start && others[q].End <= end && others[q].Type != TypePerson {
+				others[q].Score = 0
+			}
+		}
+		out = append(out, Span{Start: at, End: end, Type: TypePassport, Text: text[at:end], Score: 0.85, Source: "cue"})
+	}
+	return out
+}
+
+// idDocumentCovered: a span of another rule already covers [at, end), or crosses it; a piece
+// of it ("09412773" of "N09412773") does not count, nor a company's CIF of its shape (after a
+// document's name, "N0941277" + "3" is the document's).
+func idDocumentCovered(spans []Span, at, end int) bool {
+	for _, sp := range spans {
+		if sp.Start < end && at < sp.End && sp.Type != TypeCIF && !(at <= sp.Start && sp.End <= end && sp.End-sp.Start < end-at) {
+			return true
+		}
+	}
+	return false
+}
+
+// idDocumentAfter: the first figure within 80 bytes after from in the same sentence, after only
+// words, spaces, commas, quotes, brackets and colons, when it is a document number (see
+// above): its start and end, or -1, 0.
+func idDocumentAfter(text string, lower []byte, from int) (int, int) {
+	end := min(len(text), from+80)
+	for i := from; i < end; i++ {
+		c := text[i]
+		if c == '\n' || c == ';' || c == '.' && !(i > 0 && isASCIILetterByte(text[i-1]) && i-from < 40 && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == ':')) {
+			return -1, 0 // a sentence's end ("n." and "no." abbreviate a number: read on)
+		}
+		if i > 0 && isWordByte(text[i-1]) || !isAlnum(c) {
+			continue
+		}
+		if isASCIILetterByte(c) {
+			// a word between the cue and the value that names another thing's code ("identity
+			// verification code 4X7Y…", "passport office ref AB123…"): not the document's number
+			w := i
+			for w < len(text) && isASCIILetterByte(text[w]) && w-i < 16 {
+				w++
+			}
+			if lw := lower[i:w]; notDocumentWords[string(lw)] || referenceSet[string(lw)] {
+				return -1, 0
+			}
+		}
+		if i+10 <= len(text) && allDigits(text[i:i+2]) && text[i+2] == ' ' && allDigits(text[i+3:i+10]) && wordEnd(text, i+10) {
+			return i, i + 10 // the Russian "75 4418203"
+		}
+		e, digits, letters := tokenAt(text, i, 12)
+		if digits == 0 {
+			continue // a word
+		}
+		v := text[i:e]
+		if k := e - i; k < 7 || k > 10 || digits+letters != k || digits < 3 || letters == 0 || !wordEnd(text, e) ||
+			strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0 || isDNIOrNIE(v) {
+			return -1, 0
+		}
+		return i, e
+	}
+	return -1, 0
+}

@@ -105,6 +105,8 @@ var columnExact = map[string]string{
 	"familyname": TypePerson, "given": TypePerson, "family": TypePerson, "surname": TypePerson,
 	"ne le": TypeDOB, "nee le": TypeDOB, "nato il": TypeDOB, "nata il": TypeDOB, "cp": TypeAddress, "c p": TypeAddress, "postcode": TypeAddress, "zip": TypeAddress, "codigo postal": TypeAddress,
 	"dni nie": TypeDNI, "nif nie": TypeDNI, "dninie": TypeDNI, "doc": TypeDNI, "documento": TypeDNI,
+	"doc id": TypeDNI, "docid": TypeDNI, "id doc": TypeDNI, "document": TypeDNI, "document id": TypeDNI, "n documento": TypeDNI,
+	"num documento": TypeDNI, "numero documento": TypeDNI, "document number": TypeDNI, "document no": TypeDNI, "doc no": TypeDNI,
 	"phonenumber": TypePhone, "mobilephone": TypePhone, "tlf": TypePhone, "tfno": TypePhone, "telf": TypePhone,
 	"emailaddress": TypeEmail, "nhc": TypeMRN, "identifier": TypeMRN, "mrn": TypeMRN, "passportnumber": TypePassport,
 	"hospital no": TypeMRN, "hospital number": TypeMRN, "hospital n": TypeMRN, "hospital id": TypeMRN, "patient id": TypeMRN, "id paciente": TypeMRN,
@@ -528,8 +530,9 @@ func appendCell(out []Span, p *dateParser, typ string, s, e int) []Span {
 			return out // a CIP is typed in five groups: "SORA 0 361012 00 7"
 		}
 	case TypeDNI:
-		if passportLike(v) {
-			// a foreigner's passport under a generic "documento"/"doc" header: "FK917204"
+		if passportLike(v) || docNumberLike(v) {
+			// a foreigner's passport or identity card under a generic "documento"/"doc" header:
+			// "FK917204", "K7TX93LR2"
 			typ = TypePassport
 			break
 		}
@@ -565,6 +568,37 @@ func passportLike(v string) bool {
 		return false // a NIF with its country prefix: "ES45902113R"
 	}
 	return j == len(v) || j+1 == len(v) && v[j] >= 'A' && v[j] <= 'Z'
+}
+
+// docNumberLike: seven to ten capitals and digits, three digits at least and a capital among
+// them, not a DNI or NIE (with or without a valid letter: one letter at either end of seven or
+// eight digits is theirs) — the numbers of other countries' identity cards and passports
+// ("K7TX93LR2", "C4J8R2K91").
+func docNumberLike(v string) bool {
+	if len(v) < 7 || len(v) > 10 {
+		return false
+	}
+	digits, letters := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isDigitByte(c):
+			digits++
+		case c >= 'A' && c <= 'Z':
+			letters++
+		default:
+			return false
+		}
+	}
+	if digits < 3 || letters == 0 {
+		return false
+	}
+	// a DNI or NIE shape, its letter right or wrong: [XYZ] then seven digits, or eight digits,
+	// then a letter
+	body := v[:len(v)-1]
+	if c := body[0]; c == 'X' || c == 'Y' || c == 'Z' {
+		body = body[1:]
+	}
+	return !(isASCIILetterByte(v[len(v)-1]) && (len(body) == 7 || len(body) == 8) && allDigits(body))
 }
 
 // companyLike: a cell that names a company or association rather than a person.
