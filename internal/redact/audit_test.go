@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,4 +74,28 @@ func TestEvaluateCorpus(t *testing.T) {
 	if rep.FullyCaught != rep.Items {
 		t.Errorf("%d of %d items have a labelled value not covered by any detection", rep.Items-rep.FullyCaught, rep.Items)
 	}
+}
+
+// loadDevItems loads a round's dev file and checks what every such file promises: at least
+// minItems items, ids rl-<lang>-<domain>-N with the item's own lang and domain and N in lo…hi,
+// none repeated.
+func loadDevItems(t *testing.T, name string, lo, hi, minItems int) []corpus.Item {
+	t.Helper()
+	items := loadItems(t, name)
+	if len(items) < minItems {
+		t.Fatalf("%s: %d items, want at least %d", name, len(items), minItems)
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		k := strings.LastIndexByte(it.ID, '-')
+		n, err := strconv.Atoi(it.ID[k+1:])
+		if err != nil || n < lo || n > hi || !strings.HasPrefix(it.ID, "rl-"+it.Lang+"-"+it.Domain+"-") {
+			t.Errorf("%s: id out of %d…%d or not rl-<lang>-<domain>-N", it.ID, lo, hi)
+		}
+		if seen[it.ID] {
+			t.Errorf("%s: duplicate id", it.ID)
+		}
+		seen[it.ID] = true
+	}
+	return items
 }

@@ -45,17 +45,7 @@ func TestNP10Floors(t *testing.T) {
 // TestNP10Items: the round's dev file as its generator promises — ids rl-<lang>-<domain>-2501..2599,
 // unique, DNI letters by mod 23.
 func TestNP10Items(t *testing.T) {
-	items := loadItems(t, "realistic-dev18-np.jsonl")
-	if len(items) < 40 {
-		t.Fatalf("%d items, want at least 40", len(items))
-	}
-	seen := map[string]bool{}
-	for _, it := range items {
-		parts := strings.Split(it.ID, "-")
-		if seen[it.ID] || len(parts) != 4 || parts[0] != "rl" || parts[1] != it.Lang || parts[2] != it.Domain || parts[3] < "2501" || parts[3] > "2599" {
-			t.Errorf("%s: id repeated or not rl-<lang>-<domain>-2501..2599", it.ID)
-		}
-		seen[it.ID] = true
+	for _, it := range loadDevItems(t, "realistic-dev18-np.jsonl", 2501, 2599, 40) {
 		for _, e := range it.Entities {
 			if e.Type == "DNI" && !validDNIForTest(e.Value) {
 				t.Errorf("%s: DNI with a wrong letter", it.ID)

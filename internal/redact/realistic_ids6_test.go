@@ -2,7 +2,6 @@ package redact
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -80,18 +79,9 @@ func TestRealisticIDsRoundShape(t *testing.T) {
 		lo, hi            int
 		minItems, minVals int
 	}{{"realistic-dev9-ids.jsonl", 8201, 8399, 25, 2}, {"realistic-dev11-ids.jsonl", 9501, 9599, 37, 4}} {
-		seen := map[string]bool{}
 		n := 0
-		for _, it := range loadItems(t, f.file) {
-			if seen[it.ID] {
-				t.Errorf("%s: duplicate id", it.ID)
-			}
-			seen[it.ID] = true
-			k := strings.LastIndexByte(it.ID, '-')
-			num, err := strconv.Atoi(it.ID[k+1:])
-			if err != nil || num < f.lo || num > f.hi || !strings.HasPrefix(it.ID, "rl-"+it.Lang+"-"+it.Domain+"-") {
-				t.Errorf("%s: id out of %d…%d or not rl-<lang>-<domain>-N", it.ID, f.lo, f.hi)
-			}
+		items := loadDevItems(t, f.file, f.lo, f.hi, f.minItems)
+		for _, it := range items {
 			for _, e := range it.Entities {
 				if fn, ok := check[e.Type]; ok {
 					v := compactValue(e.Value)
@@ -112,8 +102,8 @@ func TestRealisticIDsRoundShape(t *testing.T) {
 				}
 			}
 		}
-		if len(seen) < f.minItems || n < f.minVals {
-			t.Errorf("%s: %d items, %d values with a check digit", f.file, len(seen), n)
+		if n < f.minVals {
+			t.Errorf("%s: %d items, %d values with a check digit", f.file, len(items), n)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package redact
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -66,22 +65,7 @@ func TestRealisticDev13Shape(t *testing.T) {
 		file   string
 		lo, hi int
 	}{{"realistic-dev13-ids.jsonl", 7501, 7599}, {"realistic-dev13-addr.jsonl", 7601, 7699}} {
-		items := loadItems(t, f.file)
-		if len(items) < 20 {
-			t.Fatalf("%s: %d items", f.file, len(items))
-		}
-		seen := map[string]bool{}
-		for _, it := range items {
-			var n int
-			k := strings.LastIndexByte(it.ID, '-')
-			if _, err := fmt.Sscanf(it.ID[k+1:], "%d", &n); err != nil || n < f.lo || n > f.hi ||
-				!strings.HasPrefix(it.ID, "rl-"+it.Lang+"-"+it.Domain+"-") {
-				t.Errorf("%s: id out of %d…%d or not rl-<lang>-<domain>-N", it.ID, f.lo, f.hi)
-			}
-			if seen[it.ID] {
-				t.Errorf("%s: duplicate id", it.ID)
-			}
-			seen[it.ID] = true
+		for _, it := range loadDevItems(t, f.file, f.lo, f.hi, 20) {
 			for _, e := range it.Entities {
 				if v := compactValue(e.Value); e.Type == TypeMRN && len(v) == 15 && allDigits(v) && nirAt(e.Value, 0) != len(e.Value) {
 					t.Errorf("%s: NIR with a wrong key", it.ID)
