@@ -145,7 +145,11 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	// postcode and town on their own ("28013 Madrid", "46022 valencia")
 	n := len(out)
 	for i := 0; i+1 < len(text); i++ {
-		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
+		if !isDigitByte(text[i]) {
+			i = nextDigit(text, i) - 1 // the loop's i++ lands on the next digit
+			continue
+		}
+		if i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
 			continue
 		}
 		if text[i] >= '6' {

@@ -1413,7 +1413,11 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 	n := len(out)
 	p := dateParser{text: text, ws: ws, fc: fc}
 	for i := 0; i+4 <= len(text); i++ {
-		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
+		if !isDigitByte(text[i]) {
+			i = nextDigit(text, i) - 1 // the loop's i++ lands on the next digit
+			continue
+		}
+		if i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
 			continue
 		}
 		e := 0
