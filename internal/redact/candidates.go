@@ -132,18 +132,22 @@ func (t *scanText) prepare(text string) {
 	headAt[n] = int32(len(heads))
 	t.runes, t.heads, t.headAt, t.headRune = runes, heads, headAt, headRune
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
+	// dig is 0 outside the digit runs (every digit is in one, and a digit's count reads only
+	// digits of its own run), so only the runs are read, each from its end
 	dig := slices.Grow(t.dig[:0], n+1)[:n+1]
-	dig[n] = 0
-	for i := n - 1; i >= 0; i-- {
-		switch {
-		case !isDigit(runes[i]):
-			dig[i] = 0
-		case i+1 < n && isDigit(runes[i+1]):
-			dig[i] = satInc(dig[i+1])
-		case i+2 < n && isSep(runes[i+1]) && isDigit(runes[i+2]): // the rule of digitRunsInto
-			dig[i] = satInc(dig[i+2])
-		default:
-			dig[i] = 1
+	clear(dig)
+	for _, run := range t.runs {
+		for i := run.end - 1; i >= run.start; i-- {
+			switch {
+			case !isDigit(runes[i]):
+				dig[i] = 0
+			case i+1 < n && isDigit(runes[i+1]):
+				dig[i] = satInc(dig[i+1])
+			case i+2 < n && isSep(runes[i+1]) && isDigit(runes[i+2]): // the rule of digitRunsInto
+				dig[i] = satInc(dig[i+2])
+			default:
+				dig[i] = 1
+			}
 		}
 	}
 	t.dig = dig

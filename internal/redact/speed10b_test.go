@@ -40,3 +40,38 @@ func TestNextDigit(t *testing.T) {
 		}
 	}
 }
+
+// TestDigFromRuns holds prepare's digit counts, read from the digit runs only, to the loop over
+// every rune they replace.
+func TestDigFromRuns(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	alpha := []string{"0", "1", "9", " ", ".", "-", "/", "a", "Z", "é", "\n", ",", "·"}
+	ts := &scanText{}
+	for n := 0; n < 20000; n++ {
+		var b []byte
+		for k := rng.Intn(60); k > 0; k-- {
+			b = append(b, alpha[rng.Intn(len(alpha))]...)
+		}
+		*ts = scanText{runes: ts.runes, heads: ts.heads, headRune: ts.headRune, headAt: ts.headAt, dig: ts.dig, runs: ts.runs}
+		ts.dig = append(ts.dig[:0], 7, 7, 7, 7, 7, 7, 7, 7) // stale values a pooled text may hold
+		ts.prepare(string(b))
+		runes := ts.runes
+		m := len(runes)
+		want := make([]uint8, m+1)
+		for i := m - 1; i >= 0; i-- {
+			switch {
+			case !isDigit(runes[i]):
+				want[i] = 0
+			case i+1 < m && isDigit(runes[i+1]):
+				want[i] = satInc(want[i+1])
+			case i+2 < m && isSep(runes[i+1]) && isDigit(runes[i+2]):
+				want[i] = satInc(want[i+2])
+			default:
+				want[i] = 1
+			}
+		}
+		if string(ts.dig) != string(want) {
+			t.Fatalf("%q: dig %v, want %v", b, ts.dig, want)
+		}
+	}
+}
