@@ -3,6 +3,8 @@ package redact
 import (
 	"math/rand"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestNextDigit holds nextDigit to the byte loop it replaces: every byte value at every place of
@@ -74,4 +76,77 @@ func TestDigFromRuns(t *testing.T) {
 			t.Fatalf("%q: dig %v, want %v", b, ts.dig, want)
 		}
 	}
+}
+
+// TestSplitWordsFastPath holds splitWords, with its path for ASCII bytes that end a word, to the
+// loop it had before (splitWordsRef) on random texts of letters, accents, joiners and punctuation.
+func TestSplitWordsFastPath(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	alpha := []string{"a", "Z", "ñ", "É", "'", "’", "-", "·", " ", "1", ".", ",", "\n", "ª", "º", "ß", "Ж", "\xff", "@", "[", "`", "{", "_"}
+	for n := 0; n < 30000; n++ {
+		var b []byte
+		for k := rng.Intn(30); k > 0; k-- {
+			b = append(b, alpha[rng.Intn(len(alpha))]...)
+		}
+		got, want := splitWords(nil, string(b)), splitWordsRef(nil, string(b))
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d words, want %d", b, len(got), len(want))
+		}
+		for k := range got {
+			if got[k].start != want[k].start || got[k].end != want[k].end || got[k].text != want[k].text || got[k].ascii != want[k].ascii || got[k].latin1 != want[k].latin1 {
+				t.Fatalf("%q: word %d %+v, want %+v", b, k, got[k], want[k])
+			}
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if got, want := isASCIILetterByte(byte(c)), c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'; got != want {
+			t.Fatalf("isASCIILetterByte(%#x) = %v", c, got)
+		}
+	}
+}
+
+// splitWordsRef is splitWords as 21e641c had it.
+func splitWordsRef(out []word, text string) []word {
+	start := -1
+	ascii, latin1 := true, true
+	for i := 0; i < len(text); {
+		if c := text[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			if start < 0 {
+				start, ascii, latin1 = i, true, true
+			}
+			for i++; i < len(text) && (text[i] >= 'a' && text[i] <= 'z' || text[i] >= 'A' && text[i] <= 'Z'); i++ {
+			}
+			continue
+		}
+		var r rune
+		n := 1
+		var letter bool
+		if c := text[i]; c < utf8.RuneSelf {
+			r = rune(c)
+		} else {
+			r, n = utf8.DecodeRuneInString(text[i:])
+			letter = unicode.IsLetter(r) || r == 'ª' || r == 'º'
+		}
+		joiner := (r == '\'' || r == '’' || r == '-' || r == '·') && start >= 0 && i+n < len(text)
+		if joiner {
+			next, _ := utf8.DecodeRuneInString(text[i+n:])
+			joiner = unicode.IsLetter(next)
+		}
+		switch {
+		case letter || joiner:
+			if start < 0 {
+				start, ascii, latin1 = i, true, true
+			}
+			ascii = ascii && n == 1
+			latin1 = latin1 && r <= 0xFF && r != '·'
+		case start >= 0:
+			out = append(out, word{start: start, end: i, text: text[start:i], ascii: ascii, latin1: latin1})
+			start = -1
+		}
+		i += n
+	}
+	if start >= 0 {
+		out = append(out, word{start: start, end: len(text), text: text[start:], ascii: ascii, latin1: latin1})
+	}
+	return out
 }
