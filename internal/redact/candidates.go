@@ -2,6 +2,7 @@ package redact
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -28,6 +29,7 @@ type scanText struct {
 	p        profile
 	prepared bool // runes, offs, runs and dig are filled (only when a recognizer runs)
 	runes    []rune
+	text     string  // what runes hold (nextASCII searches it)
 	offs     []int32 // rune index -> byte offset; offs[len(runes)] = len(text); empty for ASCII text (see off)
 	runs     []digitRun
 	dig      []uint8 // dig[i]: digits from rune i to the end of its cluster (saturating at 255); 0 if runes[i] is not a digit
@@ -77,6 +79,7 @@ func (r *Redactor) putText(t *scanText) {
 	t.norm.wipe()
 	t.view = view{}
 	t.prepared = false
+	t.text = ""
 	t.limit = 0
 	// A text far larger than a prompt leaves its buffers to the collector instead of the pool.
 	if cap(t.runes) > maxPooledRunes {
@@ -91,6 +94,7 @@ func (t *scanText) prepare(text string) {
 		return
 	}
 	t.prepared = true
+	t.text = text
 	// Sized once: growing by doubling would leave as much garbage again as a long text needs.
 	// One pass fills the runes, their offsets and the heads: heads is sized for every rune
 	// (pooled, so the slack is not garbage), and headAt[i] is the index in heads of the first
@@ -260,10 +264,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 			ch = ':'
 		}
 		next := 0
-		for i := 0; i < n; i++ {
-			if t.runes[i] != ch {
-				continue
-			}
+		for i := t.nextASCII(byte(ch), 0); i < n; i = t.nextASCII(byte(ch), i+1) {
 			s, e := i, i+1
 			for s > next && !unicode.IsSpace(t.runes[s-1]) {
 				s--
@@ -282,6 +283,27 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 	}
 	t.cands = c
 	return c
+}
+
+// nextASCII returns the index of the first rune at or after i that is the ASCII character ch,
+// or len(t.runes): an index search of the text's bytes (an ASCII byte is always a rune of its
+// own), instead of a loop over every rune.
+func (t *scanText) nextASCII(ch byte, i int) int {
+	n := len(t.runes)
+	if i >= n {
+		return n
+	}
+	b := t.off(i)
+	k := strings.IndexByte(t.text[b:], ch)
+	if k < 0 {
+		return n
+	}
+	b += k
+	if len(t.offs) == 0 {
+		return b
+	}
+	j, _ := slices.BinarySearch(t.offs[:n], int32(b))
+	return j
 }
 
 // startsIn appends the starts in [lo, hi), looking only at heads from heads[*k] on; ranges
@@ -398,7 +420,10 @@ func digitRunsInto(out []digitRun, runes []rune) []digitRun {
 
 // isWordRune is the \w of the built-in patterns (see asciiClasses).
 func isWordRune(r rune) bool {
-	return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= 0xC0 && r <= 0x24F
+	if uint32(r) < 0x80 { // (a negative r, t.rune's "outside the text", is none)
+		return byteClass[r]&byteWord != 0 // digits, letters, '_': one load
+	}
+	return r >= 0xC0 && r <= 0x24F
 }
 
 func isASCIILetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }

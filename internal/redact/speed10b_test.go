@@ -150,3 +150,44 @@ func splitWordsRef(out []word, text string) []word {
 	}
 	return out
 }
+
+// TestIsWordRuneTable holds isWordRune's table to the range tests it replaced, and nextASCII to
+// a loop over the runes.
+func TestIsWordRuneTable(t *testing.T) {
+	for r := rune(-2); r < 0x400; r++ {
+		want := r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= 0xC0 && r <= 0x24F
+		if got := isWordRune(r); got != want {
+			t.Fatalf("isWordRune(%#x) = %v", r, got)
+		}
+	}
+	for _, r := range []rune{0x10FFFF, 0xFFFD, 0x2000, -1 << 31} {
+		if isWordRune(r) {
+			t.Fatalf("isWordRune(%#x)", r)
+		}
+	}
+	rng := rand.New(rand.NewSource(12))
+	alpha := []string{"a", "@", ":", "é", "€", " ", "\xff", "1", "𝔸"}
+	ts := &scanText{}
+	for n := 0; n < 20000; n++ {
+		var b []byte
+		for k := rng.Intn(30); k > 0; k-- {
+			b = append(b, alpha[rng.Intn(len(alpha))]...)
+		}
+		*ts = scanText{runes: ts.runes, heads: ts.heads, headRune: ts.headRune, headAt: ts.headAt, dig: ts.dig, runs: ts.runs, offs: ts.offs}
+		ts.prepare(string(b))
+		for _, ch := range []byte{'@', ':'} {
+			for i := 0; i <= len(ts.runes)+1; i++ {
+				want := i
+				for want < len(ts.runes) && ts.runes[want] != rune(ch) {
+					want++
+				}
+				if want > len(ts.runes) {
+					want = len(ts.runes)
+				}
+				if got := ts.nextASCII(ch, i); got != want {
+					t.Fatalf("%q: nextASCII(%c, %d) = %d, want %d", b, ch, i, got, want)
+				}
+			}
+		}
+	}
+}
