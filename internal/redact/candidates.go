@@ -351,10 +351,21 @@ func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
 		hi := min(len(lower), t.off(min(i+rec.maxLen, len(t.runes)))+ctxWindow/2)
 		// Occurrences starting in [from, hi); one that ends after hi may be in the reach of
 		// a later start.
+		pairs := rec.gatePairs
 		for a := max(lo, searched); a < hi; a++ {
-			if pairs := rec.gatePairs; pairs != nil && a+1 < len(lower) {
-				if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 == 0 {
-					continue // no gate word starts with these two bytes
+			if pairs != nil {
+				// the bytes whose pair starts no gate word, in a tight loop (a+1 < hi, so
+				// the pair is in the text): most bytes of the reach
+				for a+1 < hi {
+					if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 != 0 {
+						break
+					}
+					a++
+				}
+				if a+1 < len(lower) {
+					if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 == 0 {
+						continue // no gate word starts with these two bytes
+					}
 				}
 			}
 			for _, k := range rec.gateByFirst[lower[a]] {
@@ -396,6 +407,15 @@ func isSep(r rune) bool { return r == ' ' || r == '.' || r == '-' || r == '/' }
 func digitRunsInto(out []digitRun, runes []rune) []digitRun {
 	cur := digitRun{start: -1}
 	for i := 0; i < len(runes); i++ {
+		if cur.start < 0 {
+			// outside a run only a digit matters: the others in a tight loop
+			for i < len(runes) && uint32(runes[i]-'0') > 9 {
+				i++
+			}
+			if i == len(runes) {
+				break
+			}
+		}
 		switch {
 		case isDigit(runes[i]):
 			if cur.start < 0 {

@@ -191,3 +191,50 @@ func TestIsWordRuneTable(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitRunsSkip holds digitRunsInto, which skips the runes outside a run in a tight loop, to
+// the loop it had.
+func TestDigitRunsSkip(t *testing.T) {
+	ref := func(runes []rune) []digitRun {
+		var out []digitRun
+		cur := digitRun{start: -1}
+		for i := 0; i < len(runes); i++ {
+			switch {
+			case isDigit(runes[i]):
+				if cur.start < 0 {
+					cur = digitRun{start: i}
+				}
+				cur.digits++
+				cur.end = i + 1
+			case cur.start >= 0 && isSep(runes[i]) && i+1 < len(runes) && isDigit(runes[i+1]):
+				if runes[i] == '.' {
+					cur.dots++
+				}
+			case cur.start >= 0:
+				out = append(out, cur)
+				cur.start = -1
+			}
+		}
+		if cur.start >= 0 {
+			out = append(out, cur)
+		}
+		return out
+	}
+	rng := rand.New(rand.NewSource(14))
+	alpha := []rune{'0', '5', '9', ' ', '.', '-', '/', 'a', 'é', '/' + 1, '0' - 1, -1}
+	for n := 0; n < 30000; n++ {
+		runes := make([]rune, rng.Intn(40))
+		for k := range runes {
+			runes[k] = alpha[rng.Intn(len(alpha))]
+		}
+		got, want := digitRunsInto(nil, runes), ref(runes)
+		if len(got) != len(want) {
+			t.Fatalf("%q: %v, want %v", runes, got, want)
+		}
+		for k := range got {
+			if got[k] != want[k] {
+				t.Fatalf("%q: %v, want %v", runes, got, want)
+			}
+		}
+	}
+}
