@@ -249,12 +249,31 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 	case leadDigits:
 		// A match holds a cluster of at least cluster.min digits and starts at most
 		// cluster.left runes before it.
+		// startsIn's loop, written out: a call per run cost as much as its loop over the few
+		// heads a run has
 		next := 0
+		heads, headRune, headAt := t.heads, t.headRune[:len(t.heads)], t.headAt
+		starts, high, first := &rec.starts, rec.high, rec.first
 		for _, run := range t.runs {
 			if run.digits < rec.cluster.min || run.dots < rec.cluster.dots {
 				continue
 			}
-			c = t.startsIn(c, rec, max(run.start-rec.cluster.left, next), run.end, &k)
+			lo, hi := max(run.start-rec.cluster.left, next), run.end
+			if lo > 0 && k < len(heads) && int(heads[k]) < lo { // skip to lo: ranges are sparse
+				k = int(headAt[min(lo, n)])
+			}
+			for ; k < len(heads); k++ {
+				i := int(heads[k])
+				if i >= hi {
+					break
+				}
+				if r := headRune[k]; r < 128 && !starts[r] || r >= 128 && !high {
+					continue
+				}
+				if first(t, i) {
+					c = append(c, i)
+				}
+			}
 			next = max(next, run.end)
 		}
 	case leadAt, leadColon:
