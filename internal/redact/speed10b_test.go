@@ -238,3 +238,53 @@ func TestDigitRunsSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerWordsByPair holds ownerWordsIn, which reads a letter's words by their first two
+// bytes, to the loop over every word of the first byte it had, on random windows.
+func TestOwnerWordsByPair(t *testing.T) {
+	ref := func(b []byte) (home, office, venue int) {
+		home, office, venue = -1, -1, -1
+		for i := 0; i+1 < len(b); i++ {
+			for _, w := range ownerKindsByFirst[b[i]] {
+				if w.text[1] == b[i+1] && len(b)-i >= len(w.text) && string(b[i:i+len(w.text)]) == string(w.text) {
+					if w.kind == ownerVenue && i > 0 && isWordByte(b[i]) && isWordByte(b[i-1]) {
+						continue
+					}
+					switch w.kind {
+					case ownerHome:
+						home = i
+					case ownerOffice:
+						office = i
+					default:
+						venue = i
+					}
+				}
+			}
+		}
+		return
+	}
+	var all [][]byte
+	for _, ws := range ownerKindsByFirst {
+		for _, w := range ws {
+			all = append(all, w.text)
+		}
+	}
+	rng := rand.New(rand.NewSource(15))
+	fill := []string{" ", "a", "e", "de ", ", ", "\n", "x", "é", "1"}
+	for n := 0; n < 30000; n++ {
+		var b []byte
+		for k := rng.Intn(12); k > 0; k-- {
+			if rng.Intn(2) == 0 {
+				w := all[rng.Intn(len(all))]
+				b = append(b, w[:1+rng.Intn(len(w))]...)
+			} else {
+				b = append(b, fill[rng.Intn(len(fill))]...)
+			}
+		}
+		h, o, v := ownerWordsIn(b)
+		rh, ro, rv := ref(b)
+		if h != rh || o != ro || v != rv {
+			t.Fatalf("%q: %d %d %d, want %d %d %d", b, h, o, v, rh, ro, rv)
+		}
+	}
+}
