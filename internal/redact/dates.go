@@ -922,20 +922,22 @@ func notBirthGap(gap string) bool {
 	} else {
 		g = appendLowerSameLength(nil, gap)
 	}
-	for _, w := range unknownBytes {
-		if bytes.Contains(g, w) {
-			return true
-		}
-	}
-	for k, w := range notBirthBytes {
-		if bytes.Contains(g, w) && !dateWords[notBirthWords[k]] {
-			return true
-		}
-	}
-	return false
+	// a word of unknownWords, or of notBirthWords that is no date word
+	return notBirthNeedles.containsAny(g)
 }
 
 var unknownBytes, notBirthBytes = byteWords(unknownWords...), byteWords(notBirthWords...)
+
+// notBirthNeedles: unknownBytes and the notBirthBytes whose word is not in dateWords.
+var notBirthNeedles = func() *byteNeedles {
+	ws := append([][]byte(nil), unknownBytes...)
+	for k, w := range notBirthBytes {
+		if !dateWords[notBirthWords[k]] {
+			ws = append(ws, w)
+		}
+	}
+	return newByteNeedles(ws...)
+}()
 
 // dateWords are the notBirthWords that only introduce a date: after a birth cue they introduce
 // the birth date ("nascut a Lleida, amb data 03.09.1972").

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"math/rand"
 	"testing"
 	"unicode"
@@ -285,6 +286,50 @@ func TestOwnerWordsByPair(t *testing.T) {
 		rh, ro, rv := ref(b)
 		if h != rh || o != ro || v != rv {
 			t.Fatalf("%q: %d %d %d, want %d %d %d", b, h, o, v, rh, ro, rv)
+		}
+	}
+}
+
+// TestByteNeedles holds containsAny to a bytes.Contains of every word, for the lists it reads.
+func TestByteNeedles(t *testing.T) {
+	lists := []struct {
+		set   *byteNeedles
+		words [][]byte
+	}{{personalNeedles, personalLineWords}, {institutionNeedles, institutionWords}}
+	var nb [][]byte
+	nb = append(nb, unknownBytes...)
+	for k, w := range notBirthBytes {
+		if !dateWords[notBirthWords[k]] {
+			nb = append(nb, w)
+		}
+	}
+	lists = append(lists, struct {
+		set   *byteNeedles
+		words [][]byte
+	}{notBirthNeedles, nb})
+	rng := rand.New(rand.NewSource(16))
+	fill := []string{" ", "a", "s", "de ", ", ", "\n", "x", "é", "1", "h", "c"}
+	for _, l := range lists {
+		for n := 0; n < 20000; n++ {
+			var b []byte
+			for k := rng.Intn(10); k > 0; k-- {
+				if rng.Intn(3) == 0 {
+					w := l.words[rng.Intn(len(l.words))]
+					b = append(b, w[rng.Intn(len(w)):][:0]...)
+					b = append(b, w[:1+rng.Intn(len(w))]...)
+				} else {
+					b = append(b, fill[rng.Intn(len(fill))]...)
+				}
+			}
+			want := false
+			for _, w := range l.words {
+				if bytes.Contains(b, w) {
+					want = true
+				}
+			}
+			if got := l.set.containsAny(b); got != want {
+				t.Fatalf("%q: %v, want %v", b, got, want)
+			}
 		}
 	}
 }
