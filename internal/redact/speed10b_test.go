@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"math/rand"
+	"slices"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -330,6 +331,30 @@ func TestByteNeedles(t *testing.T) {
 			if got := l.set.containsAny(b); got != want {
 				t.Fatalf("%q: %v, want %v", b, got, want)
 			}
+		}
+	}
+}
+
+// TestSortSpansPermutation holds sortSpans to slices.SortFunc(spans, spanOrder): the same
+// order, ties (same start and end, different types and scores) included, at every length up to
+// past the index buffer.
+func TestSortSpansPermutation(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	for n := 0; n < 3000; n++ {
+		m := rng.Intn(80)
+		if n%100 == 0 {
+			m = 400 + rng.Intn(300)
+		}
+		spans := make([]Span, m)
+		for k := range spans {
+			s := rng.Intn(1 + m/3)
+			spans[k] = Span{Start: s, End: s + rng.Intn(4), Type: string(rune('A' + rng.Intn(5))), Score: float64(k)}
+		}
+		want := slices.Clone(spans)
+		slices.SortFunc(want, spanOrder)
+		sortSpans(spans)
+		if !slices.Equal(spans, want) {
+			t.Fatalf("n=%d: the order differs", m)
 		}
 	}
 }
