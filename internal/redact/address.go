@@ -145,7 +145,11 @@ func appendAddresses(out []Span, text string, ws []word, fc *folder) []Span {
 	// postcode and town on their own ("28013 Madrid", "46022 valencia")
 	n := len(out)
 	for i := 0; i+1 < len(text); i++ {
-		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
+		if !isDigitByte(text[i]) {
+			i = nextDigit(text, i) - 1 // the loop's i++ lands on the next digit
+			continue
+		}
+		if i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == ',' && i > 1 && isDigitByte(text[i-2])) {
 			continue
 		}
 		if text[i] >= '6' {
@@ -2819,7 +2823,17 @@ func ownerWordsIn(b []byte) (home, office, venue int) {
 		if c := b[i+1]; ownerPairs[b[i]][c>>6]&(1<<(c&63)) == 0 {
 			continue
 		}
-		for _, w := range ownerKindsByFirst[b[i]] {
+		list := ownerKindsByFirst[b[i]]
+		if c0 := b[i]; c0 >= 'a' && c0 <= 'z' {
+			// a letter first: only the words that start with both bytes (the others of
+			// ownerKindsByFirst would fail the second byte's test)
+			k := ownerByPair[c0-'a'][b[i+1]]
+			if k == 0 {
+				continue
+			}
+			list = ownerPairLists[k-1]
+		}
+		for _, w := range list {
 			// the second byte first: most tries end there, without a call
 			if w.text[1] == b[i+1] && len(b)-i >= len(w.text) && string(b[i:i+len(w.text)]) == string(w.text) {
 				if w.kind == ownerVenue && i > 0 && isWordByte(b[i]) && isWordByte(b[i-1]) {
@@ -2843,6 +2857,32 @@ const (
 	ownerHome = iota
 	ownerOffice
 	ownerVenue
+)
+
+// ownerByPair[c0-'a'][c1] is 1 + the index in ownerPairLists of the owner words (of
+// ownerKindsByFirst, in its order) that start with the letter c0 and the byte c1, or 0 for none.
+var (
+	ownerPairLists [][]struct {
+		text []byte
+		kind uint8
+	}
+	ownerByPair = func() (t [26][256]uint8) {
+		for c0 := byte('a'); c0 <= 'z'; c0++ {
+			for _, w := range ownerKindsByFirst[c0] {
+				c1 := w.text[1]
+				if t[c0-'a'][c1] == 0 {
+					if len(ownerPairLists) == 255 {
+						panic("redact: more than 255 owner word pairs")
+					}
+					ownerPairLists = append(ownerPairLists, nil)
+					t[c0-'a'][c1] = uint8(len(ownerPairLists))
+				}
+				k := t[c0-'a'][c1] - 1
+				ownerPairLists[k] = append(ownerPairLists[k], w)
+			}
+		}
+		return t
+	}()
 )
 
 // ownerPairs: for each first byte, the second bytes of the owner words that start with it (a

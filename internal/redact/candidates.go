@@ -2,6 +2,7 @@ package redact
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -28,6 +29,7 @@ type scanText struct {
 	p        profile
 	prepared bool // runes, offs, runs and dig are filled (only when a recognizer runs)
 	runes    []rune
+	text     string  // what runes hold (nextASCII searches it)
 	offs     []int32 // rune index -> byte offset; offs[len(runes)] = len(text); empty for ASCII text (see off)
 	runs     []digitRun
 	dig      []uint8 // dig[i]: digits from rune i to the end of its cluster (saturating at 255); 0 if runes[i] is not a digit
@@ -77,6 +79,7 @@ func (r *Redactor) putText(t *scanText) {
 	t.norm.wipe()
 	t.view = view{}
 	t.prepared = false
+	t.text = ""
 	t.limit = 0
 	// A text far larger than a prompt leaves its buffers to the collector instead of the pool.
 	if cap(t.runes) > maxPooledRunes {
@@ -91,6 +94,7 @@ func (t *scanText) prepare(text string) {
 		return
 	}
 	t.prepared = true
+	t.text = text
 	// Sized once: growing by doubling would leave as much garbage again as a long text needs.
 	// One pass fills the runes, their offsets and the heads: heads is sized for every rune
 	// (pooled, so the slack is not garbage), and headAt[i] is the index in heads of the first
@@ -132,18 +136,22 @@ func (t *scanText) prepare(text string) {
 	headAt[n] = int32(len(heads))
 	t.runes, t.heads, t.headAt, t.headRune = runes, heads, headAt, headRune
 	t.runs = digitRunsInto(t.runs[:0], t.runes)
+	// dig is 0 outside the digit runs (every digit is in one, and a digit's count reads only
+	// digits of its own run), so only the runs are read, each from its end
 	dig := slices.Grow(t.dig[:0], n+1)[:n+1]
-	dig[n] = 0
-	for i := n - 1; i >= 0; i-- {
-		switch {
-		case !isDigit(runes[i]):
-			dig[i] = 0
-		case i+1 < n && isDigit(runes[i+1]):
-			dig[i] = satInc(dig[i+1])
-		case i+2 < n && isSep(runes[i+1]) && isDigit(runes[i+2]): // the rule of digitRunsInto
-			dig[i] = satInc(dig[i+2])
-		default:
-			dig[i] = 1
+	clear(dig)
+	for _, run := range t.runs {
+		for i := run.end - 1; i >= run.start; i-- {
+			switch {
+			case !isDigit(runes[i]):
+				dig[i] = 0
+			case i+1 < n && isDigit(runes[i+1]):
+				dig[i] = satInc(dig[i+1])
+			case i+2 < n && isSep(runes[i+1]) && isDigit(runes[i+2]): // the rule of digitRunsInto
+				dig[i] = satInc(dig[i+2])
+			default:
+				dig[i] = 1
+			}
 		}
 	}
 	t.dig = dig
@@ -241,12 +249,31 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 	case leadDigits:
 		// A match holds a cluster of at least cluster.min digits and starts at most
 		// cluster.left runes before it.
+		// startsIn's loop, written out: a call per run cost as much as its loop over the few
+		// heads a run has
 		next := 0
+		heads, headRune, headAt := t.heads, t.headRune[:len(t.heads)], t.headAt
+		starts, high, first := &rec.starts, rec.high, rec.first
 		for _, run := range t.runs {
 			if run.digits < rec.cluster.min || run.dots < rec.cluster.dots {
 				continue
 			}
-			c = t.startsIn(c, rec, max(run.start-rec.cluster.left, next), run.end, &k)
+			lo, hi := max(run.start-rec.cluster.left, next), run.end
+			if lo > 0 && k < len(heads) && int(heads[k]) < lo { // skip to lo: ranges are sparse
+				k = int(headAt[min(lo, n)])
+			}
+			for ; k < len(heads); k++ {
+				i := int(heads[k])
+				if i >= hi {
+					break
+				}
+				if r := headRune[k]; r < 128 && !starts[r] || r >= 128 && !high {
+					continue
+				}
+				if first(t, i) {
+					c = append(c, i)
+				}
+			}
 			next = max(next, run.end)
 		}
 	case leadAt, leadColon:
@@ -256,10 +283,7 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 			ch = ':'
 		}
 		next := 0
-		for i := 0; i < n; i++ {
-			if t.runes[i] != ch {
-				continue
-			}
+		for i := t.nextASCII(byte(ch), 0); i < n; i = t.nextASCII(byte(ch), i+1) {
 			s, e := i, i+1
 			for s > next && !unicode.IsSpace(t.runes[s-1]) {
 				s--
@@ -278,6 +302,27 @@ func (t *scanText) candidates(rec *recognizer, gated bool, ctxWindow int) []int 
 	}
 	t.cands = c
 	return c
+}
+
+// nextASCII returns the index of the first rune at or after i that is the ASCII character ch,
+// or len(t.runes): an index search of the text's bytes (an ASCII byte is always a rune of its
+// own), instead of a loop over every rune.
+func (t *scanText) nextASCII(ch byte, i int) int {
+	n := len(t.runes)
+	if i >= n {
+		return n
+	}
+	b := t.off(i)
+	k := strings.IndexByte(t.text[b:], ch)
+	if k < 0 {
+		return n
+	}
+	b += k
+	if len(t.offs) == 0 {
+		return b
+	}
+	j, _ := slices.BinarySearch(t.offs[:n], int32(b))
+	return j
 }
 
 // startsIn appends the starts in [lo, hi), looking only at heads from heads[*k] on; ranges
@@ -325,10 +370,21 @@ func (t *scanText) nearContext(c []int, rec *recognizer, ctxWindow int) []int {
 		hi := min(len(lower), t.off(min(i+rec.maxLen, len(t.runes)))+ctxWindow/2)
 		// Occurrences starting in [from, hi); one that ends after hi may be in the reach of
 		// a later start.
+		pairs := rec.gatePairs
 		for a := max(lo, searched); a < hi; a++ {
-			if pairs := rec.gatePairs; pairs != nil && a+1 < len(lower) {
-				if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 == 0 {
-					continue // no gate word starts with these two bytes
+			if pairs != nil {
+				// the bytes whose pair starts no gate word, in a tight loop (a+1 < hi, so
+				// the pair is in the text): most bytes of the reach
+				for a+1 < hi {
+					if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 != 0 {
+						break
+					}
+					a++
+				}
+				if a+1 < len(lower) {
+					if pair := int(lower[a])<<8 | int(lower[a+1]); pairs[pair>>6]>>(pair&63)&1 == 0 {
+						continue // no gate word starts with these two bytes
+					}
 				}
 			}
 			for _, k := range rec.gateByFirst[lower[a]] {
@@ -370,6 +426,15 @@ func isSep(r rune) bool { return r == ' ' || r == '.' || r == '-' || r == '/' }
 func digitRunsInto(out []digitRun, runes []rune) []digitRun {
 	cur := digitRun{start: -1}
 	for i := 0; i < len(runes); i++ {
+		if cur.start < 0 {
+			// outside a run only a digit matters: the others in a tight loop
+			for i < len(runes) && uint32(runes[i]-'0') > 9 {
+				i++
+			}
+			if i == len(runes) {
+				break
+			}
+		}
 		switch {
 		case isDigit(runes[i]):
 			if cur.start < 0 {
@@ -394,7 +459,10 @@ func digitRunsInto(out []digitRun, runes []rune) []digitRun {
 
 // isWordRune is the \w of the built-in patterns (see asciiClasses).
 func isWordRune(r rune) bool {
-	return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || r >= 0xC0 && r <= 0x24F
+	if uint32(r) < 0x80 { // (a negative r, t.rune's "outside the text", is none)
+		return byteClass[r]&byteWord != 0 // digits, letters, '_': one load
+	}
+	return r >= 0xC0 && r <= 0x24F
 }
 
 func isASCIILetter(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }

@@ -922,20 +922,22 @@ func notBirthGap(gap string) bool {
 	} else {
 		g = appendLowerSameLength(nil, gap)
 	}
-	for _, w := range unknownBytes {
-		if bytes.Contains(g, w) {
-			return true
-		}
-	}
-	for k, w := range notBirthBytes {
-		if bytes.Contains(g, w) && !dateWords[notBirthWords[k]] {
-			return true
-		}
-	}
-	return false
+	// a word of unknownWords, or of notBirthWords that is no date word
+	return notBirthNeedles.containsAny(g)
 }
 
 var unknownBytes, notBirthBytes = byteWords(unknownWords...), byteWords(notBirthWords...)
+
+// notBirthNeedles: unknownBytes and the notBirthBytes whose word is not in dateWords.
+var notBirthNeedles = func() *byteNeedles {
+	ws := append([][]byte(nil), unknownBytes...)
+	for k, w := range notBirthBytes {
+		if !dateWords[notBirthWords[k]] {
+			ws = append(ws, w)
+		}
+	}
+	return newByteNeedles(ws...)
+}()
 
 // dateWords are the notBirthWords that only introduce a date: after a birth cue they introduce
 // the birth date ("nascut a Lleida, amb data 03.09.1972").
@@ -1413,7 +1415,11 @@ func appendRecordDOB(out []Span, text string, ws []word, fc *folder, minScore fu
 	n := len(out)
 	p := dateParser{text: text, ws: ws, fc: fc}
 	for i := 0; i+4 <= len(text); i++ {
-		if !isDigitByte(text[i]) || i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
+		if !isDigitByte(text[i]) {
+			i = nextDigit(text, i) - 1 // the loop's i++ lands on the next digit
+			continue
+		}
+		if i > 0 && (isWordByte(text[i-1]) || text[i-1] == '.' || text[i-1] == '/' || text[i-1] == '-') {
 			continue
 		}
 		e := 0

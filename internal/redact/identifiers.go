@@ -299,20 +299,16 @@ func institutionInBrackets(text string, i int) bool {
 	b := append(buf[:0], ' ')
 	b = appendLowerSameLength(b, text[i:k])
 	b = append(b, ' ')
-	for _, w := range personalLineWords {
-		if bytes.Contains(b, w) {
-			return false
-		}
+	if personalNeedles.containsAny(b) { // a word of personalLineWords
+		return false
 	}
 	for _, w := range roomWords {
 		if bytes.Contains(b, w) {
 			return false // "(Donostia Ospitalea, 512 gela)": a patient's room line is theirs
 		}
 	}
-	for _, w := range institutionWords {
-		if bytes.Contains(b, w) {
-			return true
-		}
+	if institutionNeedles.containsAny(b) { // a word of institutionWords
+		return true
 	}
 	for _, w := range bracketInstitutionWords {
 		if bytes.Contains(b, w) {
@@ -349,12 +345,7 @@ func companyLineBefore(text string, start int) bool {
 		first := !bytes.ContainsAny(b[:k], ",|·") && (c == '|' || c == 0xc2) && signatureLine(b[:k])
 		if first || companyFormAtEnd(b[:k], false) {
 			rest := append([]byte{' '}, b[k:]...)
-			for _, w := range personalLineWords {
-				if bytes.Contains(rest, w) {
-					return false
-				}
-			}
-			return true
+			return !personalNeedles.containsAny(rest) // no word of personalLineWords
 		}
 	}
 	return false
@@ -373,10 +364,8 @@ func officeLineAbove(text string, start int) bool {
 	var buf [260]byte
 	b := appendLowerSameLength(buf[:0], text[lo:start])
 	own := b[ls-lo:]
-	for _, w := range personalLineWords {
-		if bytes.Contains(own, w) {
-			return false
-		}
+	if personalNeedles.containsAny(own) { // a word of personalLineWords
+		return false
 	}
 	return officeBefore(b, ls-lo)
 }
@@ -413,22 +402,8 @@ func institutionLineBefore(text string, i int) bool {
 	var buf [120]byte
 	b := append(buf[:0], ' ')
 	b = appendLowerSameLength(b, seg)
-	hit := false
-	for _, w := range institutionWords {
-		if bytes.Contains(b, w) {
-			hit = true
-			break
-		}
-	}
-	if !hit {
-		return false
-	}
-	for _, w := range personalLineWords {
-		if bytes.Contains(b, w) {
-			return false
-		}
-	}
-	return true
+	// a word of institutionWords, and none of personalLineWords
+	return institutionNeedles.containsAny(b) && !personalNeedles.containsAny(b)
 }
 
 // switchboardWords name a business's line ("centralita", "switchboard", "recepción").
@@ -508,6 +483,36 @@ func landline(s string) bool {
 // "centralita", "línea gratuita"); phoneVeto reads "atención al cliente", "customer service" and
 // "call center" as phrases.
 var businessLineSet = words(`switchboard centralita centraleta helpline freephone gratuita gratuito reception recepcion recepció centraleta`)
+
+// byteNeedles are words to look for in a short window, by their first byte: one pass over the
+// window instead of a bytes.Contains per word (the windows are a line or a sentence; the word
+// lists have dozens of words).
+type byteNeedles [256][][]byte
+
+func newByteNeedles(ws ...[]byte) *byteNeedles {
+	t := new(byteNeedles)
+	for _, w := range ws {
+		if len(w) == 0 {
+			panic("redact: an empty needle")
+		}
+		t[w[0]] = append(t[w[0]], w)
+	}
+	return t
+}
+
+// containsAny: one of the words occurs in b (bytes.Contains of any of them).
+func (t *byteNeedles) containsAny(b []byte) bool {
+	for i := range b {
+		for _, w := range t[b[i]] {
+			if len(b)-i >= len(w) && string(b[i:i+len(w)]) == string(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var personalNeedles, institutionNeedles = newByteNeedles(personalLineWords...), newByteNeedles(institutionWords...)
 
 // byteWords returns the words as byte slices, for bytes.Contains without a conversion per call.
 func byteWords(ws ...string) [][]byte {
@@ -695,6 +700,26 @@ func ibanHeadBefore(text string, start, _ int) bool {
 }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// nextDigit returns the index of the first ASCII digit of text at or after i, or len(text): eight
+// bytes at a time while none of them is a digit (a byte test, per word of the text, of the
+// passes that read every figure's start: most bytes of a prompt are letters and spaces).
+func nextDigit(text string, i int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(text); i += 8 {
+		x := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		// a byte from '0' (0x30) to '9' (0x39), exactly ("hasbetween" of the bit-twiddling hacks,
+		// bounds 0x2F and 0x3A exclusive; a byte of 0x80 or more never counts)
+		x7 := x & (ones * 0x7F)
+		if (ones*(127+0x3A)-x7)&^x&(x7+ones*(127-0x2F))&high != 0 {
+			break
+		}
+	}
+	for ; i < len(text) && !isDigitByte(text[i]); i++ {
+	}
+	return i
+}
 
 // clockNotIPv6: an IPv6-shaped match that fails to parse and holds only decimal digits in at
 // most three groups is a time of day ("2025-11-22 03:14:09" in a log line), not a mistyped

@@ -122,6 +122,16 @@ func splitWords(out []word, text string) []word {
 			}
 			continue
 		}
+		if c := text[i]; c < utf8.RuneSelf && c != '\'' && c != '-' {
+			// an ASCII byte that is no letter and joins none (a space, a digit, punctuation):
+			// it ends the word, if one is open
+			if start >= 0 {
+				out = append(out, word{start: start, end: i, text: text[start:i], ascii: ascii, latin1: latin1})
+				start = -1
+			}
+			i++
+			continue
+		}
 		var r rune
 		n := 1
 		var letter bool
@@ -155,7 +165,9 @@ func splitWords(out []word, text string) []word {
 	return out
 }
 
-func isASCIILetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+// isASCIILetterByte: c is an ASCII letter — one compare: c|0x20 takes A-Z to a-z, and no other
+// byte into a-z.
+func isASCIILetterByte(c byte) bool { return (c|0x20)-'a' < 26 }
 
 func capitalised(w string) bool {
 	if w != "" && w[0] < utf8.RuneSelf {

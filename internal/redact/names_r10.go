@@ -97,7 +97,7 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 				if s, e, ok := r10CapsComma(text, ws, i, fc); ok {
 					add(s, e, 0.8)
 				}
-			} else if i > 0 && r10CapsNear(text, ws, i) {
+			} else if i > 0 && r10CapsFirst(t[0]) && r10CapsNear(text, ws, i) {
 				if s, e, ok := r10HonorificCaps(text, ws, i, fc); ok {
 					add(s, e, 0.8) // "KARMELE OTXOA andrea, NAN …"
 					out = r10DropSir(out, first, w, fc)
@@ -110,7 +110,7 @@ func appendNamesR10(out []Span, first int, ws []word, fc *folder, text string) [
 				}
 			}
 		case ' ', '.':
-			if r10CapsNear(text, ws, i) {
+			if r10CapsFirst(t[0]) && r10CapsNear(text, ws, i) {
 				// an honorific and a name in capitals after it ("la señora OSSA RESTREPO"), or a
 				// name in capitals before the Basque jauna/andrea ("KARMELE OTXOA andrea")
 				if s, e, ok := r10HonorificCaps(text, ws, i, fc); ok {
@@ -569,6 +569,13 @@ func r10CapsNear(text string, ws []word, i int) bool {
 		return len(t) >= 5 && len(t) <= 12 && w.start >= 3 && text[w.start-1] == ' ' && upper(w.start-3)
 	}
 	return false
+}
+
+// r10CapsFirst: c, a word's first byte, is one r10CapsNear reads further (s, d, m, j, a, either
+// case) — a test small enough to inline before the call most words would make in vain.
+func r10CapsFirst(c byte) bool {
+	c |= 0x20
+	return c == 's' || c == 'd' || c == 'm' || c == 'j' || c == 'a'
 }
 
 // r10HonorificCaps: ws[i] is an honorific and one to three words in capitals follow it ("la

@@ -264,12 +264,7 @@ func (r *Redactor) filter(spans []Span, lower []byte) []Span {
 // merge sorts spans and merges overlapping ones into one span (their union) with the type of the
 // best-ranked one, so that no part of an overlapping value is left behind. It works in place.
 func merge(text string, spans []Span) []Span {
-	slices.SortFunc(spans, func(a, b Span) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return b.End - a.End
-	})
+	sortSpans(spans)
 	out := spans[:0] // never overtakes the span being read
 	for _, sp := range spans {
 		if n := len(out); n > 0 && sp.Start < out[n-1].End {
@@ -286,6 +281,57 @@ func merge(text string, spans []Span) []Span {
 		out = append(out, sp)
 	}
 	return out
+}
+
+// spanOrder is merge's order: by start, the longer first. slices.SortFunc is not stable: spans
+// with the same start and end keep the order its pdqsort leaves them in.
+func spanOrder(a, b Span) int {
+	if a.Start != b.Start {
+		return a.Start - b.Start
+	}
+	return b.End - a.End
+}
+
+// sortSpans is slices.SortFunc(spans, spanOrder), the same permutation: the same pdqsort runs
+// on the spans' indexes (4 bytes a move and no 88-byte copies per comparison, instead of moving
+// the spans themselves), and the permutation is then applied once, cycle by cycle. pdqsort's
+// choices depend only on the comparisons' results and the length, so equal spans end in the
+// same order as before.
+func sortSpans(spans []Span) {
+	var buf [512]int32
+	if len(spans) > len(buf) {
+		slices.SortFunc(spans, spanOrder)
+		return
+	}
+	idx := buf[:len(spans)]
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(a, b int32) int {
+		sa, sb := &spans[a], &spans[b]
+		if sa.Start != sb.Start {
+			return sa.Start - sb.Start
+		}
+		return sb.End - sa.End
+	})
+	// spans[j] becomes the old spans[idx[j]]; a placed j is marked with idx[j] = j
+	for i := range idx {
+		if int(idx[i]) == i {
+			continue
+		}
+		tmp := spans[i]
+		j := i
+		for {
+			k := int(idx[j])
+			idx[j] = int32(j)
+			if k == i {
+				spans[j] = tmp
+				break
+			}
+			spans[j] = spans[k]
+			j = k
+		}
+	}
 }
 
 // rank orders candidates for the type of a merged span: a LITERAL always wins (it must come

@@ -100,13 +100,15 @@ func (v *vault) add(value, typ string, h uint64) int {
 	}
 	off := len(v.arena)
 	v.arena = append(v.arena, value...)
-	v.perType[typ]++
-	n := v.perType[typ]
+	n := v.perType[typ] + 1
+	v.perType[typ] = n
 	i := len(v.entries)
 	v.entries = append(v.entries, entry{value: v.arena[off:len(v.arena):len(v.arena)], off: off, typ: typ, n: n, sameHash: v.byHash[h]})
 	v.byHash[h] = i + 1
 	v.byKey[makeKey(typ, n)] = i
-	v.types[typ] = true
+	if n == 1 {
+		v.types[typ] = true // (set with the type's first value: perType and types are cleared together)
+	}
 	return i
 }
 
