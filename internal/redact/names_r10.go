@@ -556,8 +556,8 @@ func r10CapsNear(text string, ws []word, i int) bool {
 		return k >= 0 && k+1 < len(text) && text[k] >= 'A' && text[k] <= 'Z' && text[k+1] >= 'A' && text[k+1] <= 'Z'
 	}
 	switch t[0] | 0x20 {
-	case 's', 'd', 'm':
-		if len(t) > 7 {
+	case 's', 'd', 'm', 'h', 'f': // the first letters of the honorifics (sr … senyoreta, herr, frau)
+		if len(t) > 9 {
 			return false
 		}
 		n := w.end + 1
@@ -571,11 +571,11 @@ func r10CapsNear(text string, ws []word, i int) bool {
 	return false
 }
 
-// r10CapsFirst: c, a word's first byte, is one r10CapsNear reads further (s, d, m, j, a, either
-// case) — a test small enough to inline before the call most words would make in vain.
+// r10CapsFirst: c, a word's first byte, is one r10CapsNear reads further (s, d, m, h, f, j, a,
+// either case) — a test small enough to inline before the call most words would make in vain.
 func r10CapsFirst(c byte) bool {
 	c |= 0x20
-	return c == 's' || c == 'd' || c == 'm' || c == 'j' || c == 'a'
+	return c == 's' || c == 'd' || c == 'm' || c == 'h' || c == 'f' || c == 'j' || c == 'a'
 }
 
 // r10HonorificCaps: ws[i] is an honorific and one to three words in capitals follow it ("la
@@ -628,14 +628,10 @@ func r10HonorificCaps(text string, ws []word, i int, fc *folder) (int, int, bool
 	return ws[s].start, ws[e].end, true
 }
 
-// r10Honorific: f (folded) is a title before a name, "ñ" kept as the folder keeps it.
+// r10Honorific: f (folded) is a title before a name — the honorifics names_r4 reads, and doña
+// typed without its ñ ("dona", "dna"; only before a name in capitals, so Catalan "dona" is safe).
 func r10Honorific(f string) bool {
-	switch f {
-	case "señora", "señor", "senora", "senor", "senyora", "senyor", "sra", "sr", "srta", "don", "doña", "dona", "dña", "dna",
-		"mr", "mrs", "ms", "dr", "dra", "miss":
-		return true
-	}
-	return false
+	return honorifics[f] || f == "dona" || f == "dna"
 }
 
 // r10DropSir: once a name in capitals is read before the Basque jauna/andrea, the title itself is

@@ -79,6 +79,8 @@ func TestNP10Names(t *testing.T) {
 		{"Comparece el señor TXOMIN URRESTARAZU, mayor de edad", []string{"TXOMIN URRESTARAZU"}},
 		{"eta MIREN ARANTZAZU LOIOLA andrea, NAN zenbakia", []string{"MIREN ARANTZAZU LOIOLA"}},
 		{"la Sra. DNI no trae, vuelve mañana", nil},
+		{"informe firmado por la doctora IRIGOIEN MADARIAGA ayer", []string{"IRIGOIEN MADARIAGA"}},
+		{"courrier de monsieur DELACROIX VANDENBERGHE reçu hier", []string{"DELACROIX VANDENBERGHE"}},
 		// a given name and surname before a date in a handwritten list
 		{"anoto: benigno rozados 12/05/43, teodora mouzo 30/09/51", []string{"benigno rozados", "teodora mouzo"}},
 		// a pair whose given name no list knows, in a list with a known one; not a bill's date
